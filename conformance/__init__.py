@@ -1,0 +1,3 @@
+"""zarr-conformance: a conformance suite and golden corpus for the Zarr storage format."""
+
+__version__ = "0.1.0"

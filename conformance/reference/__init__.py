@@ -1,0 +1,63 @@
+"""The reference implementation: exact, small, synchronous; numpy + stdlib, with numcodecs and
+crc32c as compression primitives only.
+
+    from conformance import reference as ref
+    store = ref.MemoryStore()
+    fmt = ref.get_format("v3")
+    a = fmt.create_array(store, "x", fmt.array_metadata((10,), (4,), "int32", fill_value=0))
+    a[2:7] = 5
+    ref.open_node(store, "x")[:]
+"""
+
+from __future__ import annotations
+
+from .array import Array, ArrayLayout, Group
+from .errors import REASONS, ZarrError
+from .stores import DirectoryStore, MemoryStore, Store, ZipStore, open_store
+
+FORMAT_NAMES = ("v3", "v2", "v3-draft", "v1")
+
+
+def get_format(name: str):
+    """The Format object for 'v1', 'v2', 'v3' or 'v3-draft'."""
+    if name == "v3":
+        from .formats.v3 import FORMAT
+    elif name == "v2":
+        from .formats.v2 import FORMAT
+    elif name == "v1":
+        from .formats.v1 import FORMAT
+    elif name == "v3-draft":
+        from .formats.v3draft import FORMAT
+    else:
+        raise ValueError(f"unknown format {name!r}; expected one of {', '.join(FORMAT_NAMES)}")
+    return FORMAT
+
+
+def detect_format(store: Store, path: str = "") -> str | None:
+    """The format of the node at `path`, judged by which metadata keys exist (None if none)."""
+    for name in FORMAT_NAMES:
+        fmt = get_format(name)
+        try:
+            if fmt.node_kind(store, fmt.normalize_path(path)) is not None:
+                return name
+        except ZarrError:
+            continue
+    return None
+
+
+def open_node(location, path: str = "", format: str | None = None) -> Array | Group:
+    """Open the array or group at `path` in a store, path or URL; the format is auto-detected."""
+    from .errors import NodeNotFoundError
+
+    store = open_store(location)
+    name = format or detect_format(store, path)
+    if name is None:
+        raise NodeNotFoundError(f"no Zarr node of any format at {path or '/'!r} in {store!r}")
+    fmt = get_format(name)
+    return fmt.open_node(store, fmt.normalize_path(path))
+
+
+__all__ = [
+    "Array", "ArrayLayout", "Group", "Store", "MemoryStore", "DirectoryStore", "ZipStore",
+    "open_store", "open_node", "get_format", "detect_format", "ZarrError", "REASONS", "FORMAT_NAMES",
+]

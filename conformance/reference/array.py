@@ -1,0 +1,202 @@
+"""The format-neutral array engine: region reads and writes over a chunk grid.
+
+A format module turns its metadata into an `ArrayLayout` (shape, chunk shape, NumPy dtype, exact
+fill value, chunk key function and a chunk codec); everything else here is shared by v1, v2, v3 and
+the v3 draft.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Protocol
+
+import numpy as np
+
+from .errors import ChunkError, LimitError, ZarrError
+from .grid import all_chunk_indices, chunk_overlaps, grid_shape, normalize_selection
+from .stores import Store
+
+if TYPE_CHECKING:
+    from .formats.base import Format
+
+# Safety limits so that hostile metadata cannot exhaust memory: reads larger than this, or
+# chunks whose decoded size is larger, raise LimitError ('too-large') instead.
+MAX_READ_BYTES = 4 << 30
+MAX_CHUNK_BYTES = 1 << 30
+
+
+class ChunkCodec(Protocol):
+    """Turns one whole chunk (an array of exactly the chunk shape) into stored bytes and back."""
+
+    def encode(self, chunk: np.ndarray) -> bytes: ...
+
+    def decode(self, data: bytes) -> np.ndarray: ...
+
+
+@dataclass
+class ArrayLayout:
+    shape: tuple[int, ...]
+    chunk_shape: tuple[int, ...]
+    dtype: np.dtype
+    fill_value: Any  # a 0-d ndarray of `dtype` with the exact fill bits, or None (undefined)
+    chunk_key: Callable[[tuple[int, ...]], str]  # full store key of a chunk
+    codec: ChunkCodec
+    write_empty_chunks: bool = True
+
+    def fill_chunk(self, shape: tuple[int, ...] | None = None) -> np.ndarray:
+        """A chunk-shaped array holding the fill value (zeros where the fill is undefined)."""
+        shape = self.chunk_shape if shape is None else shape
+        out = np.empty(shape, dtype=self.dtype) if self.dtype.hasobject else np.zeros(shape, dtype=self.dtype)
+        if self.fill_value is not None:
+            out[...] = self.fill_value
+        elif self.dtype.hasobject:
+            out[...] = 0
+        return out
+
+
+def _nbytes(shape: tuple[int, ...], dtype: np.dtype) -> int:
+    return math.prod(shape) * max(dtype.itemsize, 1)
+
+
+class Node:
+    kind: str = "node"
+
+    def __init__(self, store: Store, path: str, format: "Format", metadata: dict, attributes: dict):
+        self.store = store
+        self.path = path
+        self.format = format
+        self.metadata = metadata  # the metadata document as stored (JSON value)
+        self.attrs = attributes
+
+    @property
+    def name(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+    def set_attributes(self, attributes: dict) -> None:
+        self.format.write_attributes(self, attributes)
+        self.attrs = dict(attributes)
+
+    def __repr__(self) -> str:
+        return f"<{self.format.name} {self.kind} {self.path or '/'!r}>"
+
+
+class Array(Node):
+    kind = "array"
+
+    def __init__(self, store, path, format, metadata, attributes, layout: ArrayLayout):
+        super().__init__(store, path, format, metadata, attributes)
+        self.layout = layout
+
+    shape = property(lambda self: self.layout.shape)
+    chunks = property(lambda self: self.layout.chunk_shape)
+    dtype = property(lambda self: self.layout.dtype)
+    fill_value = property(lambda self: self.layout.fill_value)
+    ndim = property(lambda self: len(self.layout.shape))
+
+    def chunk_key(self, index: tuple[int, ...]) -> str:
+        return self.layout.chunk_key(tuple(index))
+
+    def _decode(self, key: str, data: bytes) -> np.ndarray:
+        layout = self.layout
+        try:
+            chunk = layout.codec.decode(data)
+        except ZarrError:
+            raise
+        except Exception as exc:  # a codec library's own error: the chunk is corrupt
+            raise ChunkError("corrupt-chunk", f"chunk {key!r} cannot be decoded: {exc}") from None
+        if chunk.shape != layout.chunk_shape or chunk.dtype != layout.dtype:
+            raise ChunkError(
+                "corrupt-chunk",
+                f"chunk {key!r} decodes to {chunk.shape} {chunk.dtype}, expected {layout.chunk_shape} {layout.dtype}",
+            )
+        return chunk
+
+    def read_chunk(self, index: tuple[int, ...]) -> np.ndarray | None:
+        """The decoded chunk at a grid index, or None when its key is absent."""
+        key = self.chunk_key(index)
+        data = self.store.get(key)
+        return None if data is None else self._decode(key, data)
+
+    def read(self, selection: Any = None) -> np.ndarray:
+        layout = self.layout
+        region, dropped = normalize_selection(selection, layout.shape)
+        out_shape = tuple(r.stop - r.start for r in region)
+        if _nbytes(out_shape, layout.dtype) > MAX_READ_BYTES:
+            raise LimitError(f"reading {out_shape} of {layout.dtype} exceeds the read limit")
+        if _nbytes(layout.chunk_shape, layout.dtype) > MAX_CHUNK_BYTES:
+            raise LimitError(f"chunk shape {layout.chunk_shape} exceeds the chunk size limit")
+        out = layout.fill_chunk(out_shape)
+        for index, inner, outer in chunk_overlaps(region, layout.chunk_shape):
+            chunk = self.read_chunk(index)
+            if chunk is not None:
+                out[outer] = chunk[inner]
+        if dropped:
+            out = out.reshape([n for d, n in enumerate(out_shape) if d not in dropped])
+        return out
+
+    __getitem__ = read
+
+    def write(self, selection: Any, values: Any) -> None:
+        """Write `values` (broadcast to the region) with read-modify-write of partial chunks.
+        Edge chunks are stored full size, their overhang holding the fill value (V3-GRID-005)."""
+        layout = self.layout
+        region, dropped = normalize_selection(selection, layout.shape)
+        out_shape = tuple(r.stop - r.start for r in region)
+        full_shape = out_shape
+        values = np.asarray(values, dtype=layout.dtype) if not layout.dtype.hasobject else np.asarray(values, dtype=object)
+        if dropped:
+            values = np.broadcast_to(values, [n for d, n in enumerate(out_shape) if d not in dropped]).reshape(out_shape)
+        values = np.broadcast_to(values, full_shape)
+        for index, inner, outer in chunk_overlaps(region, layout.chunk_shape):
+            key = self.chunk_key(index)
+            whole = all(s.start == 0 and s.stop == c for s, c in zip(inner, layout.chunk_shape))
+            if whole:
+                chunk = np.ascontiguousarray(values[outer], dtype=layout.dtype)
+            else:
+                existing = self.store.get(key)
+                chunk = layout.fill_chunk() if existing is None else self._decode(key, existing).copy()
+                chunk[inner] = values[outer]
+            if not layout.write_empty_chunks and self._is_fill(chunk):
+                self.store.erase(key)
+                continue
+            self.store.set(key, layout.codec.encode(chunk))
+
+    __setitem__ = write
+
+    def _is_fill(self, chunk: np.ndarray) -> bool:
+        fill = self.layout.fill_value
+        if fill is None:
+            return False
+        if chunk.dtype.hasobject:
+            return all(v == fill[()] for v in chunk.flat)
+        return chunk.tobytes() == np.full(chunk.shape, fill, dtype=chunk.dtype).tobytes()
+
+    def chunk_indices(self):
+        return all_chunk_indices(self.layout.shape, self.layout.chunk_shape)
+
+    @property
+    def grid_shape(self) -> tuple[int, ...]:
+        return grid_shape(self.layout.shape, self.layout.chunk_shape)
+
+
+class Group(Node):
+    kind = "group"
+
+    def members(self) -> dict[str, "Array | Group"]:
+        """The direct children, opened, by name."""
+        return {
+            name: self.format.open_node(self.store, join_path(self.path, name))
+            for name in self.format.children(self.store, self.path)
+        }
+
+    def children(self) -> dict[str, str]:
+        """Direct children by name: 'array' or 'group'."""
+        return self.format.children(self.store, self.path)
+
+    def __getitem__(self, name: str) -> "Array | Group":
+        return self.format.open_node(self.store, join_path(self.path, name))
+
+
+def join_path(parent: str, name: str) -> str:
+    return f"{parent}/{name}" if parent else name
