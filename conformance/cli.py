@@ -13,6 +13,9 @@ import sys
 
 SUBCOMMAND_MODULES = [
     "conformance.validate.cli",
+    "conformance.corpus.cli",
+    "conformance.harness.cli",
+    "conformance.bench.cli",
 ]
 
 
@@ -26,7 +29,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"zarr-conformance {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMAND_MODULES:
-        importlib.import_module(name).register(sub)
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:  # TEMPORARY while modules are being written
+            if exc.name and name.startswith(exc.name):
+                continue
+            raise
+        module.register(sub)
     return parser
 
 

@@ -34,6 +34,7 @@ REASONS: dict[str, str] = {
     "invalid-node-name": "a node name breaks the format's naming rules",
     "node-not-found": "no node (array or group) exists at the path",
     "implicit-group": "a group is implied by descendants but has no metadata document",
+    "node-exists": "a node already exists at the path and overwriting was not requested",
     # chunks
     "checksum-mismatch": "a stored checksum does not match the data",
     "corrupt-chunk": "a chunk cannot be decoded or decodes to the wrong size",
@@ -42,6 +43,10 @@ REASONS: dict[str, str] = {
     "too-large": "the request exceeds a safety limit (elements, chunk size, nesting)",
     "unsupported": "a valid feature the reference does not implement",
     "read-only": "the store cannot be written",
+    # stores and validation
+    "io-error": "the store could not be read (network failure, timeout, permission denied)",
+    "stray-key": "a key inside a node's prefix that is neither metadata nor a chunk of its grid",
+    "mixed-formats": "metadata documents of more than one Zarr format describe the same node",
 }
 
 

@@ -1,0 +1,144 @@
+"""Adapter for tensorstore: the `zarr` (v2) and `zarr3` drivers, arrays only.
+
+TensorStore has no group API, so group nodes are answered `unsupported`. Metadata travels as JSON
+in the spec: writes pass the requested document as `metadata` with `create: true` and tensorstore
+validates and writes it. The raw metadata documents returned by reads are fetched through
+tensorstore's own kvstore. Local writes use the context option `file_io_sync: false` (reported in
+describe): durability is irrelevant here and fsync would distort timings against the other
+implementations, which do not fsync.
+
+Attributes: the zarr3 driver carries them in the metadata (`attributes` member, read back from the
+resolved spec). The v2 `zarr` driver ignores `.zattrs` completely: on read the adapter returns the
+`.zattrs` document fetched through tensorstore's kvstore (plain JSON, no interpretation); on write
+it answers `unsupported` when attributes are requested, since tensorstore cannot write them.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib.metadata import version
+from urllib.parse import urlparse
+
+import numpy as np
+import tensorstore as ts
+
+from conformance.harness.adapter_api import Unsupported, load_data, save_data
+
+DRIVERS = {"v2": "zarr", "v3": "zarr3"}
+FILE_IO_SYNC = False
+
+
+def driver_of(request: dict) -> str:
+    fmt = request.get("format")
+    if fmt not in DRIVERS:
+        raise Unsupported(f"tensorstore has no driver for format {fmt!r}")
+    return DRIVERS[fmt]
+
+
+def node_path(raw: str | None) -> str:
+    return (raw or "").strip("/")
+
+
+def kvstore_spec(store: dict) -> dict:
+    kind, location = store.get("kind"), store.get("location")
+    if kind == "directory":
+        return {"driver": "file", "path": location.rstrip("/") + "/"}
+    if kind == "zip":
+        return {"driver": "zip", "base": {"driver": "file", "path": location}}
+    if kind == "url":
+        parsed = urlparse(location)
+        if parsed.scheme in ("http", "https"):
+            return {"driver": "http", "base_url": location.rstrip("/") + "/"}
+        if parsed.scheme == "s3":
+            spec = {"driver": "s3", "bucket": parsed.netloc, "path": parsed.path.strip("/") + "/"}
+            options = store.get("options") or {}
+            endpoint = (options.get("client_kwargs") or {}).get("endpoint_url") or options.get("endpoint_url")
+            if endpoint:
+                spec["endpoint"] = endpoint
+            return spec
+    raise Unsupported(f"store {kind!r} {location!r}")
+
+
+def key_in(path: str, name: str) -> str:
+    return f"{path}/{name}" if path else name
+
+
+class Adapter:
+    def __init__(self) -> None:
+        self.context = ts.Context({"file_io_sync": FILE_IO_SYNC})
+
+    def describe(self) -> dict:
+        v = version("tensorstore")
+        return {"name": "tensorstore", "version": v,
+                "versions": {"tensorstore": v, "numpy": np.__version__},
+                "settings": {"file_io_sync": FILE_IO_SYNC}}
+
+    def _kvstore(self, store: dict):
+        return ts.KvStore.open(kvstore_spec(store), context=self.context).result()
+
+    def _document(self, kvstore, key: str):
+        result = kvstore.read(key).result()
+        if result.state != "value":
+            return None
+        return json.loads(bytes(result.value))
+
+    def _open(self, request: dict, path: str, **kwargs):
+        spec = {"driver": driver_of(request), "kvstore": kvstore_spec(request["store"])}
+        if path:
+            spec["path"] = path
+        spec.update(kwargs.pop("spec_extra", {}))
+        return ts.open(spec, context=self.context, **kwargs).result()
+
+    def _refuse_group(self, request: dict, kvstore, path: str) -> None:
+        """No group API: a node that is a group (and not an array) is unsupported, not failed."""
+        if request["format"] == "v3":
+            doc = self._document(kvstore, key_in(path, "zarr.json"))
+            is_group = isinstance(doc, dict) and doc.get("node_type") == "group"
+        else:
+            is_group = (kvstore.read(key_in(path, ".zgroup")).result().state == "value"
+                        and kvstore.read(key_in(path, ".zarray")).result().state != "value")
+        if is_group:
+            raise Unsupported("tensorstore has no group API")
+
+    def read(self, request: dict) -> dict:
+        driver_of(request)
+        path = node_path(request.get("node"))
+        kvstore = self._kvstore(request["store"])
+        self._refuse_group(request, kvstore, path)
+        array = self._open(request, path, open=True, read=True)
+        data = np.asarray(array.read().result())
+        if request["format"] == "v3":
+            metadata = self._document(kvstore, key_in(path, "zarr.json"))
+            resolved = array.spec(minimal_spec=False).to_json().get("metadata", {})
+            attributes = resolved.get("attributes", {})
+        else:
+            metadata = self._document(kvstore, key_in(path, ".zarray"))
+            attributes = self._document(kvstore, key_in(path, ".zattrs")) or {}
+        written = save_data(request["output"], data)
+        return {"node_type": "array", "metadata": metadata, "attributes": attributes,
+                "data": written, "shape": list(data.shape), "dtype": data.dtype.str}
+
+    def write(self, request: dict) -> dict:
+        driver_of(request)
+        if request.get("node_type") == "group":
+            raise Unsupported("tensorstore has no group API")
+        path = node_path(request.get("path"))
+        attributes = request.get("attributes") or {}
+        document = dict(request.get("metadata") or {})
+        if request["format"] == "v3":
+            if attributes:
+                document["attributes"] = attributes
+        elif attributes:
+            raise Unsupported("tensorstore's zarr (v2) driver cannot write .zattrs")
+        array = self._open(request, path, create=True, spec_extra={"metadata": document})
+        if request.get("data") is not None:
+            data = load_data(request["data"])
+            if data.size:
+                target = array.dtype.numpy_dtype
+                if data.dtype != target:
+                    data = data.astype(target)
+                array.write(data).result()
+        return {}
+
+    def list(self, request: dict) -> dict:
+        raise Unsupported("tensorstore has no group API and cannot list a hierarchy")

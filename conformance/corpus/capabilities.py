@@ -1,0 +1,52 @@
+"""The capability vocabulary: what a case needs and what an adapter declares.
+
+A case needing a capability the adapter lacks is `unsupported`, not failed. Names are
+`<family>:<value>`; the families are fixed here, the values below are the known ones.
+"""
+
+from __future__ import annotations
+
+FORMATS = ("v1", "v2", "v3", "v3-draft", "v3-draft-zp2")
+
+V3_DTYPES = (
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64", "complex64", "complex128", "r*",
+)
+OTHER_DTYPES = (
+    "fixed-bytes", "fixed-unicode", "raw", "datetime64", "timedelta64", "structured", "big-endian",
+    "string", "bytes", "numpy.datetime64", "object",
+)
+CODECS = (
+    "bytes", "transpose", "gzip", "blosc", "zstd", "crc32c", "sharding_indexed", "vlen-utf8",
+    "vlen-bytes", "endian", "zlib", "lz4", "bz2", "lzma", "delta", "astype", "fixedscaleoffset",
+    "quantize", "crc32", "adler32", "shuffle", "categorize", "packbits",
+)
+STORES = ("directory", "zip", "http", "s3")
+FEATURES = (
+    "order-F", "consolidated", "dimension-names", "must-understand-false", "implicit-groups",
+    "sharding-nested", "sharding-index-start", "zero-length", "0d", "dimension-separator-slash",
+    "chunk-key-encoding-v2", "attributes", "unicode-names", "fill-null", "shorthand-names",
+    "consolidated-null", "storage-transformers", "extension-data-type-fallback", "legacy-endian",
+)
+OPS = ("read", "write", "list", "validate", "zom")
+NODES = ("group",)
+
+VOCABULARY: frozenset[str] = frozenset(
+    [f"format:{v}" for v in FORMATS]
+    + [f"dtype:{v}" for v in V3_DTYPES + OTHER_DTYPES]
+    + [f"codec:{v}" for v in CODECS]
+    + [f"store:{v}" for v in STORES]
+    + [f"feature:{v}" for v in FEATURES]
+    + [f"op:{v}" for v in OPS]
+    + [f"node:{v}" for v in NODES]
+)
+
+
+def unknown(names) -> list[str]:
+    """Names not in the vocabulary (a typo in a case or an adapter would silently mark cases
+    unsupported, so both are checked against this)."""
+    return sorted(n for n in names if n not in VOCABULARY)
+
+
+def missing(needs, has) -> list[str]:
+    return sorted(set(needs) - set(has))

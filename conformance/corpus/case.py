@@ -1,0 +1,95 @@
+"""The case format and its loader (the consumer contract is fixtures/README.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+KINDS = ("read", "reject", "write", "zom")
+TIERS = ("required", "optional", "extension")
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def default_root() -> Path:
+    return Path(os.environ.get("ZARR_CONFORMANCE_FIXTURES", REPO_ROOT / "fixtures"))
+
+
+@dataclass(frozen=True)
+class WriteRequest:
+    node_type: str
+    path: str
+    metadata: dict | None
+    attributes: dict
+    data: np.ndarray | None
+
+
+@dataclass
+class Case:
+    id: str
+    kind: str
+    format: str
+    tier: str
+    description: str
+    requirements: list[str]
+    needs: frozenset[str]
+    dir: Path
+    store: str
+    node: str
+    expect: dict
+    provenance: dict | None = None
+    raw: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def store_path(self) -> Path:
+        return self.dir / self.store
+
+    @property
+    def store_kind(self) -> str:
+        return "zip" if self.store.endswith(".zip") else "directory"
+
+    def expected_data(self) -> np.ndarray | Any:
+        """The exact expected array (object arrays come from a JSON list: .npy would need pickle)."""
+        return load_array(self.dir, self.expect)
+
+    def write_request(self) -> WriteRequest:
+        req = self.expect["request"]
+        data = load_array(self.dir, req) if req.get("data") or req.get("data_json") else None
+        return WriteRequest(req["node_type"], req.get("path", ""), req.get("metadata"), req.get("attributes", {}), data)
+
+    @classmethod
+    def from_dir(cls, folder: Path, root: Path) -> "Case":
+        doc = json.loads((folder / "case.json").read_text("utf-8"))
+        return cls(
+            id=doc["id"], kind=doc["kind"], format=doc["format"], tier=doc["tier"],
+            description=doc["description"], requirements=list(doc["requirements"]),
+            needs=frozenset(doc.get("needs", ())), dir=folder, store=doc.get("store", "store"),
+            node=doc.get("node", ""), expect=doc["expect"], provenance=doc.get("provenance"), raw=doc,
+        )
+
+
+def load_array(folder: Path, spec: dict) -> Any:
+    if spec.get("data_json"):
+        values = json.loads((folder / spec["data_json"]).read_text("utf-8"))
+        arr = np.empty(len(values), dtype=object)
+        for i, v in enumerate(values):
+            arr[i] = v.encode("latin-1") if spec.get("data_json_bytes") else v
+        return arr.reshape(spec["shape"])
+    return np.load(folder / spec["data"], allow_pickle=False)
+
+
+def load_cases(root: str | os.PathLike | None = None, kinds=None) -> list[Case]:
+    """Every case under `root` (default: the repo's fixtures/), sorted by id."""
+    root = Path(root) if root is not None else default_root()
+    cases = []
+    for case_json in sorted(root.rglob("case.json")):
+        if "store" in case_json.relative_to(root).parts[:-1]:
+            continue  # a file named case.json inside some store is data, not a case
+        case = Case.from_dir(case_json.parent, root)
+        if kinds is None or case.kind in kinds:
+            cases.append(case)
+    return cases

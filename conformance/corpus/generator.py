@@ -1,0 +1,270 @@
+"""The deterministic corpus generator.
+
+Case builders are plain functions registered with `@case(...)` in the modules of
+`conformance.corpus.builders`. Each gets a `CaseWriter`: it fills an in-memory store (through the
+reference or key by key, for hand-built bytes) and states the expectation. Generation writes every
+case folder in sorted order with seeded data, sorted JSON and fixed compressor settings, so the same
+code and pinned versions give the same bytes (`corpus check` enforces this).
+
+Gold stores written by real implementations carry `provenance` in case.json; the generator never
+touches them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import pkgutil
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from ..reference import jsonio
+from ..reference.stores import MemoryStore, ZipStore
+from .capabilities import unknown
+from .case import KINDS, TIERS
+
+MAX_CASE_BYTES = 256 * 1024
+
+
+@dataclass
+class CaseSpec:
+    id: str
+    kind: str
+    format: str
+    tier: str
+    description: str
+    requirements: tuple[str, ...]
+    needs: tuple[str, ...]
+    build: Callable[["CaseWriter"], None]
+
+
+REGISTRY: dict[str, CaseSpec] = {}
+
+
+def case(id: str, *, kind: str, requirements, description: str, needs=(), tier: str = "required", format: str | None = None):
+    """Register a case builder. The format defaults to the first segment of the id."""
+
+    def register(build: Callable[["CaseWriter"], None]):
+        add_case(id, kind=kind, requirements=requirements, description=description, needs=needs,
+                 tier=tier, format=format, build=build)
+        return build
+
+    return register
+
+
+def add_case(id, *, kind, requirements, description, build, needs=(), tier="required", format=None) -> None:
+    """Register a case directly (for table-driven builders that make many cases in a loop)."""
+    if id in REGISTRY:
+        raise ValueError(f"duplicate case id {id}")
+    if kind not in KINDS or tier not in TIERS:
+        raise ValueError(f"{id}: bad kind {kind!r} or tier {tier!r}")
+    fmt = format or id.split("/")[0]
+    needs = tuple(sorted(set(needs) | {f"format:{fmt}"}))
+    if unknown(needs):
+        raise ValueError(f"{id}: unknown capability names {unknown(needs)}")
+    REGISTRY[id] = CaseSpec(id, kind, fmt, tier, description, tuple(requirements), needs, build)
+
+
+def seed_for(case_id: str) -> int:
+    return int.from_bytes(hashlib.sha256(case_id.encode()).digest()[:8], "little")
+
+
+class CaseWriter:
+    """What a builder fills in: the store, the node, the expectation and extra files."""
+
+    def __init__(self, spec: CaseSpec):
+        self.spec = spec
+        self.store = MemoryStore()
+        self.node = ""
+        self.zip = False
+        self.expect: dict[str, Any] = {}
+        self.files: dict[str, bytes] = {}
+        self.extra_needs: set[str] = set()
+        self.rng = np.random.default_rng(seed_for(spec.id))
+
+    # ---- store content -------------------------------------------------------------------
+    def put(self, key: str, value: bytes) -> None:
+        self.store.data[key] = bytes(value)  # raw: hand-built stores may hold keys a Store refuses
+
+    def put_json(self, key: str, doc: Any) -> None:
+        self.put(key, jsonio.dumps(doc))
+
+    # ---- expectations --------------------------------------------------------------------
+    def _array_files(self, data: Any, prefix: str) -> dict[str, Any]:
+        arr = np.asarray(data)
+        if arr.dtype.hasobject:
+            values = [v.decode("latin-1") if isinstance(v, bytes) else v for v in arr.ravel().tolist()]
+            self.files[f"{prefix}.json"] = json.dumps(values, ensure_ascii=False).encode("utf-8")
+            out = {"data_json": f"{prefix}.json", "shape": list(arr.shape)}
+            if any(isinstance(v, bytes) for v in arr.ravel()):
+                out["data_json_bytes"] = True
+            return out
+        self.files[f"{prefix}.npy"] = npy_bytes(arr)
+        le = arr.dtype.newbyteorder("<") if arr.dtype.byteorder in "<>=" or arr.dtype.fields else arr.dtype
+        self.files[f"{prefix}.bin"] = np.ascontiguousarray(arr.astype(le)).tobytes()
+        return {"data": f"{prefix}.npy", "raw": f"{prefix}.bin"}
+
+    def expect_array(self, data: Any, *, attributes: dict | None = None, metadata: dict | None = None,
+                     undefined: Any = None) -> None:
+        """`undefined`: a boolean mask of elements whose value the spec leaves undefined (missing
+        chunks with a null fill); they are not compared, the rest are."""
+        arr = np.asarray(data)
+        self.expect = {
+            "node_type": "array",
+            "shape": list(arr.shape),
+            "dtype": dtype_text(arr.dtype),
+            **self._array_files(arr, "expected"),
+            "attributes": attributes if attributes is not None else {},
+        }
+        if undefined is not None:
+            self.files["undefined.npy"] = npy_bytes(np.asarray(undefined, dtype=bool))
+            self.expect["undefined"] = "undefined.npy"
+        if metadata is not None:
+            self.expect["metadata"] = metadata
+
+    def expect_group(self, *, attributes: dict | None = None, members: dict[str, str] | None = None) -> None:
+        self.expect = {"node_type": "group", "attributes": attributes or {}, "members": dict(sorted((members or {}).items()))}
+
+    def expect_reject(self, reason: str, stage: str = "open") -> None:
+        from ..reference.errors import REASONS
+
+        if reason not in REASONS or stage not in ("open", "read"):
+            raise ValueError(f"{self.spec.id}: bad reject expectation {reason!r} at {stage!r}")
+        self.expect = {"reason": reason, "stage": stage}
+
+    def expect_write(self, *, node_type: str = "array", path: str = "", metadata: dict | None = None,
+                     attributes: dict | None = None, data: Any = None, keys=None, required_keys=(),
+                     forbidden_keys=(), documents: dict | None = None, document_members: dict | None = None) -> None:
+        request: dict[str, Any] = {"node_type": node_type, "path": path, "metadata": metadata,
+                                   "attributes": attributes or {}, "data": None}
+        if data is not None:
+            files = self._array_files(np.asarray(data), "input")
+            request.update(files)
+        self.expect = {
+            "request": request,
+            "keys": sorted(keys) if keys is not None else None,
+            "required_keys": sorted(required_keys),
+            "forbidden_keys": sorted(forbidden_keys),
+            "documents": documents or {},
+            "document_members": document_members or {},
+        }
+
+    def expect_zom(self, *, model: Any, schema_version: int, valid: bool, schema: str = "fixed") -> None:
+        self.files["model.json"] = json.dumps(model, indent=2, ensure_ascii=False).encode("utf-8")
+        self.expect = {"model": "model.json", "schema_version": schema_version, "valid": valid, "schema": schema}
+
+
+def dtype_text(dtype: np.dtype) -> Any:
+    return dtype.descr if dtype.fields else dtype.str
+
+
+def npy_bytes(arr: np.ndarray) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    np.save(buf, np.ascontiguousarray(arr), allow_pickle=False)
+    return buf.getvalue()
+
+
+def load_builders() -> dict[str, CaseSpec]:
+    from . import builders
+
+    for info in sorted(pkgutil.iter_modules(builders.__path__), key=lambda m: m.name):
+        importlib.import_module(f"{builders.__name__}.{info.name}")
+    return REGISTRY
+
+
+def build_case(spec: CaseSpec) -> dict[str, bytes]:
+    """Every file of a case folder, by relative path."""
+    w = CaseWriter(spec)
+    spec.build(w)
+    if not w.expect:
+        raise ValueError(f"{spec.id}: the builder stated no expectation")
+    needs = sorted(set(spec.needs) | w.extra_needs | ({"store:zip"} if w.zip else {"store:directory"}))
+    if unknown(needs):
+        raise ValueError(f"{spec.id}: unknown capability names {unknown(needs)}")
+    files = dict(w.files)
+    store_name = "store.zip" if w.zip else "store"
+    if w.zip:
+        files[store_name] = zip_bytes(w.store.data)
+    else:
+        for key, value in w.store.data.items():
+            files[f"{store_name}/{key}"] = value
+    doc = {
+        "id": spec.id, "description": spec.description, "kind": spec.kind, "format": spec.format,
+        "tier": spec.tier, "requirements": list(spec.requirements), "needs": needs,
+        "store": store_name, "node": w.node, "expect": w.expect,
+    }
+    files["case.json"] = (json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+    size = sum(len(v) for v in files.values())
+    if size > MAX_CASE_BYTES:
+        raise ValueError(f"{spec.id}: {size} bytes exceeds the {MAX_CASE_BYTES} byte case limit")
+    return files
+
+
+def zip_bytes(data: dict[str, bytes]) -> bytes:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "store.zip"
+        z = ZipStore(path, "w")
+        for key, value in data.items():
+            z._pending[key] = value  # raw keys, as in put()
+        z.close()
+        return path.read_bytes()
+
+
+def is_generated(case_dir: Path) -> bool:
+    try:
+        return "provenance" not in json.loads((case_dir / "case.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        return False
+
+
+def generate(root: Path, progress: Callable[[str], None] | None = None, only: str | None = None) -> int:
+    """(Re)write every generated case under `root`; gold cases (with provenance) are kept."""
+    specs = load_builders()
+    root.mkdir(parents=True, exist_ok=True)
+    for case_json in list(root.rglob("case.json")):
+        folder = case_json.parent
+        if is_generated(folder) and (only is None or folder.relative_to(root).as_posix().startswith(only)):
+            shutil.rmtree(folder)
+    count = 0
+    for case_id in sorted(specs):
+        if only and not case_id.startswith(only):
+            continue
+        files = build_case(specs[case_id])
+        folder = root / case_id
+        for rel, value in sorted(files.items()):
+            target = folder / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(value)
+        count += 1
+        if progress and count % 50 == 0:
+            progress(f"generated {count} cases")
+    _prune_empty_dirs(root)
+    return count
+
+
+def _prune_empty_dirs(root: Path) -> None:
+    for folder in sorted((p for p in root.rglob("*") if p.is_dir()), key=lambda p: len(p.parts), reverse=True):
+        if not any(folder.iterdir()):
+            folder.rmdir()
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    """Bytes of every file belonging to generated cases under root."""
+    out = {}
+    for case_json in sorted(root.rglob("case.json")):
+        folder = case_json.parent
+        if not is_generated(folder):
+            continue
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                out[path.relative_to(root).as_posix()] = path.read_bytes()
+    return out

@@ -1,0 +1,145 @@
+"""Adapter folders: finding them, reading and validating adapter.toml, known-failure entries."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from pathlib import Path
+
+from .schemas import problems
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+ADAPTERS_DIR = REPO_ROOT / "adapters"
+# Capabilities that only gate test kinds (the corpus vocabulary has op:* too; kept here for
+# adapters that declare them before the vocabulary lists them).
+HARNESS_CAPABILITIES = frozenset({"op:read", "op:write", "op:list", "op:validate", "op:zom"})
+
+
+class AdapterConfigError(Exception):
+    """adapter.toml is missing, unreadable or breaks its schema."""
+
+
+@dataclass(frozen=True)
+class KnownFailure:
+    case: str
+    reason: str
+    issue: str
+    test: str | None = None
+    role: str | None = None
+    peer: str | None = None
+    strict: bool = True
+
+    def matches(self, test: str, case_id: str, role: str | None = None, peer: str | None = None) -> bool:
+        if self.test is not None and self.test != test:
+            return False
+        if self.role is not None and role is not None and self.role != role:
+            return False
+        if self.peer is not None and (peer is None or not fnmatchcase(peer, self.peer)):
+            return False
+        return case_id == self.case or fnmatchcase(case_id, self.case)
+
+    def describe(self) -> str:
+        return f"known failure: {self.reason} ({self.issue})"
+
+
+@dataclass(frozen=True)
+class AdapterConfig:
+    name: str
+    folder: Path
+    description: str
+    transport: str
+    module: str = "adapter.py"
+    class_name: str = "Adapter"
+    command: tuple[str, ...] = ()
+    requirements: tuple[str, ...] = ()
+    npm: tuple[str, ...] = ()
+    capabilities: frozenset[str] = frozenset()
+    known_failures: tuple[KnownFailure, ...] = ()
+    raw: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def needs_venv(self) -> bool:
+        return bool(self.requirements)
+
+    def known_failure(self, test: str, case_id: str, role: str | None = None, peer: str | None = None):
+        for entry in self.known_failures:
+            if entry.matches(test, case_id, role, peer):
+                return entry
+        return None
+
+
+def load_adapter_config(folder: str | os.PathLike) -> AdapterConfig:
+    folder = Path(folder).resolve()
+    path = folder / "adapter.toml"
+    try:
+        with open(path, "rb") as f:
+            doc = tomllib.load(f)
+    except FileNotFoundError:
+        raise AdapterConfigError(f"{path}: no adapter.toml") from None
+    except (tomllib.TOMLDecodeError, OSError) as exc:
+        raise AdapterConfigError(f"{path}: {exc}") from None
+    found = problems("adapter-toml", doc)
+    if doc.get("name") not in (None, folder.name):
+        found.append(f"name: {doc.get('name')!r} must equal the folder name {folder.name!r}")
+    caps = doc.get("capabilities", [])
+    found += [f"capabilities: unknown capability {c!r}" for c in _unknown_capabilities(caps)]
+    if doc.get("transport") == "python" and not (folder / doc.get("module", "adapter.py")).is_file():
+        found.append(f"module: {doc.get('module', 'adapter.py')} does not exist in {folder}")
+    if found:
+        raise AdapterConfigError(f"{path}:\n  " + "\n  ".join(found))
+    return AdapterConfig(
+        name=doc["name"], folder=folder, description=doc["description"], transport=doc["transport"],
+        module=doc.get("module", "adapter.py"), class_name=doc.get("class", "Adapter"),
+        command=tuple(doc.get("command", ())), requirements=tuple(doc.get("requirements", ())),
+        npm=tuple(doc.get("npm", ())), capabilities=frozenset(caps),
+        known_failures=tuple(KnownFailure(**entry) for entry in doc.get("known_failures", ())),
+        raw=doc,
+    )
+
+
+def _unknown_capabilities(names) -> list[str]:
+    try:
+        from conformance.corpus.capabilities import unknown
+    except ImportError:  # the vocabulary is not importable: accept what the schema allows
+        return []
+    return [n for n in unknown(names) if n not in HARNESS_CAPABILITIES]
+
+
+def search_path() -> list[Path]:
+    """Folders holding adapter folders: $ZARR_CONFORMANCE_ADAPTERS (os.pathsep-separated) first,
+    then the repo's adapters/."""
+    extra = [Path(p) for p in os.environ.get("ZARR_CONFORMANCE_ADAPTERS", "").split(os.pathsep) if p]
+    return [*extra, ADAPTERS_DIR]
+
+
+def find_adapter(name_or_path: str) -> AdapterConfig:
+    """An adapter by name (searched in search_path()) or by the path of its folder."""
+    candidate = Path(name_or_path)
+    if (candidate / "adapter.toml").is_file() and (os.sep in name_or_path or "/" in name_or_path or name_or_path.startswith(".")):
+        return load_adapter_config(candidate)
+    for root in search_path():
+        if (root / name_or_path / "adapter.toml").is_file():
+            return load_adapter_config(root / name_or_path)
+    if (candidate / "adapter.toml").is_file():
+        return load_adapter_config(candidate)
+    known = ", ".join(c.name for c in all_adapters(strict=False)) or "none"
+    raise AdapterConfigError(f"no adapter {name_or_path!r} (known: {known})")
+
+
+def all_adapters(strict: bool = True) -> list[AdapterConfig]:
+    """Every adapter folder on the search path, by name (the first folder of a name wins)."""
+    seen: dict[str, AdapterConfig] = {}
+    for root in search_path():
+        if not root.is_dir():
+            continue
+        for folder in sorted(p for p in root.iterdir() if (p / "adapter.toml").is_file()):
+            if folder.name in seen:
+                continue
+            try:
+                seen[folder.name] = load_adapter_config(folder)
+            except AdapterConfigError:
+                if strict:
+                    raise
+    return [seen[k] for k in sorted(seen)]

@@ -1,0 +1,97 @@
+"""v2 chunk encoding: raw bytes in `order`, then the filters in list order, then the compressor;
+decoding runs the other way (V2-CHUNK-001/002/006). numcodecs supplies the codec primitives.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from typing import Any
+
+import numcodecs
+import numpy as np
+from numcodecs.abc import Codec
+from numcodecs.compat import ensure_bytes, ensure_contiguous_ndarray
+
+from ...array import MAX_CHUNK_BYTES
+from ...errors import ChunkError, MetadataError, UnsupportedError
+
+# Object codecs the reference reads and writes for '|O' arrays (the zarr-python extension tier).
+OBJECT_CODECS = frozenset({"vlen-utf8", "vlen-bytes"})
+# Object codecs that exist in numcodecs but that the reference will not run.
+UNSUPPORTED_OBJECT_CODECS = frozenset({"vlen-array", "json2", "msgpack2", "pickle"})
+# 'pickle' decoding runs arbitrary code from the store: never for a hostile-input reader.
+REFUSED_CODECS = {"pickle": "it would execute code stored in the array"}
+
+
+def build_codec(config: Any, role: str, requirement: str) -> Codec:
+    """A numcodecs codec from a v2 compressor or filter object (which must carry an "id")."""
+    if not isinstance(config, dict):
+        raise MetadataError("invalid-codec", f"{role} must be a JSON object, got {config!r}", requirement)
+    codec_id = config.get("id")
+    if codec_id is None:
+        raise MetadataError("invalid-codec", f"{role} {config!r} has no \"id\"", requirement)
+    if not isinstance(codec_id, str):
+        raise MetadataError("invalid-codec", f"{role} id {codec_id!r} must be a string", requirement)
+    if codec_id in REFUSED_CODECS:
+        raise UnsupportedError(f"{role} {codec_id!r} is refused: {REFUSED_CODECS[codec_id]}", requirement)
+    try:
+        return numcodecs.get_codec(dict(config))
+    except numcodecs.errors.UnknownCodecError:
+        raise MetadataError("unknown-codec", f"{role} {codec_id!r} is not a known codec", "V2-CHUNK-008") from None
+    except Exception as exc:  # the codec's constructor refused its configuration
+        raise MetadataError("invalid-codec", f"{role} {config!r} is not a valid configuration: {exc}",
+                            requirement) from None
+
+
+def _check_blosc_header(data: bytes) -> None:
+    """Refuse a Blosc frame whose header disagrees with its length before the C library sees it."""
+    if len(data) < 16:
+        raise ChunkError("corrupt-chunk", f"blosc chunk of {len(data)} bytes is shorter than its 16-byte header")
+    nbytes, _blocksize, cbytes = struct.unpack_from("<III", data, 4)
+    if cbytes != len(data):
+        raise ChunkError("corrupt-chunk", f"blosc header says {cbytes} compressed bytes, the chunk has {len(data)}")
+    if nbytes > MAX_CHUNK_BYTES:
+        raise ChunkError("corrupt-chunk", f"blosc header claims {nbytes} decoded bytes")
+
+
+class V2ChunkCodec:
+    """The ChunkCodec of a v2 (or v1) array."""
+
+    def __init__(self, dtype: np.dtype, chunk_shape: tuple[int, ...], order: str,
+                 filters: list[Codec], compressor: Codec | None):
+        self.dtype = dtype
+        self.chunk_shape = chunk_shape
+        self.order = order
+        self.filters = list(filters)
+        self.compressor = compressor
+        self.count = math.prod(chunk_shape)
+
+    def encode(self, chunk: np.ndarray) -> bytes:
+        # One flat array in storage order: C = row-major, F = column-major (V2-CHUNK-006).
+        buf: Any = np.asarray(chunk, dtype=self.dtype).ravel(order=self.order)
+        for f in self.filters:
+            buf = f.encode(buf)
+        if self.compressor is not None:
+            buf = self.compressor.encode(buf)
+        return ensure_bytes(buf)
+
+    def decode(self, data: bytes) -> np.ndarray:
+        buf: Any = data
+        if self.compressor is not None:
+            if self.compressor.codec_id == "blosc":
+                _check_blosc_header(bytes(data))
+            buf = self.compressor.decode(buf)
+        for f in reversed(self.filters):
+            buf = f.decode(buf)
+        if self.dtype.hasobject:
+            flat = np.asarray(buf)
+            if flat.dtype != object or flat.size != self.count:
+                raise ChunkError("corrupt-chunk", f"object chunk decodes to {flat.size} items, expected {self.count}")
+            return flat.reshape(self.chunk_shape, order=self.order)
+        raw = ensure_contiguous_ndarray(buf).view(np.uint8)
+        expected = self.count * self.dtype.itemsize
+        if raw.nbytes != expected:
+            raise ChunkError("corrupt-chunk", f"chunk decodes to {raw.nbytes} bytes, expected {expected}",
+                             "V2-CHUNK-005")
+        return np.frombuffer(raw, dtype=self.dtype).reshape(self.chunk_shape, order=self.order)

@@ -1,0 +1,85 @@
+"""The `bytes` array->bytes codec: fixed-size elements in C order, in the configured byte order
+(bytes codec spec; V3-BYTES-001..004, V3-DT-002..005, V3-PIPE-003)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ....errors import ChunkError, MetadataError
+from .base import ArrayBytesCodec, ArraySpec
+from .config import Config
+
+ENDIANS = {"little": "<", "big": ">"}
+
+
+def endian_matters(dtype: np.dtype) -> bool:
+    """Whether byte order changes the encoding: multi-byte numbers, complex, datetime, UTF-32 and
+    structured types with such fields. One-byte types and opaque r<N> ('V') items do not."""
+    return dtype.newbyteorder("<") != dtype.newbyteorder(">")
+
+
+def as_byte_view(array: np.ndarray) -> memoryview:
+    """The bytes of a C-contiguous array without copying them."""
+    flat = array.reshape(-1)
+    return memoryview(flat.view(np.uint8) if flat.dtype.itemsize else flat)
+
+
+class BytesCodec(ArrayBytesCodec):
+    name = "bytes"
+
+    def __init__(self, configuration: dict | None, spec: ArraySpec):
+        super().__init__(configuration, spec)
+        config = Config(self.name, configuration, "V3-BYTES-001")
+        endian = config.choice("endian", tuple(ENDIANS), "V3-BYTES-001", required=False)
+        config.finish()
+        dtype = spec.dtype
+        if dtype.hasobject:
+            raise MetadataError(
+                "invalid-codec",
+                f"codec 'bytes' cannot encode the variable-length data type {spec.data_type!r}",
+                "V3-PIPE-004",
+            )
+        if endian is None and endian_matters(dtype):
+            raise MetadataError(
+                "invalid-codec",
+                f"codec 'bytes' needs 'endian' for the multi-byte data type {spec.data_type!r}",
+                "V3-BYTES-002",
+            )
+        self.endian = endian
+        # The dtype of the stored bytes; for one-byte and opaque types the order is irrelevant.
+        self.stored_dtype = dtype.newbyteorder(ENDIANS[endian]) if endian and endian_matters(dtype) else dtype
+        self.is_bool = dtype == np.bool_
+
+    @property
+    def encoded_size(self) -> int:
+        return self.decoded_spec.size * self.decoded_spec.dtype.itemsize
+
+    def encode(self, array: np.ndarray) -> memoryview:
+        if self.is_bool:
+            # bool is 0x00 / 0x01 (V3-DT-002), even for arrays made by viewing other bytes as bool.
+            raw = np.ascontiguousarray(array).view(np.uint8)
+            if raw.size and raw.max() > 1:
+                array = raw != 0
+        stored = np.ascontiguousarray(array, dtype=self.stored_dtype)
+        return as_byte_view(stored)
+
+    def decode(self, data: memoryview) -> np.ndarray:
+        spec = self.decoded_spec
+        if len(data) != self.encoded_size:
+            raise ChunkError(
+                "corrupt-chunk",
+                f"bytes codec: {len(data)} bytes for shape {spec.shape} of {spec.data_type} "
+                f"(exactly {self.encoded_size} expected)",
+                "V3-BYTES-004",
+            )
+        flat = np.frombuffer(data, dtype=self.stored_dtype)
+        if self.is_bool and flat.size and flat.view(np.uint8).max() > 1:
+            raise ChunkError("corrupt-chunk", "bool chunk holds bytes other than 0x00 and 0x01", "V3-DT-002")
+        # astype copies, so the result is writable and in the caller's byte order.
+        return flat.astype(spec.dtype).reshape(spec.shape)
+
+
+class LegacyEndianCodec(BytesCodec):
+    """The pre-2024 name of the bytes codec (V3HIST-001), accepted only in legacy mode."""
+
+    name = "endian"

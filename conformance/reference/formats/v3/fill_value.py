@@ -1,0 +1,280 @@
+"""Exact parsing and canonical writing of v3 `fill_value` (V3-FILL-001..010).
+
+Parsing returns a 0-d ndarray of the data type's native NumPy dtype holding the exact bits.
+JSON numbers may arrive as int, float or decimal.Decimal; Decimal (the exact text of the number)
+lets float16/float32 fills round once, from the decimal value to the nearest representable value
+(ties to even), instead of twice through float64.
+
+Choices the spec leaves open, made here:
+* hex fills ("0x...") must have exactly 2 * itemsize hex digits after a lowercase "0x"; either
+  case of digits is read, lowercase is written;
+* `r<N>` fills are lists of N/8 integers (the spec's "length N" is read as bytes, V3-FILL-008);
+* numpy.datetime64/timedelta64 fills are an int64 or "NaT"; NaT is written as -2^63, the form
+  zarr-python writes and every reader of the extension accepts;
+* `bytes` fills are standard base64 strings, `string` fills are JSON strings.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+
+from ...errors import MetadataError
+from .data_types import DataType, resolve_data_type
+
+_UINT = {2: np.dtype("u2"), 4: np.dtype("u4"), 8: np.dtype("u8")}
+_CANONICAL_NAN = {2: 0x7E00, 4: 0x7FC00000, 8: 0x7FF8000000000000}  # V3-FILL-005
+_COMPONENT = {"c8": np.dtype("f4"), "c16": np.dtype("f8")}
+NAT = -(2**63)
+
+
+def _invalid(message: str, requirement: str | None = None) -> MetadataError:
+    return MetadataError("invalid-fill-value", message, requirement)
+
+
+def _kind(value: Any) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+# ---- parsing ------------------------------------------------------------------------------
+
+
+def parse_fill_value(value: Any, data_type: Any) -> np.ndarray:
+    """The fill value for `data_type` (a DataType, v3 name or JSON value) as a 0-d ndarray."""
+    dt = resolve_data_type(data_type)
+    kind = dt.kind
+    if value is None:
+        raise _invalid(f"fill_value null is not valid for {dt.name}", "V3-FILL-010")
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise _invalid(f"a bool fill_value must be true or false, got {value!r}", "V3-FILL-001")
+        return np.array(value, dtype=dt.dtype)
+    if kind in ("int", "uint"):
+        return np.array(_json_integer(value, dt.dtype, dt.name), dtype=dt.dtype)
+    if kind == "float":
+        return _parse_float(value, dt.dtype, dt.name)
+    if kind == "complex":
+        if not isinstance(value, (list, tuple)) or len(value) != 2:
+            raise _invalid(f"a {dt.name} fill_value must be a [real, imaginary] pair, got {value!r}", "V3-FILL-007")
+        part = _COMPONENT[dt.dtype.str[1:]]
+        out = np.empty((), dtype=dt.dtype)
+        out.real = _parse_float(value[0], part, dt.name)
+        out.imag = _parse_float(value[1], part, dt.name)
+        return out
+    if kind == "raw":
+        return _parse_raw(value, dt)
+    if kind == "string":
+        if not isinstance(value, str):
+            raise _invalid(f"a string fill_value must be a JSON string, got {_kind(value)}", "V3-DT-009")
+        return _object_scalar(value)
+    if kind == "bytes":
+        if not isinstance(value, str):
+            raise _invalid(f"a bytes fill_value must be a base64 string, got {_kind(value)}", "V3-DT-009")
+        try:
+            return _object_scalar(base64.b64decode(value.encode("ascii"), validate=True))
+        except (binascii.Error, UnicodeEncodeError):
+            raise _invalid(f"bytes fill_value {value!r} is not valid base64", "V3-DT-009") from None
+    if kind in ("datetime", "timedelta"):
+        if value == "NaT" and isinstance(value, str):
+            ticks = NAT
+        else:
+            ticks = _json_integer(value, np.dtype("i8"), dt.name)
+        return np.array(ticks, dtype="i8").view(dt.dtype)
+    raise _invalid(f"no fill value rules for data type {dt.name!r}")
+
+
+def _object_scalar(value: Any) -> np.ndarray:
+    out = np.empty((), dtype=object)
+    out[()] = value
+    return out
+
+
+def _json_integer(value: Any, dtype: np.dtype, name: str) -> int:
+    """A JSON number with no fraction or exponent, inside the type's range (V3-FILL-002)."""
+    if isinstance(value, Decimal) and value.is_finite() and value.as_tuple().exponent == 0:
+        value = int(value)
+    if type(value) is not int:
+        raise _invalid(f"a {name} fill_value must be an integer without fraction or exponent, got {value!r}", "V3-FILL-002")
+    info = np.iinfo(dtype)
+    if not info.min <= value <= info.max:
+        raise _invalid(f"fill_value {value} is out of range for {name}", "V3-FILL-002")
+    return value
+
+
+def _parse_float(value: Any, ftype: np.dtype, name: str) -> np.ndarray:
+    """One IEEE float from its JSON form (V3-FILL-003, -004, -005, -006)."""
+    size = ftype.itemsize
+    if isinstance(value, str):
+        if value == "NaN":
+            return _from_bits(_CANONICAL_NAN[size], ftype)
+        if value == "Infinity":
+            return np.array(np.inf, dtype=ftype)
+        if value == "-Infinity":
+            return np.array(-np.inf, dtype=ftype)
+        if value.startswith("0x"):
+            digits = value[2:]
+            if len(digits) != 2 * size or not all(c in "0123456789abcdefABCDEF" for c in digits):
+                raise _invalid(f"hex fill_value {value!r} for {name} needs exactly {2 * size} hex digits", "V3-FILL-006")
+            return _from_bits(int(digits, 16), ftype)
+        raise _invalid(f"{value!r} is not a valid float fill_value ('NaN', 'Infinity', '-Infinity' or '0x...')", "V3-FILL-004")
+    if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
+        raise _invalid(f"a {name} fill_value must be a number or a special string, got {_kind(value)}", "V3-FILL-003")
+    if isinstance(value, Decimal) and not value.is_finite():
+        raise _invalid(f"{value!r} is not a JSON number", "V3-FILL-003")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise _invalid("non-finite floats must use the strings 'NaN', 'Infinity' or '-Infinity'", "V3-FILL-004")
+    return round_to_float(value, ftype)
+
+
+def _from_bits(bits: int, ftype: np.dtype) -> np.ndarray:
+    return np.array(bits, dtype=_UINT[ftype.itemsize]).view(ftype)
+
+
+def _to_double(value: int | float | Decimal) -> float:
+    if isinstance(value, int):
+        try:
+            return float(value)
+        except OverflowError:
+            return math.copysign(math.inf, value)
+    return float(value)  # float(Decimal) is correctly rounded, and signed zeros survive
+
+
+def round_to_float(value: int | float | Decimal, ftype: np.dtype) -> np.ndarray:
+    """The representable value of `ftype` nearest to the exact number `value` (ties to even).
+
+    Rounding through float64 first is exact except when the double lands exactly on a midpoint
+    between two neighbours of the narrower type; that case is settled by comparing the exact value
+    with the midpoint."""
+    ftype = np.dtype(ftype)
+    double = _to_double(value)
+    with np.errstate(over="ignore"):
+        near = np.array(double, dtype=ftype)
+    if ftype.itemsize == 8 or isinstance(value, float) or not math.isfinite(double) or float(near) == double:
+        return near
+    towards = np.array(math.copysign(math.inf, double - float(near)), dtype=ftype)
+    other = np.nextafter(near, towards)
+    if math.isinf(float(other)):  # beyond the largest finite value: the midpoint is half an ulp past it
+        below = np.nextafter(near, np.zeros((), dtype=ftype))
+        midpoint = float(near) + math.copysign((float(near) - float(below)) / 2, double)
+    else:
+        midpoint = (float(near) + float(other)) / 2
+    if double != midpoint:
+        return near
+    exact, mid = Decimal(value), Decimal(midpoint)
+    if exact == mid:
+        return near  # a true tie: NumPy already chose the even neighbour
+    lower, upper = sorted((near, other), key=float)
+    return np.array(upper if exact > mid else lower, dtype=ftype)
+
+
+def _parse_raw(value: Any, dt: DataType) -> np.ndarray:
+    size = dt.itemsize
+    if not isinstance(value, (list, tuple)) or len(value) != size:
+        raise _invalid(f"an {dt.name} fill_value must be a list of {size} byte values", "V3-FILL-008")
+    if not all(type(b) is int and 0 <= b <= 255 for b in value):
+        raise _invalid(f"{dt.name} fill_value bytes must be integers in [0, 255]", "V3-FILL-008")
+    return np.frombuffer(bytes(value), dtype=dt.dtype).reshape(()).copy()
+
+
+# ---- writing ------------------------------------------------------------------------------
+
+
+def encode_fill_value(value: Any, data_type: Any) -> Any:
+    """The canonical JSON form of a fill value: JSON booleans and exact integers; floats as the
+    shortest decimal that reads back to the same bits, "NaN" only for the canonical NaN, "0x..."
+    for any other NaN, "Infinity"/"-Infinity"; complex as [re, im]; r<N> as a byte list."""
+    dt = resolve_data_type(data_type)
+    return _scalar_json(fill_value_array(value, dt), dt)
+
+
+def fill_value_array(value: Any, data_type: Any) -> np.ndarray:
+    """A user-supplied fill value (Python or NumPy scalar, 0-d array, or the JSON form) as a
+    0-d ndarray of the data type; raises MetadataError('invalid-fill-value') if it does not fit."""
+    dt = resolve_data_type(data_type)
+    kind, dtype = dt.kind, dt.dtype
+    if isinstance(value, np.ndarray) and value.shape == () and value.dtype == dtype:
+        return value.copy()
+    if isinstance(value, np.generic) and value.dtype == dtype:
+        return np.array(value)
+    if kind == "bool":
+        if not isinstance(value, (bool, np.bool_)):
+            raise _invalid(f"a bool fill value must be True or False, got {value!r}", "V3-FILL-001")
+        return np.array(bool(value), dtype=dtype)
+    if kind in ("int", "uint"):
+        if isinstance(value, np.integer):
+            value = int(value)
+        return parse_fill_value(value, dt)
+    if kind == "float":
+        if isinstance(value, np.floating):
+            with np.errstate(over="ignore"):
+                return np.array(value, dtype=dtype)
+        if isinstance(value, float) and not math.isfinite(value):
+            return np.array(value, dtype=dtype)  # NaN becomes the canonical quiet NaN of dtype
+        return parse_fill_value(value, dt)
+    if kind == "complex":
+        if isinstance(value, (complex, np.complexfloating)):
+            return np.array(value, dtype=dtype)
+        if isinstance(value, (list, tuple)):
+            return parse_fill_value(value, dt)
+        return np.array(complex(value), dtype=dtype)
+    if kind == "raw":
+        if isinstance(value, (bytes, bytearray, np.void)):
+            value = list(bytes(value))
+        return parse_fill_value(value, dt)
+    if kind == "string":
+        if not isinstance(value, str):
+            raise _invalid(f"a string fill value must be str, got {_kind(value)}")
+        return _object_scalar(value)
+    if kind == "bytes":
+        if not isinstance(value, (bytes, bytearray)):
+            raise _invalid(f"a bytes fill value must be bytes, got {_kind(value)}")
+        return _object_scalar(bytes(value))
+    if kind in ("datetime", "timedelta"):
+        if isinstance(value, (np.datetime64, np.timedelta64)):
+            return np.array(value).astype(dtype)
+        return parse_fill_value(value, dt)
+    raise _invalid(f"no fill value rules for data type {dt.name!r}")
+
+
+def _scalar_json(arr: np.ndarray, dt: DataType) -> Any:
+    kind = dt.kind
+    if kind == "bool":
+        return bool(arr)
+    if kind in ("int", "uint"):
+        return int(arr)
+    if kind == "float":
+        return _float_json(arr)
+    if kind == "complex":
+        return [_float_json(arr.real), _float_json(arr.imag)]
+    if kind == "raw":
+        return list(arr.tobytes())
+    if kind == "string":
+        return str(arr[()])
+    if kind == "bytes":
+        return base64.standard_b64encode(bytes(arr[()])).decode("ascii")
+    if kind in ("datetime", "timedelta"):
+        return int(arr.view("i8"))
+    raise _invalid(f"no fill value rules for data type {dt.name!r}")
+
+
+def _float_json(arr: np.ndarray) -> float | str:
+    arr = np.asarray(arr)
+    size = arr.dtype.itemsize
+    bits = int(arr.view(_UINT[size]))
+    value = float(arr)
+    if math.isnan(value):
+        return "NaN" if bits == _CANONICAL_NAN[size] else f"0x{bits:0{2 * size}x}"  # V3-FILL-006
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if size == 8:
+        return value  # repr(float) is the shortest round-tripping decimal
+    shortest = float(str(arr[()]))  # NumPy prints the shortest decimal for the narrow type
+    written = Decimal(repr(shortest))  # what a reader will see in the JSON text
+    if int(round_to_float(written, arr.dtype).view(_UINT[size])) == bits:
+        return shortest
+    return value  # the exact value as a double always reads back to the same bits
