@@ -8,7 +8,9 @@ the v3 draft.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 import numpy as np
@@ -24,6 +26,30 @@ if TYPE_CHECKING:
 # chunks whose decoded size is larger, raise LimitError ('too-large') instead.
 MAX_READ_BYTES = 4 << 30
 MAX_CHUNK_BYTES = 1 << 30
+
+# Chunks are independent, and file I/O and the compressors release the GIL, so large reads and
+# writes spread chunks over a few threads. The API stays synchronous and results are identical;
+# ZARR_CONFORMANCE_THREADS=1 makes it serial.
+PARALLEL_MIN_CHUNKS = 4
+PARALLEL_MIN_CHUNK_BYTES = 64 * 1024
+_pool: ThreadPoolExecutor | None = None
+
+
+def _threads() -> int:
+    return int(os.environ.get("ZARR_CONFORMANCE_THREADS", min(8, 2 * (os.cpu_count() or 1))))
+
+
+def for_each(func: Callable[[Any], None], items: list, chunk_bytes: int) -> None:
+    """Call func on every item, in a thread pool when that pays off; re-raises the first error."""
+    global _pool
+    if _threads() <= 1 or len(items) < PARALLEL_MIN_CHUNKS or chunk_bytes < PARALLEL_MIN_CHUNK_BYTES:
+        for item in items:
+            func(item)
+        return
+    if _pool is None:
+        _pool = ThreadPoolExecutor(max_workers=_threads(), thread_name_prefix="zarr-reference")
+    for future in [_pool.submit(func, item) for item in items]:
+        future.result()
 
 
 class ChunkCodec(Protocol):
@@ -127,10 +153,14 @@ class Array(Node):
         if _nbytes(layout.chunk_shape, layout.dtype) > MAX_CHUNK_BYTES:
             raise LimitError(f"chunk shape {layout.chunk_shape} exceeds the chunk size limit")
         out = layout.fill_chunk(out_shape)
-        for index, inner, outer in chunk_overlaps(region, layout.chunk_shape):
+
+        def read_one(overlap) -> None:
+            index, inner, outer = overlap
             chunk = self.read_chunk(index)
             if chunk is not None:
                 out[outer] = chunk[inner]
+
+        for_each(read_one, list(chunk_overlaps(region, layout.chunk_shape)), _nbytes(layout.chunk_shape, layout.dtype))
         if dropped:
             out = out.reshape([n for d, n in enumerate(out_shape) if d not in dropped])
         return out
@@ -143,12 +173,13 @@ class Array(Node):
         layout = self.layout
         region, dropped = normalize_selection(selection, layout.shape)
         out_shape = tuple(r.stop - r.start for r in region)
-        full_shape = out_shape
         values = np.asarray(values, dtype=layout.dtype) if not layout.dtype.hasobject else np.asarray(values, dtype=object)
         if dropped:
             values = np.broadcast_to(values, [n for d, n in enumerate(out_shape) if d not in dropped]).reshape(out_shape)
-        values = np.broadcast_to(values, full_shape)
-        for index, inner, outer in chunk_overlaps(region, layout.chunk_shape):
+        values = np.broadcast_to(values, out_shape)
+
+        def write_one(overlap) -> None:
+            index, inner, outer = overlap
             key = self.chunk_key(index)
             whole = all(s.start == 0 and s.stop == c for s, c in zip(inner, layout.chunk_shape))
             if whole:
@@ -159,8 +190,10 @@ class Array(Node):
                 chunk[inner] = values[outer]
             if not layout.write_empty_chunks and self._is_fill(chunk):
                 self.store.erase(key)
-                continue
+                return
             self.store.set(key, layout.codec.encode(chunk))
+
+        for_each(write_one, list(chunk_overlaps(region, layout.chunk_shape)), _nbytes(layout.chunk_shape, layout.dtype))
 
     __setitem__ = write
 

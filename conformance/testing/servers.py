@@ -64,6 +64,13 @@ class _Server(ThreadingHTTPServer):
         self.stopping = threading.Event()
         self.log_lock = threading.Lock()
 
+    def handle_error(self, request, client_address) -> None:
+        # A client that gave up (a timeout test) leaves a broken pipe: not worth a traceback.
+        import sys
+
+        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            super().handle_error(request, client_address)
+
 
 class _RangeHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
@@ -235,8 +242,13 @@ def upload_tree(client, local_dir: str | os.PathLike, bucket: str, prefix: str =
 @contextmanager
 def s3_server() -> Iterator[S3ServerHandle]:
     """moto's S3 in a thread on a free loopback port; its state is reset on exit."""
+    import logging
+
     from moto.server import ThreadedMotoServer
 
+    werkzeug_log = logging.getLogger("werkzeug")  # one log line per request otherwise
+    old_level = werkzeug_log.level
+    werkzeug_log.setLevel(logging.ERROR)
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
     host, port = server.get_host_and_port()
@@ -251,3 +263,4 @@ def s3_server() -> Iterator[S3ServerHandle]:
         except Exception:  # best effort: the server is going away anyway
             pass
         server.stop()
+        werkzeug_log.setLevel(old_level)

@@ -130,7 +130,7 @@ class URLStore(Store):
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
             return None
         except Exception as exc:
-            if _status(exc) == 416 or "InvalidRange" in repr(exc):  # a range past the end
+            if _range_not_satisfiable(exc):  # a range that starts past the end
                 return b"" if self._exists(path, key) else None
             raise self._io_error(exc, key) from None
         return _fix_ignored_range(data, start, end)
@@ -142,7 +142,7 @@ class URLStore(Store):
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
             return False
         except Exception as exc:
-            if _status(exc) == 416 or "InvalidRange" in repr(exc):  # an empty value exists
+            if _range_not_satisfiable(exc):  # an empty value exists
                 return True
             raise self._io_error(exc, key) from None
 
@@ -217,6 +217,11 @@ def _status(exc: BaseException) -> int | None:
     return status if isinstance(status, int) else None
 
 
+def _range_not_satisfiable(exc: BaseException) -> bool:
+    text = f"{type(exc).__name__} {exc}"
+    return _status(exc) == 416 or "InvalidRange" in text or "not satisfiable" in text
+
+
 def _fix_ignored_range(data: bytes, start: int | None, end: int | None) -> bytes:
     """A server that ignores Range answers 200 with the whole value; cut the range out of it.
     A correct 206 answer is never longer than the range, so it passes through unchanged."""
@@ -264,6 +269,7 @@ def _make_filesystem(scheme: str, url: str, options: dict, timeout: float):
         options.setdefault("endpoint_url", endpoint)
     if "anon" not in options and "key" not in options:
         options["anon"] = not _aws_credentials_in_environment()
+    options.setdefault("max_concurrency", 1)  # else every whole-value read starts with a HEAD
     config = dict(options.pop("config_kwargs", {}))
     config.setdefault("connect_timeout", min(timeout, 10.0))
     config.setdefault("read_timeout", timeout)

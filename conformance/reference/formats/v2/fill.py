@@ -43,6 +43,8 @@ def _parse_float(doc: Any, dtype: np.dtype) -> float:
         return _FLOAT_WORDS[doc]
     if not _is_number(doc):
         raise _bad(f"float fill {doc!r} must be a number", "V2-FILL-005")
+    if isinstance(doc, float) and not math.isfinite(doc):
+        raise _bad("a non-finite float fill must be written as a string, not a bare token", "V2-META-009")
     try:
         value = float(doc)
     except OverflowError:

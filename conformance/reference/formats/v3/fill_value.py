@@ -156,20 +156,28 @@ def round_to_float(value: int | float | Decimal, ftype: np.dtype) -> np.ndarray:
         near = np.array(double, dtype=ftype)
     if ftype.itemsize == 8 or isinstance(value, float) or not math.isfinite(double) or float(near) == double:
         return near
-    towards = np.array(math.copysign(math.inf, double - float(near)), dtype=ftype)
-    other = np.nextafter(near, towards)
-    if math.isinf(float(other)):  # beyond the largest finite value: the midpoint is half an ulp past it
-        below = np.nextafter(near, np.zeros((), dtype=ftype))
-        midpoint = float(near) + math.copysign((float(near) - float(below)) / 2, double)
+    # the two neighbours of `double` in ftype (either may be an infinity)
+    if float(near) > double:
+        lower, upper = np.nextafter(near, np.array(-np.inf, dtype=ftype)), near
     else:
-        midpoint = (float(near) + float(other)) / 2
-    if double != midpoint:
+        lower, upper = near, np.nextafter(near, np.array(np.inf, dtype=ftype))
+    if double != _midpoint(lower, upper):
         return near
-    exact, mid = Decimal(value), Decimal(midpoint)
+    exact, mid = Decimal(value), Decimal(double)
     if exact == mid:
         return near  # a true tie: NumPy already chose the even neighbour
-    lower, upper = sorted((near, other), key=float)
     return np.array(upper if exact > mid else lower, dtype=ftype)
+
+
+def _midpoint(lower: np.ndarray, upper: np.ndarray) -> float:
+    """The value halfway between two adjacent floats; next to an infinity, half an ulp past the
+    largest finite value (the IEEE overflow threshold)."""
+    lo, hi = float(lower), float(upper)
+    if math.isinf(lo) or math.isinf(hi):
+        finite = upper if math.isinf(lo) else lower
+        ulp = abs(float(finite) - float(np.nextafter(finite, np.zeros((), dtype=finite.dtype))))
+        return float(finite) + math.copysign(ulp / 2, float(finite))
+    return (lo + hi) / 2
 
 
 def _parse_raw(value: Any, dt: DataType) -> np.ndarray:

@@ -1,0 +1,182 @@
+"""Adapter for zarr-python 2 (zarr 2.18.x, numcodecs 0.15.x), in its own venv.
+
+Format v2 is zarr 2's native format. Format "v3-draft" is served by zarr 2's experimental v3 API
+(`ZARR_V3_EXPERIMENTAL_API=1`, sharding with `ZARR_V3_SHARDING=1`), which implements the early-2022
+"protocol" draft layout (`zarr.json` entry point, `meta/root/<path>.array.json`,
+`data/root/<path>/c0/0`): capability `format:v3-draft-zp2`, not the seed-002 layout.
+
+Writes go through zarr 2's own metadata codec: the requested document is decoded with
+`Metadata2` / `Metadata3.decode_array_metadata` and the array is created with
+`zarr.storage.init_array` from the decoded values, so zarr 2 encodes and writes the document;
+data go through the Array API.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+# Read at import time by zarr 2: the v3 API (and its sharding transformer) exist only when set.
+os.environ["ZARR_V3_EXPERIMENTAL_API"] = "1"
+os.environ["ZARR_V3_SHARDING"] = "1"
+
+import warnings  # noqa: E402
+from importlib.metadata import version  # noqa: E402
+
+import numcodecs  # noqa: E402
+import numpy as np  # noqa: E402
+import zarr  # noqa: E402
+from zarr._storage.store import _path_to_prefix, _prefix_to_array_key  # noqa: E402
+from zarr._storage.v3 import DirectoryStoreV3, FSStoreV3, ZipStoreV3  # noqa: E402
+from zarr.meta import Metadata2, Metadata3  # noqa: E402
+from zarr.storage import DirectoryStore, FSStore, ZipStore, init_array  # noqa: E402
+
+from conformance.harness.adapter_api import Unsupported, load_data, save_data  # noqa: E402
+
+ZARR_VERSIONS = {"v2": 2, "v3-draft": 3}
+
+warnings.filterwarnings("ignore", category=FutureWarning)  # the v3 API announces it is experimental
+warnings.filterwarnings("ignore", category=UserWarning)
+
+
+def zarr_version_of(request: dict) -> int:
+    fmt = request.get("format")
+    if fmt not in ZARR_VERSIONS:
+        raise Unsupported(f"zarr-python {zarr.__version__} does not implement format {fmt!r} "
+                          "(its v3 is the early-2022 draft: format v3-draft, layout v3-draft-zp2)")
+    return ZARR_VERSIONS[fmt]
+
+
+def node_path(raw: str | None) -> str:
+    return (raw or "").strip("/")
+
+
+def open_store(spec: dict, zarr_version: int, *, writable: bool = False):
+    kind, location = spec.get("kind"), spec.get("location")
+    v3 = zarr_version == 3
+    if kind == "directory":
+        return (DirectoryStoreV3 if v3 else DirectoryStore)(location)
+    if kind == "zip":
+        return (ZipStoreV3 if v3 else ZipStore)(location, mode="a" if writable else "r")
+    if kind == "url":
+        return (FSStoreV3 if v3 else FSStore)(location, mode="a" if writable else "r")
+    raise Unsupported(f"store kind {kind!r}")
+
+
+def raw_document(store, key: str) -> dict | None:
+    try:
+        raw = store[key]
+    except KeyError:
+        return None
+    return json.loads(raw)
+
+
+def codec_or_none(config):
+    return numcodecs.get_codec(dict(config)) if config else None
+
+
+def kind_of(node) -> str:
+    return "group" if isinstance(node, zarr.hierarchy.Group) else "array"
+
+
+class Adapter:
+    def describe(self) -> dict:
+        return {"name": "zarr-python2", "version": zarr.__version__,
+                "versions": {"zarr": zarr.__version__, "numcodecs": numcodecs.__version__,
+                             "numpy": np.__version__},
+                "settings": {"ZARR_V3_EXPERIMENTAL_API": "1", "ZARR_V3_SHARDING": "1"}}
+
+    def _open(self, store, path: str, zv: int, mode: str = "r"):
+        return zarr.open(store=store, mode=mode, path=path or None, zarr_version=zv)
+
+    # -- read ---------------------------------------------------------------------------------
+    def read(self, request: dict) -> dict:
+        zv = zarr_version_of(request)
+        path = node_path(request.get("node"))
+        store = open_store(request["store"], zv)
+        try:
+            node = self._open(store, path, zv)
+            attributes = dict(node.attrs.asdict())
+            if kind_of(node) == "group":
+                members = {name: kind_of(child) for name, child in node.items()}
+                return {"node_type": "group", "attributes": attributes, "members": members}
+            data = np.asarray(node[...])
+            key = _prefix_to_array_key(store, _path_to_prefix(path))
+            written = save_data(request["output"], data)
+            return {"node_type": "array", "metadata": raw_document(store, key),
+                    "attributes": attributes, "data": written, "shape": list(data.shape),
+                    "dtype": "|O" if data.dtype.hasobject else data.dtype.str}
+        finally:
+            store.close()
+
+    # -- list ---------------------------------------------------------------------------------
+    def list(self, request: dict) -> dict:
+        zv = zarr_version_of(request)
+        store = open_store(request["store"], zv)
+        try:
+            node = self._open(store, node_path(request.get("node")), zv)
+            nodes = {"": kind_of(node)}
+            if nodes[""] == "group":
+                self._walk(node, "", nodes)
+            return {"nodes": nodes}
+        finally:
+            store.close()
+
+    def _walk(self, group, prefix: str, nodes: dict) -> None:
+        for name, child in group.items():
+            path = f"{prefix}{name}"
+            nodes[path] = kind_of(child)
+            if nodes[path] == "group":
+                self._walk(child, path + "/", nodes)
+
+    # -- write --------------------------------------------------------------------------------
+    def write(self, request: dict) -> dict:
+        zv = zarr_version_of(request)
+        path = node_path(request.get("path"))
+        attributes = request.get("attributes") or {}
+        store = open_store(request["store"], zv, writable=True)
+        try:
+            if request.get("node_type") == "group":
+                group = zarr.open_group(store, mode="a", path=path or None, zarr_version=zv)
+                if attributes:
+                    group.attrs.put(attributes)
+                return {}
+            if zv == 2:
+                self._init_v2(store, path, request.get("metadata") or {})
+            else:
+                self._init_v3_draft(store, path, request.get("metadata") or {}, attributes)
+            array = zarr.open_array(store, mode="r+", path=path or None, zarr_version=zv)
+            if attributes and zv == 2:
+                array.attrs.put(attributes)
+            if request.get("data") is not None:
+                data = load_data(request["data"])
+                if data.size or array.ndim == 0:
+                    array[...] = data
+            return {}
+        finally:
+            store.close()
+
+    def _init_v2(self, store, path: str, document: dict) -> None:
+        meta = Metadata2.decode_array_metadata(json.dumps(document))  # zarr 2's own decoding
+        filters = list(meta["filters"] or [])
+        object_codec = None
+        if meta["dtype"].hasobject and filters:
+            object_codec = codec_or_none(filters.pop(0))
+        init_array(store, shape=meta["shape"], chunks=meta["chunks"], dtype=meta["dtype"],
+                   compressor=codec_or_none(meta["compressor"]), fill_value=meta["fill_value"],
+                   order=meta["order"], path=path or None,
+                   filters=[codec_or_none(f) for f in filters] or None, object_codec=object_codec,
+                   dimension_separator=meta.get("dimension_separator"))
+
+    def _init_v3_draft(self, store, path: str, document: dict, attributes: dict) -> None:
+        document = dict(document, attributes=dict(document.get("attributes") or {}, **attributes))
+        meta = Metadata3.decode_array_metadata(json.dumps(document))
+        grid = meta["chunk_grid"]
+        init_array(store, shape=meta["shape"], chunks=grid["chunk_shape"], dtype=meta["data_type"],
+                   compressor=meta.get("compressor"), fill_value=meta["fill_value"],
+                   order=meta["chunk_memory_layout"], path=path or None,
+                   dimension_separator=grid["separator"],
+                   storage_transformers=meta.get("storage_transformers", ()))
+        if meta["attributes"]:
+            zarr.open_array(store, mode="r+", path=path or None, zarr_version=3).attrs.put(meta["attributes"])
+

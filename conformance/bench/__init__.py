@@ -1,0 +1,1 @@
+"""Throughput benchmarks: implementations side by side in one run, with physical baselines."""

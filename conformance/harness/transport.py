@@ -1,0 +1,219 @@
+"""The two transports: an adapter object in this process, or a child process speaking NDJSON.
+
+A transport turns one request dict into one response dict. Whatever goes wrong below the
+protocol (the child crashed, hung, ran out of memory, printed garbage) raises AdapterErrored: the
+test's outcome is `errored`, the child is killed and restarted on the next request.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+DEFAULT_TIMEOUT = 60.0
+DEFAULT_MEMORY_LIMIT = 4 << 30
+STDERR_TAIL = 2000
+
+
+class AdapterErrored(Exception):
+    """The adapter did not answer within the protocol: crash, hang, out of memory, garbage."""
+
+
+class InProcessTransport:
+    """Calls the adapter object directly (no isolation). Messages still go through JSON so that an
+    adapter behaves the same way under both transports."""
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+        self._adapter = None
+
+    def request(self, message: dict, timeout: float | None = None) -> dict:
+        from .adapter_api import handle
+        from .serve import load_adapter
+
+        if self._adapter is None:
+            try:
+                self._adapter = load_adapter(self.folder)
+            except Exception as exc:
+                raise AdapterErrored(f"cannot load the adapter in-process: {type(exc).__name__}: {exc}") from None
+        response = handle(self._adapter, json.loads(json.dumps(message)))
+        try:
+            return json.loads(json.dumps(response))
+        except (TypeError, ValueError) as exc:
+            raise AdapterErrored(f"malformed response (not JSON-serialisable): {exc}") from None
+
+    def close(self) -> None:
+        if self._adapter is not None:
+            from .adapter_api import handle
+
+            handle(self._adapter, {"id": 0, "op": "shutdown"})
+            self._adapter = None
+
+    @property
+    def pid(self) -> int | None:
+        return None
+
+
+def _limit_memory(limit: int | None):
+    """preexec_fn capping the child's data segment. RLIMIT_DATA (not RLIMIT_AS) because Rust and
+    tensorstore reserve huge PROT_NONE address ranges that RLIMIT_AS would count."""
+    if not limit:
+        return None
+
+    def apply() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+
+    return apply
+
+
+class SubprocessTransport:
+    """A child process reused across requests; restarted after any failure."""
+
+    def __init__(self, argv: list[str], *, cwd: Path | None = None, env: dict | None = None,
+                 memory_limit: int | None = DEFAULT_MEMORY_LIMIT, log_path: Path | None = None,
+                 before_start=None):
+        self.argv = list(argv)
+        self.cwd = cwd
+        self.env = env
+        self.memory_limit = memory_limit
+        self.log_path = Path(log_path) if log_path else None
+        self.before_start = before_start  # called before each (re)start, e.g. to stage files
+        self.starts = 0
+        self._proc: subprocess.Popen | None = None
+        self._buffer = bytearray()
+        self._log_offset = 0
+
+    # ---- process lifecycle ----------------------------------------------------------------
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc is not None else None
+
+    def _start(self) -> None:
+        if self.before_start is not None:
+            self.before_start()
+        log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
+        try:
+            self._log_offset = self.log_path.stat().st_size if self.log_path else 0
+            self._proc = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, cwd=self.cwd,
+                env=self.env, start_new_session=True, preexec_fn=_limit_memory(self.memory_limit),
+            )
+        except OSError as exc:
+            raise AdapterErrored(f"cannot start {self.argv!r}: {exc}") from None
+        finally:
+            if log is not subprocess.DEVNULL:
+                log.close()
+        self._buffer.clear()
+        self.starts += 1
+
+    def kill(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # the whole group: adapters may spawn helpers
+        except (ProcessLookupError, PermissionError):
+            pass
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Ask politely (shutdown), then kill."""
+        if self._proc is not None and self._proc.poll() is None:
+            try:
+                self._send({"id": 0, "op": "shutdown"})
+                self._read_line(timeout)
+                self._proc.wait(timeout=timeout)
+            except (AdapterErrored, OSError, subprocess.TimeoutExpired):
+                pass
+        self.kill()
+
+    # ---- one request ----------------------------------------------------------------------
+    def request(self, message: dict, timeout: float | None = DEFAULT_TIMEOUT) -> dict:
+        if self._proc is None or self._proc.poll() is not None:
+            if self._proc is not None:
+                self.kill()
+            self._start()
+        try:
+            self._send(message)
+            line = self._read_line(timeout)
+        except AdapterErrored:
+            self.kill()
+            raise
+        try:
+            response = json.loads(line)
+        except ValueError:
+            self.kill()
+            raise AdapterErrored(f"malformed response (not JSON): {line[:200]!r}{self._stderr_tail()}") from None
+        if not isinstance(response, dict) or response.get("id") != message.get("id"):
+            self.kill()
+            got = response.get("id") if isinstance(response, dict) else response
+            raise AdapterErrored(f"malformed response: expected id {message.get('id')}, got {str(got)[:100]}")
+        return response
+
+    def _send(self, message: dict) -> None:
+        try:
+            self._proc.stdin.write(json.dumps(message).encode("utf-8") + b"\n")
+            self._proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise AdapterErrored(self._death_message("died before taking the request")) from None
+
+    def _read_line(self, timeout: float | None) -> bytes:
+        fd = self._proc.stdout.fileno()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while True:
+                newline = self._buffer.find(b"\n")
+                if newline >= 0:
+                    line = bytes(self._buffer[:newline])
+                    del self._buffer[: newline + 1]
+                    return line
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    raise AdapterErrored(f"hang: no response within {timeout:g} s (process killed){self._stderr_tail()}")
+                if not sel.select(remaining):
+                    continue
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    raise AdapterErrored(self._death_message("crashed"))
+                self._buffer += chunk
+
+    def _death_message(self, what: str) -> str:
+        code = None
+        try:
+            code = self._proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            pass
+        if code is None:
+            status = "closed its output"
+        elif code < 0:
+            try:
+                status = f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                status = f"killed by signal {-code}"
+        else:
+            status = f"exit code {code}"
+        return f"{what}: the adapter process ended ({status}){self._stderr_tail()}"
+
+    def _stderr_tail(self) -> str:
+        if not self.log_path or not self.log_path.exists():
+            return ""
+        with open(self.log_path, "rb") as f:
+            f.seek(self._log_offset)
+            text = f.read()[-STDERR_TAIL:].decode("utf-8", "replace").strip()
+        return f"\n--- adapter stderr (tail) ---\n{text}" if text else ""

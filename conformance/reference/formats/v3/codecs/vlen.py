@@ -1,0 +1,78 @@
+"""`vlen-utf8` and `vlen-bytes`: the zarr-extensions array->bytes codecs of the `string` and
+`bytes` data types (object arrays), with numcodecs' VLenUTF8 / VLenBytes as the primitive.
+
+Framing: u32 LE item count, then per item (C order) a u32 LE byte length and the bytes. Decoding
+is strict: the count must equal the chunk's element count and the items must use up the value
+exactly (no trailing bytes).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numcodecs import VLenBytes, VLenUTF8
+
+from ....errors import ChunkError, MetadataError
+from .base import ArrayBytesCodec, ArraySpec
+from .config import Config
+
+
+class _VLenCodec(ArrayBytesCodec):
+    data_type = ""
+    item_type: type = str
+    primitive = None
+
+    def __init__(self, configuration: dict | None, spec: ArraySpec):
+        super().__init__(configuration, spec)
+        Config(self.name, configuration).finish()  # no parameters
+        if spec.data_type != self.data_type or not spec.dtype.hasobject:
+            raise MetadataError(
+                "invalid-codec",
+                f"codec {self.name!r} encodes only the {self.data_type!r} data type, not {spec.data_type!r}",
+                "V3-PIPE-004",
+            )
+
+    def encode(self, array: np.ndarray) -> bytes:
+        flat = np.ascontiguousarray(array).reshape(-1)  # C order of what this codec receives
+        for item in flat:
+            if not isinstance(item, self.item_type):
+                raise TypeError(f"{self.name}: element {item!r} is not {self.item_type.__name__}")
+        return self.primitive.encode(flat)
+
+    def decode(self, data: memoryview) -> np.ndarray:
+        spec = self.decoded_spec
+        if len(data) < 4:
+            raise ChunkError("corrupt-chunk", f"{self.name}: {len(data)} bytes cannot hold the item count")
+        count = int.from_bytes(data[:4], "little")
+        if count != spec.size:
+            raise ChunkError("corrupt-chunk", f"{self.name}: {count} items stored, chunk has {spec.size}")
+        try:
+            items = self.primitive.decode(data)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise ChunkError("corrupt-chunk", f"{self.name}: {exc}") from None
+        used = 4 + 4 * count + self._payload_size(items)
+        if used != len(data):
+            raise ChunkError("corrupt-chunk", f"{self.name}: {len(data) - used} bytes after the last item")
+        return items.reshape(spec.shape)
+
+    def _payload_size(self, items: np.ndarray) -> int:
+        raise NotImplementedError
+
+
+class VLenUtf8Codec(_VLenCodec):
+    name = "vlen-utf8"
+    data_type = "string"
+    item_type = str
+    primitive = VLenUTF8()
+
+    def _payload_size(self, items: np.ndarray) -> int:
+        return sum(map(len, map(str.encode, items)))
+
+
+class VLenBytesCodec(_VLenCodec):
+    name = "vlen-bytes"
+    data_type = "bytes"
+    item_type = bytes
+    primitive = VLenBytes()
+
+    def _payload_size(self, items: np.ndarray) -> int:
+        return sum(map(len, items))
