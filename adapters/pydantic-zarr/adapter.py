@@ -44,7 +44,7 @@ def kind_of(spec) -> str:
 
 
 class Adapter:
-    def describe(self) -> dict:
+    def describe(self, request: dict | None = None) -> dict:
         v = version("pydantic-zarr")
         return {"name": "pydantic-zarr", "version": v,
                 "versions": {"pydantic-zarr": v, "pydantic": version("pydantic"),

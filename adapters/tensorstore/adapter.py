@@ -67,7 +67,7 @@ class Adapter:
     def __init__(self) -> None:
         self.context = ts.Context({"file_io_sync": FILE_IO_SYNC})
 
-    def describe(self) -> dict:
+    def describe(self, request: dict | None = None) -> dict:
         v = version("tensorstore")
         return {"name": "tensorstore", "version": v,
                 "versions": {"tensorstore": v, "numpy": np.__version__},

@@ -86,7 +86,7 @@ class Adapter:
     def implementation_versions(self) -> dict:
         return {"zarr": zarr.__version__, "numcodecs": version("numcodecs"), "numpy": np.__version__}
 
-    def describe(self) -> dict:
+    def describe(self, request: dict | None = None) -> dict:
         return {"name": self.name, "version": zarr.__version__,
                 "versions": self.implementation_versions()}
 

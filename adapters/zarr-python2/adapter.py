@@ -80,7 +80,7 @@ def kind_of(node) -> str:
 
 
 class Adapter:
-    def describe(self) -> dict:
+    def describe(self, request: dict | None = None) -> dict:
         return {"name": "zarr-python2", "version": zarr.__version__,
                 "versions": {"zarr": zarr.__version__, "numcodecs": numcodecs.__version__,
                              "numpy": np.__version__},

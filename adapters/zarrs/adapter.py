@@ -9,8 +9,8 @@ repository checkout) with that pipeline switched on in strict mode. Two traps ar
   ZarrsCodecPipeline with a Rust implementation, otherwise the request is answered `unsupported`.
 - zarrs' pipeline refuses some data types (S/U/V/M/m/O/T numpy kinds) with
   UnsupportedDataTypeError; strict mode turns that into an error instead of a fallback, answered
-  `unsupported` too. Metadata the Rust side rejects (UnsupportedMetadataError, caused by a
-  TypeError with zarrs' message) is a real failure or rejection, reported as such.
+  `unsupported` too, and so is metadata the Rust side refuses as "unsupported ..." (its TypeError
+  message); any other refusal of the Rust side is a real failure or rejection, reported as such.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ class Adapter(_base.Adapter):
         versions["zarrs-python"] = zarrs.__version__
         return versions
 
-    def describe(self) -> dict:
+    def describe(self, request: dict | None = None) -> dict:
         out = super().describe()
         out["version"] = zarrs.__version__
         # strict mode on; every array is checked to really use the zarrs pipeline
@@ -87,4 +87,6 @@ class Adapter(_base.Adapter):
                               "(zarrs-python refuses numpy kinds S, U, V, M, m, O, T)") from exc
         except UnsupportedMetadataError as exc:
             cause = exc.__cause__
+            if "unsupported" in str(cause).lower():  # zarrs itself says it lacks the feature
+                raise Unsupported(f"zarrs: {cause}") from exc
             raise UnsupportedMetadataError(f"zarrs rejected the array metadata: {cause}") from exc

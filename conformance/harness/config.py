@@ -57,6 +57,7 @@ class AdapterConfig:
     npm: tuple[str, ...] = ()
     capabilities: frozenset[str] = frozenset()
     known_failures: tuple[KnownFailure, ...] = ()
+    reason_codes: bool = False
     raw: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -95,7 +96,7 @@ def load_adapter_config(folder: str | os.PathLike) -> AdapterConfig:
         command=tuple(doc.get("command", ())), requirements=tuple(doc.get("requirements", ())),
         npm=tuple(doc.get("npm", ())), capabilities=frozenset(caps),
         known_failures=tuple(KnownFailure(**entry) for entry in doc.get("known_failures", ())),
-        raw=doc,
+        reason_codes=bool(doc.get("reason_codes", False)), raw=doc,
     )
 
 

@@ -21,7 +21,7 @@ from .config import REPO_ROOT, AdapterConfig
 COMPLETE = ".zarr-conformance-complete"
 
 
-class EnvironmentError_(Exception):
+class ProvisioningError(Exception):
     """An adapter's environment cannot be made (pip or npm failed)."""
 
 
@@ -81,7 +81,7 @@ def _say(message: str) -> None:
 def _run(argv: list[str], what: str) -> None:
     proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if proc.returncode != 0:
-        raise EnvironmentError_(f"{what} failed (exit {proc.returncode}):\n{proc.stdout[-4000:]}")
+        raise ProvisioningError(f"{what} failed (exit {proc.returncode}):\n{proc.stdout[-4000:]}")
 
 
 def ensure_venv(config: AdapterConfig) -> Path:
@@ -117,7 +117,7 @@ def ensure_npm(config: AdapterConfig) -> Path:
         if not (folder / COMPLETE).exists():
             npm = shutil.which("npm")
             if npm is None:
-                raise EnvironmentError_(f"adapter {config.name!r} needs npm, which is not on PATH")
+                raise ProvisioningError(f"adapter {config.name!r} needs npm, which is not on PATH")
             _say(f"installing npm packages of adapter {config.name!r} into {folder}: {' '.join(config.npm)}")
             shutil.rmtree(folder, ignore_errors=True)
             folder.mkdir(parents=True)

@@ -24,6 +24,12 @@ from .adapter_api import ProtocolError, error_response, handle
 
 def load_adapter(folder: str | os.PathLike):
     """Instantiate the adapter class of a python-transport adapter folder."""
+    return load_adapter_class(folder)()
+
+
+def load_adapter_class(folder: str | os.PathLike):
+    """The adapter class of a python-transport adapter folder (to subclass it, as the broken
+    adapters of tests/broken do with the reference)."""
     folder = Path(folder).resolve()
     with open(folder / "adapter.toml", "rb") as f:
         doc = tomllib.load(f)
@@ -43,7 +49,7 @@ def load_adapter(folder: str | os.PathLike):
         except BaseException:
             del sys.modules[module_name]
             raise
-    return getattr(module, doc.get("class", "Adapter"))()
+    return getattr(module, doc.get("class", "Adapter"))
 
 
 def serve(adapter, stdin, stdout) -> None:

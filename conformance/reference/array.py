@@ -94,6 +94,9 @@ class Node:
         self.format = format
         self.metadata = metadata  # the metadata document as stored (JSON value)
         self.attrs = attributes
+        # Tolerated deviations found while opening (SHOULD-level: extra keys, `filters: []`, ...);
+        # the validator reports them as warnings.
+        self.notes: list[str] = []
 
     @property
     def name(self) -> str:

@@ -47,6 +47,7 @@ REASONS: dict[str, str] = {
     "io-error": "the store could not be read (network failure, timeout, permission denied)",
     "stray-key": "a key inside a node's prefix that is neither metadata nor a chunk of its grid",
     "mixed-formats": "metadata documents of more than one Zarr format describe the same node",
+    "model-mismatch": "the hierarchy differs from the expected Zarr Object Model (validate --model)",
 }
 
 

@@ -1,5 +1,7 @@
 """pytest fixtures around the loopback servers.
 
+Also `validate_cli`, which runs `zarr-conformance validate` in-process (conformance/testing/cli.py).
+
 Enable with `pytest_plugins = ["conformance.testing.fixtures"]` in a root conftest.py, or import
 the fixtures into a conftest (`from conformance.testing.fixtures import *`).
 
@@ -20,7 +22,7 @@ import pytest
 
 from .servers import S3ServerHandle, http_server, s3_server
 
-__all__ = ["serve_http", "moto_s3", "serve_s3"]
+__all__ = ["serve_http", "moto_s3", "serve_s3", "validate_cli"]
 
 
 @pytest.fixture
@@ -46,3 +48,11 @@ def serve_s3(moto_s3):
         return moto_s3.upload_tree(root_dir, prefix=prefix), moto_s3.storage_options
 
     return serve
+
+
+@pytest.fixture
+def validate_cli(capsys):
+    """A function (*args) -> CLIOutput running `zarr-conformance validate ARGS` in-process."""
+    from .cli import run_validate
+
+    return lambda *args: run_validate(capsys, *args)

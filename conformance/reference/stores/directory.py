@@ -58,6 +58,26 @@ class DirectoryStore(Store):
         if path.is_file():
             path.unlink()
 
+    # Listings never follow a symlinked directory (os.walk's default): one pointing outside the
+    # root would list foreign files, one pointing at an ancestor would loop forever. A symlinked
+    # file is listed only when it resolves inside the root (get() checks the same).
+    def _listable_file(self, dirpath: str, name: str) -> bool:
+        full = os.path.join(dirpath, name)
+        if not os.path.islink(full):
+            return True
+        real_root = os.path.realpath(self.root)
+        real = os.path.realpath(full)
+        return real.startswith(real_root + os.sep) and os.path.isfile(real)
+
+    def _real_dir(self, base: str) -> Path | None:
+        """The directory of a key prefix, if every component is a real directory (no symlink)."""
+        path = self.root
+        for part in base.split("/") if base else []:
+            path = path / part
+            if path.is_symlink():
+                return None
+        return path if path.is_dir() else None
+
     def list(self) -> Iterator[str]:
         if not self.root.is_dir():
             return
@@ -66,30 +86,39 @@ class DirectoryStore(Store):
             rel = os.path.relpath(dirpath, self.root)
             parts = [] if rel == "." else rel.split(os.sep)
             for name in sorted(filenames):
-                yield "/".join([*parts, name])
+                if self._listable_file(dirpath, name):
+                    yield "/".join([*parts, name])
 
     def list_prefix(self, prefix: str) -> list[str]:
         # Walk only the directory the prefix names, not the whole tree.
         base = prefix.rsplit("/", 1)[0] if "/" in prefix else ""
-        start = self.root.joinpath(*base.split("/")) if base else self.root
-        if not start.is_dir():
+        try:
+            if base:
+                check_key(base)
+        except PathError:
+            return []
+        start = self._real_dir(base)
+        if start is None:
             return []
         out = []
         for dirpath, dirnames, filenames in os.walk(start):
             rel = os.path.relpath(dirpath, self.root)
             parts = [] if rel == "." else rel.split(os.sep)
-            out.extend("/".join([*parts, n]) for n in filenames)
+            out.extend("/".join([*parts, n]) for n in filenames if self._listable_file(dirpath, n))
         return sorted(k for k in out if k.startswith(prefix))
 
     def list_dir(self, prefix: str) -> tuple[list[str], list[str]]:
         if prefix:
             check_key(prefix.rstrip("/"))
-        path = self.root.joinpath(*prefix.rstrip("/").split("/")) if prefix else self.root
-        if not path.is_dir():
+        path = self._real_dir(prefix.rstrip("/"))
+        if path is None:
             return [], []
         keys, dirs = [], []
         for entry in sorted(os.scandir(path), key=lambda e: e.name):
-            (dirs if entry.is_dir() else keys).append(entry.name)
+            if entry.is_dir(follow_symlinks=False):
+                dirs.append(entry.name)
+            elif not entry.is_symlink() or self._listable_file(str(path), entry.name):
+                keys.append(entry.name)
         return keys, dirs
 
     def __repr__(self) -> str:

@@ -72,8 +72,9 @@ class URLStore(Store):
             return None
         return path
 
-    def _key_of(self, path: str) -> str | None:
-        """The key of a listed path below the root, or None when it is not a valid key."""
+    def _key_of(self, path: str, directory: bool = False) -> str | None:
+        """The key (or key prefix, for a directory) of a listed path below the root, or None when
+        it is not valid: a bad key, or locally a symlink leading out or a symlinked directory."""
         root = self._root.rstrip("/") + "/"
         path = path.replace("\\", "/") if self.scheme == "file" and os.sep == "\\" else path
         if not path.startswith(root):
@@ -83,8 +84,11 @@ class URLStore(Store):
             check_key(key)
         except PathError:
             return None
-        if self._local_root is not None and not _inside(self._local_root, path):
-            return None
+        if self._local_root is not None:
+            if not _inside(self._local_root, path):
+                return None
+            if os.path.isdir(path) and (not directory or os.path.islink(path)):
+                return None  # listings never follow symlinked directories (no loops, no escapes)
         return key
 
     # ---- reads ----------------------------------------------------------------------------
@@ -196,9 +200,10 @@ class URLStore(Store):
         for entry in entries:
             name = entry["name"].rstrip("/").rsplit("/", 1)[-1]
             full = f"{top}/{name}"
-            if not name or name in (".", "..") or self._key_of(full) is None:
+            is_dir = entry.get("type") == "directory"
+            if not name or name in (".", "..") or self._key_of(full, directory=is_dir) is None:
                 continue
-            (dirs if entry.get("type") == "directory" else keys).add(name)
+            (dirs if is_dir else keys).add(name)
         keys -= dirs  # S3 can hold both 'a' and 'a/...'; the prefix wins, as on a filesystem
         return sorted(keys), sorted(dirs)
 
@@ -274,7 +279,8 @@ def _make_filesystem(scheme: str, url: str, options: dict, timeout: float):
     config.setdefault("connect_timeout", min(timeout, 10.0))
     config.setdefault("read_timeout", timeout)
     config.setdefault("retries", {"max_attempts": 2, "mode": "standard"})
-    fs = s3fs.S3FileSystem(config_kwargs=config, skip_instance_cache=True, use_listings_cache=False, **options)
+    # fsspec reuses one filesystem per set of options: creating an S3 client is slow (~1 s).
+    fs = s3fs.S3FileSystem(config_kwargs=config, use_listings_cache=False, **options)
     root = url[len("s3://") :].rstrip("/")
     if not root:
         raise UnsupportedError("an s3:// URL needs a bucket name")

@@ -6,8 +6,20 @@ import os
 import zipfile
 from collections.abc import Iterator
 
-from ..errors import ReadOnlyError
-from .base import Store
+from ..errors import LimitError, PathError, ReadOnlyError
+from .base import Store, check_key
+
+# No value the reference can use is larger: decoded chunks are limited to 1 GiB. A bigger
+# entry is most likely a deflate bomb (a few MB that inflate to many GB).
+MAX_VALUE_BYTES = 4 << 30
+
+
+def _valid_key(name: str) -> bool:
+    try:
+        check_key(name)
+        return True
+    except PathError:
+        return False
 
 
 class ZipStore(Store):
@@ -27,8 +39,11 @@ class ZipStore(Store):
     def get(self, key: str) -> bytes | None:
         if self.mode == "w":
             return self._pending.get(key)
-        if key not in self._names:
+        if key not in self._names or not _valid_key(key):  # '../evil' is no key of this store
             return None
+        size = self._zip.getinfo(key).file_size
+        if size > MAX_VALUE_BYTES:
+            raise LimitError(f"zip entry {key!r} inflates to {size} bytes, more than {MAX_VALUE_BYTES}")
         return self._zip.read(key)
 
     def _set(self, key: str, value: bytes) -> None:
@@ -39,7 +54,7 @@ class ZipStore(Store):
 
     def list(self) -> Iterator[str]:
         names = self._pending if self.mode == "w" else self._names
-        return iter(sorted(n for n in names if not n.endswith("/")))
+        return iter(sorted(n for n in names if not n.endswith("/") and _valid_key(n)))
 
     def close(self) -> None:
         if self.mode == "w" and self._pending is not None:

@@ -127,7 +127,7 @@ def _requirement_of(exc: ValidationError) -> str:
     loc = [str(p) for p in error["loc"]]
     if loc and loc[-1] == "members" and error["type"] == "extra_forbidden":
         return "ZOM-003"
-    if "attributes" in loc and (not loc or loc[-1] == "attributes" or error["type"] == "missing"):
+    if "attributes" in loc[-2:]:  # the attributes themselves, or one of their keys
         return "ZOM-001"
     return "ZOM-002"
 

@@ -14,10 +14,9 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from ..errors import LimitError
-from .jsonvalue import MAX_JSON_DEPTH, json_problem
+from .convert import check_depth
 
-SCHEMA_NAMES = ("v2", "v3", "zep6-original-v2", "zep6-original-v3")
+SCHEMA_NAMES = ("v2", "v3", "zep6-original-v2", "zep6-original-v3", "model-file")
 
 
 @lru_cache(maxsize=None)
@@ -39,10 +38,10 @@ def _validator(name: str) -> Draft202012Validator:
 def schema_errors(instance: Any, name: str) -> list[str]:
     """Messages for every way `instance` breaks the named schema ([] when it is valid).
 
-    Instances nested deeper than the JSON depth limit are refused up front: the validator recurses."""
-    problem = json_problem(instance, max_depth=MAX_JSON_DEPTH // 4)
-    if problem and "deeper" in problem:
-        raise LimitError(f"ZOM instance too deeply nested for schema validation: {problem}")
+    `members` nested deeper than MAX_HIERARCHY_DEPTH raise LimitError up front (the validator
+    recurses once per level); attribute values are not recursed into by these schemas."""
+    if isinstance(instance, dict):
+        check_depth(instance)
     errors = sorted(_validator(name).iter_errors(instance), key=lambda e: list(e.absolute_path))
     return [f"{'/'.join(str(p) for p in e.absolute_path) or '<root>'}: {e.message}" for e in errors]
 

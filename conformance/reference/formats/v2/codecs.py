@@ -22,6 +22,10 @@ OBJECT_CODECS = frozenset({"vlen-utf8", "vlen-bytes"})
 UNSUPPORTED_OBJECT_CODECS = frozenset({"vlen-array", "json2", "msgpack2", "pickle"})
 # 'pickle' decoding runs arbitrary code from the store: never for a hostile-input reader.
 REFUSED_CODECS = {"pickle": "it would execute code stored in the array"}
+# Codecs that accept bad settings until first use, so a tiny encode checks them at open time.
+_PROBED = frozenset({"blosc", "zlib", "gzip", "bz2", "lz4"})
+# Filters whose decode failure means the stored checksum does not match.
+CHECKSUM_CODECS = frozenset({"crc32", "crc32c", "adler32", "fletcher32", "jenkins_lookup3"})
 
 
 def build_codec(config: Any, role: str, requirement: str) -> Codec:
@@ -36,10 +40,13 @@ def build_codec(config: Any, role: str, requirement: str) -> Codec:
     if codec_id in REFUSED_CODECS:
         raise UnsupportedError(f"{role} {codec_id!r} is refused: {REFUSED_CODECS[codec_id]}", requirement)
     try:
-        return numcodecs.get_codec(dict(config))
+        codec = numcodecs.get_codec(dict(config))
+        if codec_id in _PROBED:  # (not lzma: a high preset costs hundreds of MB to try)
+            codec.encode(bytes(16))
+        return codec
     except numcodecs.errors.UnknownCodecError:
         raise MetadataError("unknown-codec", f"{role} {codec_id!r} is not a known codec", "V2-CHUNK-008") from None
-    except Exception as exc:  # the codec's constructor refused its configuration
+    except Exception as exc:  # the codec refused its configuration
         raise MetadataError("invalid-codec", f"{role} {config!r} is not a valid configuration: {exc}",
                             requirement) from None
 
@@ -53,6 +60,26 @@ def _check_blosc_header(data: bytes) -> None:
         raise ChunkError("corrupt-chunk", f"blosc header says {cbytes} compressed bytes, the chunk has {len(data)}")
     if nbytes > MAX_CHUNK_BYTES:
         raise ChunkError("corrupt-chunk", f"blosc header claims {nbytes} decoded bytes")
+
+
+def _check_vlen_header(buf: Any, count: int) -> None:
+    """A vlen frame starts with its item count (LE u32) and holds at least 4 bytes per item: check
+    both before numcodecs allocates that many Python objects."""
+    raw = ensure_contiguous_ndarray(buf).view(np.uint8)
+    if raw.nbytes < 4:
+        raise ChunkError("corrupt-chunk", "vlen chunk is shorter than its 4-byte item count")
+    (items,) = struct.unpack_from("<I", raw.tobytes()[:4])
+    if items != count or raw.nbytes < 4 + 4 * items:
+        raise ChunkError("corrupt-chunk", f"vlen chunk claims {items} items in {raw.nbytes} bytes, expected {count}")
+
+
+def _check_lz4_header(data: bytes) -> None:
+    """numcodecs' lz4 frame starts with the decoded size (LE i32), which it allocates up front."""
+    if len(data) < 4:
+        raise ChunkError("corrupt-chunk", "lz4 chunk is shorter than its 4-byte size header")
+    (size,) = struct.unpack_from("<i", data)
+    if not 0 <= size <= MAX_CHUNK_BYTES:
+        raise ChunkError("corrupt-chunk", f"lz4 header claims {size} decoded bytes")
 
 
 class V2ChunkCodec:
@@ -70,6 +97,12 @@ class V2ChunkCodec:
     def encode(self, chunk: np.ndarray) -> bytes:
         # One flat array in storage order: C = row-major, F = column-major (V2-CHUNK-006).
         buf: Any = np.asarray(chunk, dtype=self.dtype).ravel(order=self.order)
+        if self.dtype.hasobject and not buf.flags.writeable:
+            buf = buf.copy()  # numcodecs' vlen encoders want a writable buffer
+        if self.dtype.names is not None:
+            # The same bytes as opaque items of the same size: the buffer protocol cannot export
+            # structured types with datetime fields, and codecs only need the item size.
+            buf = buf.view(np.dtype(("V", self.dtype.itemsize)))
         for f in self.filters:
             buf = f.encode(buf)
         if self.compressor is not None:
@@ -81,9 +114,18 @@ class V2ChunkCodec:
         if self.compressor is not None:
             if self.compressor.codec_id == "blosc":
                 _check_blosc_header(bytes(data))
+            elif self.compressor.codec_id == "lz4":
+                _check_lz4_header(bytes(data))
             buf = self.compressor.decode(buf)
         for f in reversed(self.filters):
-            buf = f.decode(buf)
+            if f.codec_id in OBJECT_CODECS:
+                _check_vlen_header(buf, self.count)
+            try:
+                buf = f.decode(buf)
+            except Exception as exc:
+                if f.codec_id in CHECKSUM_CODECS:
+                    raise ChunkError("checksum-mismatch", f"{f.codec_id} check failed: {exc}") from None
+                raise
         if self.dtype.hasobject:
             flat = np.asarray(buf)
             if flat.dtype != object or flat.size != self.count:

@@ -20,7 +20,7 @@ from ...errors import LimitError, MetadataError
 MAX_STRUCT_DEPTH = 32
 MAX_ITEMSIZE = 1 << 30
 
-_TYPESTR = re.compile(r"^([<>|])([biufcmMSUVO])(\d*)(?:\[(\d*)([A-Za-z]+)\])?$")
+_TYPESTR = re.compile(r"^([<>|])([biufcmMSUVO])(\d{0,12})(?:\[(\d{0,12})([A-Za-z]{1,2})\])?$")
 _NUMERIC_SIZES = {"b": (1,), "i": (1, 2, 4, 8), "u": (1, 2, 4, 8), "f": (2, 4, 8), "c": (8, 16)}
 _TIME_UNITS = {"Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns", "ps", "fs", "as"}
 
@@ -35,7 +35,7 @@ def parse_typestr(text: Any, *, allow_object: bool = True, requirement: str = "V
         raise _bad(f"data type must be a string or a list, got {type(text).__name__}", requirement)
     match = _TYPESTR.match(text)
     if match is None:
-        raise _bad(f"{text!r} is not a typestr with an explicit byte order ('<', '>' or '|')", requirement)
+        raise _bad(f"{text[:40]!r} is not a typestr with an explicit byte order ('<', '>' or '|')", requirement)
     order, kind, size_text, multiplier, unit = match.groups()
     if kind == "O":
         if size_text not in ("", "8") or unit is not None or order != "|":
@@ -69,7 +69,10 @@ def parse_typestr(text: Any, *, allow_object: bool = True, requirement: str = "V
         raise _bad(f"{text!r}: a multi-byte type needs '<' or '>'", requirement)
     if kind in "SVb" or (kind in "iu" and size == 1):
         order = "|"
-    return np.dtype(order + text[1:])
+    try:
+        return np.dtype(order + text[1:])
+    except (TypeError, ValueError, OverflowError) as exc:  # e.g. a unit multiplier NumPy cannot hold
+        raise _bad(f"{text!r} is not a valid data type: {exc}", requirement) from None
 
 
 def parse_dtype(doc: Any, *, nested: bool = True, subarrays: bool = True, allow_object: bool = True,

@@ -175,7 +175,8 @@ def array_metadata(shape, chunks, dtype, fill_value: Any = 0, order: str = "C", 
         shape_list = [operator.index(n) for n in shape]
         chunks_list = [operator.index(n) for n in chunks]
     except TypeError:
-        raise MetadataError("invalid-shape", f"shape {shape!r} and chunks {chunks!r} must be integer sequences") from None
+        raise MetadataError("invalid-shape",
+                            f"shape {shape!r} and chunks {chunks!r} must be integer sequences") from None
     if isinstance(dtype, list):
         dtype_doc = dtype_to_json(parse_dtype(dtype))
     elif isinstance(dtype, str) and dtype and dtype[0] in "<>|":

@@ -83,7 +83,7 @@ def parse_fill_value(value: Any, data_type: Any) -> np.ndarray:
         if value == "NaT" and isinstance(value, str):
             ticks = NAT
         else:
-            ticks = _json_integer(value, np.dtype("i8"), dt.name)
+            ticks = _json_integer(value, np.dtype("i8"), dt.name, "V3-DT-009")
         return np.array(ticks, dtype="i8").view(dt.dtype)
     raise _invalid(f"no fill value rules for data type {dt.name!r}")
 
@@ -94,15 +94,15 @@ def _object_scalar(value: Any) -> np.ndarray:
     return out
 
 
-def _json_integer(value: Any, dtype: np.dtype, name: str) -> int:
+def _json_integer(value: Any, dtype: np.dtype, name: str, requirement: str = "V3-FILL-002") -> int:
     """A JSON number with no fraction or exponent, inside the type's range (V3-FILL-002)."""
     if isinstance(value, Decimal) and value.is_finite() and value.as_tuple().exponent == 0:
         value = int(value)
     if type(value) is not int:
-        raise _invalid(f"a {name} fill_value must be an integer without fraction or exponent, got {value!r}", "V3-FILL-002")
+        raise _invalid(f"a {name} fill_value must be an integer without fraction or exponent, got {value!r}", requirement)
     info = np.iinfo(dtype)
     if not info.min <= value <= info.max:
-        raise _invalid(f"fill_value {value} is out of range for {name}", "V3-FILL-002")
+        raise _invalid(f"fill_value {value} is out of range for {name}", requirement)
     return value
 
 
@@ -151,9 +151,12 @@ def round_to_float(value: int | float | Decimal, ftype: np.dtype) -> np.ndarray:
     between two neighbours of the narrower type; that case is settled by comparing the exact value
     with the midpoint."""
     ftype = np.dtype(ftype)
-    double = _to_double(value)
     with np.errstate(over="ignore"):
-        near = np.array(double, dtype=ftype)
+        return _round(value, _to_double(value), ftype)
+
+
+def _round(value: int | float | Decimal, double: float, ftype: np.dtype) -> np.ndarray:
+    near = np.array(double, dtype=ftype)
     if ftype.itemsize == 8 or isinstance(value, float) or not math.isfinite(double) or float(near) == double:
         return near
     # the two neighbours of `double` in ftype (either may be an infinity)
@@ -239,6 +242,8 @@ def fill_value_array(value: Any, data_type: Any) -> np.ndarray:
             raise _invalid(f"a string fill value must be str, got {_kind(value)}")
         return _object_scalar(value)
     if kind == "bytes":
+        if isinstance(value, str):  # the JSON form: base64
+            return parse_fill_value(value, dt)
         if not isinstance(value, (bytes, bytearray)):
             raise _invalid(f"a bytes fill value must be bytes, got {_kind(value)}")
         return _object_scalar(bytes(value))

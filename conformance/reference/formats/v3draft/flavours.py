@@ -47,7 +47,6 @@ class Flavour:
     sharding_uris: frozenset[str]
     suffix: str = ".json"
     strict_members: bool = True  # False for a 3.x minor > 0: unknown members are ignored
-    entry_point: tuple = ()  # (key, value) pairs of the parsed entry point, for repr/debugging
 
     def _meta_key(self, path: str, kind: str) -> str:
         if path:
@@ -87,7 +86,7 @@ class Flavour:
         return tuple(int(p) for p in parts)
 
 
-def seed002_flavour(suffix: str = ".json", strict: bool = True, entry: tuple = ()) -> Flavour:
+def seed002_flavour(suffix: str = ".json", strict: bool = True) -> Flavour:
     return Flavour(
         name=SEED002,
         meta_root="meta/",
@@ -97,11 +96,10 @@ def seed002_flavour(suffix: str = ".json", strict: bool = True, entry: tuple = (
         sharding_uris=frozenset({SHARDING_URI, SHARDING_URI_DECLARED}),
         suffix=suffix,
         strict_members=strict,
-        entry_point=entry,
     )
 
 
-def zp2_flavour(suffix: str = ".json", entry: tuple = ()) -> Flavour:
+def zp2_flavour(suffix: str = ".json") -> Flavour:
     return Flavour(
         name=ZP2,
         meta_root="meta/root/",
@@ -111,7 +109,6 @@ def zp2_flavour(suffix: str = ".json", entry: tuple = ()) -> Flavour:
         sharding_uris=frozenset({ZP2_SHARDING_URI}),
         suffix=suffix,
         strict_members=True,
-        entry_point=entry,
     )
 
 
@@ -136,10 +133,9 @@ def read_entry_point(store: Store) -> Flavour | None:
         return None  # not this format family (final v3 writes an integer)
     if zarr_format is None:
         raise MetadataError("missing-field", "zarr.json has no 'zarr_format'", "V3DRAFT-META-001")
-    entry = tuple(sorted((k, repr(v)) for k, v in doc.items()))
     if match := _ZP2_RE.fullmatch(zarr_format):
         _check_major(match, zarr_format)
-        return _zp2_entry_point(doc, entry)
+        return _zp2_entry_point(doc)
     match = _CORE_RE.fullmatch(zarr_format)
     if not match:
         raise MetadataError(
@@ -147,7 +143,7 @@ def read_entry_point(store: Store) -> Flavour | None:
         )
     _check_major(match, zarr_format)
     strict = int(match.group(2)) == 0
-    return _seed002_entry_point(doc, strict, entry)
+    return _seed002_entry_point(doc, strict)
 
 
 def _check_major(match: re.Match, zarr_format: str) -> None:
@@ -157,7 +153,7 @@ def _check_major(match: re.Match, zarr_format: str) -> None:
         )
 
 
-def _seed002_entry_point(doc: dict, strict: bool, entry: tuple) -> Flavour:
+def _seed002_entry_point(doc: dict, strict: bool) -> Flavour:
     for name in ("metadata_encoding", "extensions"):
         if name not in doc:
             raise MetadataError("missing-field", f"zarr.json has no {name!r}", "V3DRAFT-META-002")
@@ -183,10 +179,10 @@ def _seed002_entry_point(doc: dict, strict: bool, entry: tuple) -> Flavour:
     if set(encoding) != {"type", "metadata_key_suffix"} and strict:
         raise MetadataError("unknown-field", "metadata_encoding has undefined members", "V3DRAFT-META-002")
     check_extension_list(doc["extensions"], "zarr.json")
-    return seed002_flavour(encoding["metadata_key_suffix"], strict, entry)
+    return seed002_flavour(encoding["metadata_key_suffix"], strict)
 
 
-def _zp2_entry_point(doc: dict, entry: tuple) -> Flavour:
+def _zp2_entry_point(doc: dict) -> Flavour:
     expected = {"zarr_format", "metadata_encoding", "metadata_key_suffix", "extensions"}
     if set(doc) != expected:
         raise MetadataError(
@@ -198,6 +194,8 @@ def _zp2_entry_point(doc: dict, entry: tuple) -> Flavour:
         raise MetadataError("invalid-metadata", f"metadata_encoding must be {ZP2_URI!r}", "V3DRAFT-ZP2-001")
     suffix = doc["metadata_key_suffix"]
     if not isinstance(suffix, str) or not re.fullmatch(r"[A-Za-z0-9._-]+", suffix):
-        raise MetadataError("invalid-metadata", f"metadata_key_suffix {suffix!r} is not a key suffix", "V3DRAFT-ZP2-001")
+        raise MetadataError(
+            "invalid-metadata", f"metadata_key_suffix {suffix!r} is not a key suffix", "V3DRAFT-ZP2-001"
+        )
     check_extension_list(doc["extensions"], "zarr.json")
-    return zp2_flavour(suffix, entry)
+    return zp2_flavour(suffix)

@@ -3,10 +3,10 @@
 Not part of the test run: it needs zarr-python 2.18 (the experimental v3 API was removed in 3.x).
 Run it once in a throwaway environment, from this folder:
 
-    python3 -m venv /tmp/zp2 && /tmp/zp2/bin/pip install "zarr==2.18.7"
-    ZARR_V3_EXPERIMENTAL_API=1 ZARR_V3_SHARDING=1 /tmp/zp2/bin/python make_zp2_store.py
+    python3 -m venv zp2-venv && zp2-venv/bin/pip install "zarr==2.18.7" pytest
+    ZARR_V3_EXPERIMENTAL_API=1 ZARR_V3_SHARDING=1 zp2-venv/bin/python make_zp2_store.py
 
-The expected values are re-derived in test_zp2_fixture.py from the same formulas, so the test
+The expected values are re-derived in test_v3draft_zp2.py from the same formulas, so the test
 checks the bytes zarr-python wrote, not this script.
 """
 

@@ -77,7 +77,7 @@ class Codec:
 class ArrayArrayCodec(Codec):
     kind = ARRAY_ARRAY
 
-    def __init__(self, configuration: dict | None, spec: ArraySpec):
+    def __init__(self, configuration: dict | None, spec: ArraySpec, context: Any = None):
         super().__init__(configuration)
         self.decoded_spec = spec
 
@@ -100,7 +100,7 @@ class ArrayBytesCodec(Codec):
     kind = ARRAY_BYTES
     supports_partial = False
 
-    def __init__(self, configuration: dict | None, spec: ArraySpec):
+    def __init__(self, configuration: dict | None, spec: ArraySpec, context: Any = None):
         super().__init__(configuration)
         self.decoded_spec = spec
 

@@ -27,7 +27,7 @@ def as_byte_view(array: np.ndarray) -> memoryview:
 class BytesCodec(ArrayBytesCodec):
     name = "bytes"
 
-    def __init__(self, configuration: dict | None, spec: ArraySpec):
+    def __init__(self, configuration: dict | None, spec: ArraySpec, context=None):
         super().__init__(configuration, spec)
         config = Config(self.name, configuration, "V3-BYTES-001")
         endian = config.choice("endian", tuple(ENDIANS), "V3-BYTES-001", required=False)
@@ -49,10 +49,11 @@ class BytesCodec(ArrayBytesCodec):
         # The dtype of the stored bytes; for one-byte and opaque types the order is irrelevant.
         self.stored_dtype = dtype.newbyteorder(ENDIANS[endian]) if endian and endian_matters(dtype) else dtype
         self.is_bool = dtype == np.bool_
+        self._size = spec.size * dtype.itemsize
 
     @property
     def encoded_size(self) -> int:
-        return self.decoded_spec.size * self.decoded_spec.dtype.itemsize
+        return self._size
 
     def encode(self, array: np.ndarray) -> memoryview:
         if self.is_bool:
@@ -65,11 +66,11 @@ class BytesCodec(ArrayBytesCodec):
 
     def decode(self, data: memoryview) -> np.ndarray:
         spec = self.decoded_spec
-        if len(data) != self.encoded_size:
+        if len(data) != self._size:
             raise ChunkError(
                 "corrupt-chunk",
                 f"bytes codec: {len(data)} bytes for shape {spec.shape} of {spec.data_type} "
-                f"(exactly {self.encoded_size} expected)",
+                f"(exactly {self._size} expected)",
                 "V3-BYTES-004",
             )
         flat = np.frombuffer(data, dtype=self.stored_dtype)

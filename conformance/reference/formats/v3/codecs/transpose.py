@@ -13,8 +13,9 @@ from .config import Config, describe, is_int
 class TransposeCodec(ArrayArrayCodec):
     name = "transpose"
 
-    def __init__(self, configuration: dict | None, spec: ArraySpec, legacy: bool = False):
+    def __init__(self, configuration: dict | None, spec: ArraySpec, context=None):
         super().__init__(configuration, spec)
+        legacy = bool(getattr(context, "legacy", False))
         config = Config(self.name, configuration, "V3-TRANS-001")
         order = config.raw("order", True)
         config.finish()

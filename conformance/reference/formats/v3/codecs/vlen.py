@@ -21,7 +21,7 @@ class _VLenCodec(ArrayBytesCodec):
     item_type: type = str
     primitive = None
 
-    def __init__(self, configuration: dict | None, spec: ArraySpec):
+    def __init__(self, configuration: dict | None, spec: ArraySpec, context=None):
         super().__init__(configuration, spec)
         Config(self.name, configuration).finish()  # no parameters
         if spec.data_type != self.data_type or not spec.dtype.hasobject:

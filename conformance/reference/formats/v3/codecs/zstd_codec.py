@@ -6,7 +6,7 @@ from __future__ import annotations
 from numcodecs import zstd as _zstd
 
 from ....errors import ChunkError, LimitError
-from .base import BytesBytesCodec
+from .base import MAX_DECODED_BYTES, BytesBytesCodec
 from .config import Config
 from .zstd_frames import walk
 
@@ -31,13 +31,18 @@ class ZstdCodec(BytesBytesCodec):
         size = walk(data)
         if size.exact is not None:
             self.check_decoded_size(size.exact)
-        elif self.decoded_size is None and size.bound > self.output_limit:
+            if size.exact == 0 and size.block_bound == 0:
+                return b""  # libzstd (through numcodecs) reports an empty frame as invalid input
+        elif size.bound > MAX_DECODED_BYTES and not self.decoded_size:
             raise LimitError(f"zstd stream of unknown size may decode to {size.bound} bytes")
         try:
-            if self.decoded_size is not None:
+            if self.decoded_size:
                 # The size is known: decompress into a buffer of exactly that size, which libzstd
                 # (through numcodecs) refuses to under- or overfill for streams of unknown size.
                 return _zstd.decompress(data, bytearray(self.decoded_size))
-            return _zstd.decompress(data)
+            out = _zstd.decompress(data)  # bounded by the checks above
         except (RuntimeError, ValueError) as exc:
             raise ChunkError("corrupt-chunk", f"zstd stream cannot be decoded: {exc}", "V3-ZSTD-002") from None
+        if self.decoded_size == 0 and len(out):
+            raise ChunkError("corrupt-chunk", f"zstd stream holds {len(out)} bytes, expected none")
+        return out

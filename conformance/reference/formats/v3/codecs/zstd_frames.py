@@ -24,6 +24,7 @@ _FCS_SIZES = (0, 2, 4, 8)
 class StreamSize:
     exact: int | None  # the declared decoded size, when every frame declares one
     bound: int  # an upper bound on the decoded size
+    block_bound: int  # the upper bound from the blocks alone, ignoring declared sizes
 
 
 def _corrupt(message: str) -> ChunkError:
@@ -39,7 +40,7 @@ def _uint(data, pos: int, size: int) -> int:
 def walk(data) -> StreamSize:
     if len(data) < 4 or _uint(data, 0, 4) != FRAME_MAGIC:
         raise _corrupt("does not start with the frame magic 28 b5 2f fd")
-    pos, exact, bound = 0, 0, 0
+    pos, exact, bound, block_bound = 0, 0, 0, 0
     while pos < len(data):
         magic = _uint(data, pos, 4)
         if magic & SKIPPABLE_MAGIC_MASK == SKIPPABLE_MAGIC:
@@ -50,9 +51,10 @@ def walk(data) -> StreamSize:
         if magic != FRAME_MAGIC:
             raise _corrupt(f"junk after frame at byte {pos}")
         pos, declared, frame_bound = _frame(data, pos + 4)
-        bound += frame_bound if declared is None else declared
+        bound += frame_bound if declared is None else min(declared, frame_bound)
+        block_bound += frame_bound
         exact = None if exact is None or declared is None else exact + declared
-    return StreamSize(exact, bound)
+    return StreamSize(exact, bound, block_bound)
 
 
 def _frame(data, pos: int) -> tuple[int, int | None, int]:

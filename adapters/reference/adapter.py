@@ -1,0 +1,147 @@
+"""The reference adapter: conformance.reference behind the adapter contract.
+
+Runs in the caller's environment (no requirements), so unlike other adapters it may import the
+reference. Errors carry the reference's reason codes, which reject cases check exactly.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+import conformance
+from conformance.harness.adapter_api import dtype_str, load_data, save_data
+from conformance.reference import get_format, open_store
+from conformance.reference.stores import DirectoryStore, ZipStore
+
+
+def open_request_store(spec: dict, mode: str = "r"):
+    kind, location = spec["kind"], spec["location"]
+    if kind == "zip":
+        return ZipStore(location, "w" if mode == "w" else "r")
+    if kind == "directory":
+        return DirectoryStore(location, read_only=(mode == "r"))
+    return open_store(location, mode)
+
+
+class Adapter:
+    name = "reference"
+
+    def describe(self, request: dict) -> dict:
+        import numcodecs
+
+        return {
+            "name": self.name,
+            "version": conformance.__version__,
+            "versions": {
+                "zarr-conformance": conformance.__version__,
+                "numpy": np.__version__,
+                "numcodecs": numcodecs.__version__,
+                "python": sys.version.split()[0],
+            },
+        }
+
+    # The read path is split in two so that broken adapters (tests/broken) can bend one step.
+    def open_node(self, store, request: dict):
+        fmt = get_format(request["format"])
+        return fmt.open_node(store, fmt.normalize_path(request["node"]))
+
+    def read_data(self, node) -> np.ndarray:
+        return node.read()
+
+    def read(self, request: dict) -> dict:
+        store = open_request_store(request["store"])
+        try:
+            node = self.open_node(store, request)
+            if node.kind == "group":
+                return {"node_type": "group", "metadata": node.metadata, "attributes": node.attrs,
+                        "members": dict(node.children())}
+            data = self.read_data(node)
+            path = save_data(request["output"], data)
+            return {"node_type": "array", "metadata": node.metadata, "attributes": node.attrs, "data": path,
+                    "shape": list(data.shape), "dtype": dtype_str(data)}
+        finally:
+            store.close()
+
+    def write(self, request: dict) -> dict:
+        store = open_request_store(request["store"], "w")
+        try:
+            self.write_node(store, request)
+        finally:
+            store.close()
+        return {}
+
+    def write_node(self, store, request: dict) -> None:
+        fmt = get_format(request["format"])
+        path = fmt.normalize_path(request["path"])
+        if request["node_type"] == "group":
+            fmt.create_group(store, path, request["attributes"])
+            return
+        array = fmt.create_array(store, path, request["metadata"], request["attributes"])
+        if request.get("data"):
+            array.write(None, load_data(request["data"]))
+
+    def list(self, request: dict) -> dict:
+        store = open_request_store(request["store"])
+        try:
+            fmt = get_format(request["format"])
+            return {"nodes": walk(store, fmt, fmt.normalize_path(request["node"]))}
+        finally:
+            store.close()
+
+    def validate(self, request: dict) -> dict:
+        from conformance.reference.errors import ZarrError
+
+        store = open_request_store(request["store"])
+        findings = []
+        try:
+            fmt = get_format(request["format"])
+            try:
+                nodes = walk(store, fmt, "")
+            except ZarrError as exc:
+                nodes = {}
+                findings.append(finding("", exc))
+            for path, kind in nodes.items():
+                try:
+                    node = fmt.open_node(store, path)
+                    if kind == "array":
+                        node.read()
+                except ZarrError as exc:
+                    findings.append(finding(path, exc))
+        finally:
+            store.close()
+        return {"valid": not findings, "findings": findings}
+
+    def zom(self, request: dict) -> dict:
+        """The ZEP 6 model of the hierarchy at `node`, or (given `model`) whether a model document
+        is valid."""
+        from conformance.reference import zom
+        from conformance.reference.errors import ZarrError
+
+        if "model" in request:
+            try:
+                zom.from_json(request["model"], {"v2": 2, "v3": 3}.get(request["format"]))
+            except ZarrError as exc:
+                return {"valid": False, "findings": [finding("", exc)]}
+            return {"valid": True, "findings": []}
+        store = open_request_store(request["store"])
+        try:
+            return {"model": zom.to_json(zom.from_store(store, request["node"], request["format"]))}
+        finally:
+            store.close()
+
+
+def walk(store, fmt, path: str) -> dict[str, str]:
+    """Every node at and below `path`: path -> 'array' | 'group'."""
+    node = fmt.open_node(store, path)
+    nodes = {path: node.kind}
+    if node.kind == "group":
+        for name in node.children():
+            child = f"{path}/{name}" if path else name
+            nodes.update(walk(store, fmt, child))
+    return nodes
+
+
+def finding(path: str, exc) -> dict:
+    return {"path": path, "reason": exc.reason, "requirement": exc.requirement, "message": exc.message}

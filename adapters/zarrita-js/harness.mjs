@@ -1,0 +1,378 @@
+// zarrita.js adapter: speaks the harness's NDJSON protocol (adapters/README.md) on stdin/stdout.
+//
+// Reads v2 and v3 arrays and groups through zarrita's public API (zarr.open.v2 / open.v3,
+// zarr.get, Array.getChunk for 0-d arrays). zarrita cannot list a store: group members and `list`
+// come from consolidated metadata (zarr.withConsolidatedMetadata) when the store has it, otherwise
+// the request is answered `unsupported`. Writes are v3 only (zarr.create + zarr.set), translated
+// from the requested metadata document into create() options; what create() cannot express
+// (another chunk grid, the v2 key encoding, extra members, storage transformers) is `unsupported`.
+// zarrita's own UnsupportedError (e.g. gzip encode, set on sharded arrays) is `unsupported` too.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import * as zarr from "zarrita";
+import { FileSystemStore, ZipFileStore } from "@zarrita/storage";
+import { readNpy, writeNpy } from "./npy.mjs";
+
+const PROTOCOL = 1;
+
+class Unsupported extends Error {
+  name = "Unsupported";
+}
+
+class ProtocolError extends Error {
+  name = "ProtocolError";
+}
+
+function packageVersion(name) {
+  let roots = [process.env.NODE_PATH, join(process.cwd(), "node_modules")].filter(Boolean);
+  for (let root of roots) {
+    try {
+      return JSON.parse(readFileSync(join(root, name, "package.json"), "utf8")).version;
+    } catch {
+      // try the next root
+    }
+  }
+  return "unknown";
+}
+
+// ---- stores and nodes -----------------------------------------------------------------------
+
+function openStore(spec) {
+  if (spec.kind === "directory") return new FileSystemStore(spec.location);
+  if (spec.kind === "zip") {
+    let bytes = readFileSync(spec.location);
+    return ZipFileStore.fromBlob(new Blob([bytes]));
+  }
+  if (spec.kind === "url" && /^https?:/.test(spec.location)) return new zarr.FetchStore(spec.location);
+  throw new Unsupported(`store ${spec.kind} ${spec.location}`);
+}
+
+function nodePath(raw) {
+  return (raw ?? "").replace(/^\/+|\/+$/g, "");
+}
+
+function locate(store, path) {
+  let root = zarr.root(store);
+  return path ? root.resolve(path) : root;
+}
+
+function openerFor(format) {
+  if (format === "v2") return zarr.open.v2;
+  if (format === "v3") return zarr.open.v3;
+  throw new Unsupported(`zarrita does not implement format ${format}`);
+}
+
+async function rawDocument(store, location, name) {
+  let bytes = await store.get(location.resolve(name).path);
+  if (bytes === undefined) return null;
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return null; // not strict JSON (e.g. a bare NaN token): no document to report
+  }
+}
+
+async function listing(store, format) {
+  try {
+    let listable = await zarr.withConsolidatedMetadata(store, { format });
+    return listable.contents();
+  } catch (err) {
+    throw new Unsupported(`zarrita cannot list a store without consolidated metadata (${err.message})`);
+  }
+}
+
+function relativeTo(base, path) {
+  let p = path.replace(/^\/+/, "");
+  if (!base) return p;
+  if (p === base) return "";
+  return p.startsWith(base + "/") ? p.slice(base.length + 1) : null;
+}
+
+// ---- array data -----------------------------------------------------------------------------
+
+const DESCR = {
+  int8: "|i1", uint8: "|u1", int16: "<i2", uint16: "<u2", int32: "<i4", uint32: "<u4",
+  int64: "<i8", uint64: "<u8", float16: "<f2", float32: "<f4", float64: "<f8", bool: "|b1",
+};
+
+function descrOf(dtype) {
+  if (DESCR[dtype]) return DESCR[dtype];
+  let m = /^v2:([US])(\d+)$/.exec(dtype);
+  if (m) return m[1] === "U" ? `<U${m[2]}` : `|S${m[2]}`;
+  return null; // variable-length: travels as JSON
+}
+
+function cStrides(shape) {
+  let strides = new Array(shape.length);
+  let step = 1;
+  for (let i = shape.length - 1; i >= 0; i--) {
+    strides[i] = step;
+    step *= shape[i];
+  }
+  return strides;
+}
+
+// Flat source indices of a strided chunk, visited in C order.
+function* cOrder(shape, stride) {
+  let size = shape.reduce((a, b) => a * b, 1);
+  if (size === 0) return;
+  let index = new Array(shape.length).fill(0);
+  for (let n = 0; n < size; n++) {
+    let offset = 0;
+    for (let d = 0; d < shape.length; d++) offset += index[d] * stride[d];
+    yield offset;
+    for (let d = shape.length - 1; d >= 0; d--) {
+      if (++index[d] < shape[d]) break;
+      index[d] = 0;
+    }
+  }
+}
+
+function isCContiguous(shape, stride) {
+  let c = cStrides(shape);
+  return shape.every((n, d) => n <= 1 || stride[d] === c[d]);
+}
+
+function chunkBytes(chunk) {
+  let { data, shape, stride } = chunk;
+  let raw = data._data ?? data; // ByteStringArray keeps its bytes in _data
+  let bytes = new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength);
+  if (isCContiguous(shape, stride)) return bytes;
+  let item = data.BYTES_PER_ELEMENT;
+  let out = new Uint8Array(bytes.length);
+  let n = 0;
+  for (let offset of cOrder(shape, stride)) {
+    out.set(bytes.subarray(offset * item, (offset + 1) * item), n * item);
+    n++;
+  }
+  return out;
+}
+
+function saveChunk(output, dtype, chunk) {
+  let descr = descrOf(dtype);
+  if (descr !== null) {
+    writeNpy(output, descr, chunk.shape, chunkBytes(chunk));
+    return { path: output, dtype: descr };
+  }
+  let values = [];
+  for (let offset of cOrder(chunk.shape, chunk.stride)) values.push(chunk.data[offset]);
+  let kind = values.some((v) => v instanceof Uint8Array) ? "bytes" : "string";
+  if (kind === "bytes") values = values.map((v) => String.fromCharCode(...v));
+  let path = output.replace(/\.npy$/, "") + ".json";
+  writeFileSync(path, JSON.stringify({ shape: chunk.shape, kind, values }));
+  return { path, dtype: "|O" };
+}
+
+const FROM_DESCR = {
+  i1: ["int8", Int8Array], u1: ["uint8", Uint8Array], i2: ["int16", Int16Array],
+  u2: ["uint16", Uint16Array], i4: ["int32", Int32Array], u4: ["uint32", Uint32Array],
+  i8: ["int64", BigInt64Array], u8: ["uint64", BigUint64Array], f4: ["float32", Float32Array],
+  f8: ["float64", Float64Array],
+};
+
+function byteswap(bytes, item) {
+  for (let i = 0; i < bytes.length; i += item) bytes.subarray(i, i + item).reverse();
+}
+
+// The request's input array as a zarrita chunk {data, shape, stride}.
+function loadChunk(path) {
+  if (path.endsWith(".json")) {
+    let doc = JSON.parse(readFileSync(path, "utf8"));
+    if (doc.kind !== "string") throw new Unsupported("zarrita writes no variable-length bytes");
+    return { data: doc.values, shape: doc.shape, stride: cStrides(doc.shape) };
+  }
+  let npy = readNpy(path);
+  let m = /^([<>|=])([a-zA-Z])(\d+)$/.exec(npy.descr);
+  if (!m) throw new Unsupported(`input data type ${npy.descr}`);
+  let [, order, kind, size] = m;
+  let stride = npy.fortranOrder ? cStrides([...npy.shape].reverse()).reverse() : cStrides(npy.shape);
+  if (kind === "b" && size === "1") {
+    return { data: new zarr.BoolArray(npy.bytes.buffer), shape: npy.shape, stride };
+  }
+  let entry = FROM_DESCR[kind + size];
+  if (!entry) throw new Unsupported(`zarrita has no data type for numpy ${npy.descr}`);
+  if (order === ">") byteswap(npy.bytes, Number(size));
+  return { data: new entry[1](npy.bytes.buffer), shape: npy.shape, stride };
+}
+
+// ---- requests ---------------------------------------------------------------------------------
+
+async function read(req) {
+  let store = openStore(req.store);
+  let path = nodePath(req.node);
+  let location = locate(store, path);
+  let node = await openerFor(req.format)(location);
+  let attributes = node.attrs ?? {};
+  if (node.kind === "group") {
+    let members = {};
+    for (let { path: p, kind } of await listing(store, req.format)) {
+      let rel = relativeTo(path, p);
+      if (rel && !rel.includes("/")) members[rel] = kind;
+    }
+    return { node_type: "group", attributes, members };
+  }
+  let chunk = node.shape.length === 0 ? await node.getChunk([]) : await zarr.get(node);
+  let metadata = await rawDocument(store, location, req.format === "v3" ? "zarr.json" : ".zarray");
+  let saved = saveChunk(req.output, node.dtype, chunk);
+  return { node_type: "array", metadata, attributes, data: saved.path, shape: chunk.shape, dtype: saved.dtype };
+}
+
+async function list(req) {
+  let store = openStore(req.store);
+  let path = nodePath(req.node);
+  let node = await openerFor(req.format)(locate(store, path));
+  if (node.kind === "array") return { nodes: { "": "array" } };
+  let nodes = { "": "group" };
+  for (let { path: p, kind } of await listing(store, req.format)) {
+    let rel = relativeTo(path, p);
+    if (rel) nodes[rel] = kind;
+  }
+  return { nodes };
+}
+
+const CREATE_MEMBERS = new Set([
+  "zarr_format", "node_type", "shape", "data_type", "chunk_grid", "chunk_key_encoding",
+  "fill_value", "codecs", "dimension_names", "attributes", "storage_transformers",
+]);
+
+// JSON fill values as zarrita scalars. Integers beyond 2^53 are recovered from the request's raw
+// text (JSON.parse rounds them; that rounding would be this harness's fault, not zarrita's).
+function fillScalar(doc, rawLine) {
+  let v = doc.fill_value;
+  let dtype = doc.data_type;
+  if (dtype === "int64" || dtype === "uint64") {
+    if (typeof v !== "number") throw new Unsupported(`fill_value ${JSON.stringify(v)} for ${dtype}`);
+    if (Number.isSafeInteger(v)) return BigInt(v);
+    for (let m of rawLine.matchAll(/"fill_value"\s*:\s*(-?\d+)(?=\s*[,}])/g)) {
+      if (Number(m[1]) === v) return BigInt(m[1]);
+    }
+    return BigInt(v);
+  }
+  if (typeof v === "string" && /^(float|complex)/.test(dtype)) {
+    if (v === "NaN") return NaN;
+    if (v === "Infinity") return Infinity;
+    if (v === "-Infinity") return -Infinity;
+    if (/^0x[0-9a-fA-F]+$/.test(v)) {
+      let view = new DataView(new ArrayBuffer(8));
+      if (dtype === "float32" && v.length === 10) {
+        view.setUint32(0, parseInt(v.slice(2), 16));
+        return view.getFloat32(0);
+      }
+      if (dtype === "float64" && v.length === 18) {
+        view.setBigUint64(0, BigInt(v));
+        return view.getFloat64(0);
+      }
+    }
+    throw new Unsupported(`fill_value ${v} for ${dtype}`);
+  }
+  return v;
+}
+
+function createOptions(doc, attributes, rawLine) {
+  let extra = Object.keys(doc).filter((k) => !CREATE_MEMBERS.has(k));
+  if (extra.length) throw new Unsupported(`zarr.create cannot write the members ${extra.join(", ")}`);
+  if ((doc.storage_transformers ?? []).length) throw new Unsupported("zarr.create writes no storage transformers");
+  if (doc.chunk_grid?.name !== "regular") throw new Unsupported(`chunk grid ${JSON.stringify(doc.chunk_grid)}`);
+  let encoding = doc.chunk_key_encoding ?? { name: "default" };
+  if (encoding.name !== "default") throw new Unsupported(`zarr.create has no chunk key encoding ${encoding.name}`);
+  let options = {
+    shape: doc.shape,
+    chunkShape: doc.chunk_grid.configuration.chunk_shape,
+    dtype: doc.data_type,
+    codecs: doc.codecs,
+    fillValue: fillScalar(doc, rawLine),
+    attributes,
+  };
+  if (encoding.configuration?.separator !== undefined) options.chunkSeparator = encoding.configuration.separator;
+  if (doc.dimension_names !== undefined) options.dimensionNames = doc.dimension_names;
+  return options;
+}
+
+async function write(req, rawLine) {
+  if (req.format !== "v3") throw new Unsupported(`zarrita writes only format v3, not ${req.format}`);
+  let store = new FileSystemStore(req.store.location);
+  if (req.store.kind !== "directory") throw new Unsupported(`writes to ${req.store.kind} stores`);
+  let location = locate(store, nodePath(req.path));
+  let attributes = req.attributes ?? {};
+  if (req.node_type === "group") {
+    await zarr.create(location, { attributes });
+    return {};
+  }
+  let arr = await zarr.create(location, createOptions(req.metadata ?? {}, attributes, rawLine));
+  if (req.data) {
+    let chunk = loadChunk(req.data);
+    if (arr.shape.length === 0) {
+      let value = typeof chunk.data.get === "function" ? chunk.data.get(0) : chunk.data[0];
+      await zarr.set(arr, null, value);
+    } else if (chunk.shape.every((n) => n > 0)) {
+      await zarr.set(arr, null, chunk);
+    }
+  }
+  return {};
+}
+
+function describe() {
+  let version = packageVersion("zarrita");
+  return {
+    name: "zarrita-js",
+    version,
+    versions: {
+      zarrita: version,
+      "@zarrita/storage": packageVersion("@zarrita/storage"),
+      numcodecs: packageVersion("numcodecs"),
+      node: process.versions.node,
+    },
+  };
+}
+
+const HANDLERS = { describe, read, write, list };
+
+function isUnsupported(err) {
+  for (let e = err; e; e = e.cause) {
+    if (e instanceof Unsupported || e?.name === "UnsupportedError") return true;
+  }
+  return false;
+}
+
+function errorOf(err) {
+  let message = String(err?.message ?? err);
+  if (err?.cause?.message) message += ` (cause: ${err.cause.message})`;
+  return { type: err?.name ?? err?.constructor?.name ?? "Error", message, reason: null };
+}
+
+async function handle(req, rawLine) {
+  let started = process.hrtime.bigint();
+  let elapsed = () => Number(process.hrtime.bigint() - started) / 1e9;
+  if (req.op === "shutdown") return { id: req.id, ok: true, elapsed: elapsed() };
+  let handler = HANDLERS[req.op];
+  let response;
+  if (!handler) {
+    response = { ok: false, error: errorOf(new ProtocolError(`unknown or unimplemented op ${req.op}`)) };
+  } else {
+    try {
+      response = { ok: true, ...(await handler(req, rawLine)) };
+      if (req.op === "describe") response.protocol = PROTOCOL;
+    } catch (err) {
+      response = { ok: false, ...(isUnsupported(err) ? { unsupported: true } : {}), error: errorOf(err) };
+    }
+  }
+  return { ...response, id: req.id, elapsed: elapsed() };
+}
+
+// One request at a time, in order; anything else zarrita prints goes to stderr.
+console.log = console.error;
+const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+for await (const line of lines) {
+  if (!line.trim()) continue;
+  let req;
+  try {
+    req = JSON.parse(line);
+  } catch (err) {
+    process.stdout.write(JSON.stringify({ id: -1, ok: false, error: errorOf(new ProtocolError(`unreadable request: ${err.message}`)), elapsed: 0 }) + "\n");
+    continue;
+  }
+  let response = await handle(req, line);
+  process.stdout.write(JSON.stringify(response) + "\n");
+  if (req.op === "shutdown") break;
+}

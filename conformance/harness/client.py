@@ -1,0 +1,189 @@
+"""The harness side of the contract: one client per adapter (per worker), which starts the adapter
+with the right transport and environment, validates every response against the schemas, keeps
+the describe() answer and adds up the time the adapter reports for its own work."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import envs
+from .config import REPO_ROOT, AdapterConfig, find_adapter
+from .schemas import response_problems
+from .transport import DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT, AdapterErrored, InProcessTransport, SubprocessTransport
+
+
+@dataclass
+class Response:
+    ok: bool
+    body: dict
+    unsupported: bool = False
+    elapsed: float = 0.0  # the adapter's own seconds
+
+    @property
+    def error_type(self) -> str:
+        return (self.body.get("error") or {}).get("type", "")
+
+    @property
+    def error_message(self) -> str:
+        return (self.body.get("error") or {}).get("message", "")
+
+    @property
+    def reason(self) -> str | None:
+        return (self.body.get("error") or {}).get("reason")
+
+    def describe_error(self) -> str:
+        reason = f" [{self.reason}]" if self.reason else ""
+        return f"{self.error_type}{reason}: {self.error_message}"
+
+
+@dataclass
+class Description:
+    name: str
+    version: str
+    versions: dict[str, str]
+    capabilities: frozenset[str]  # effective: adapter.toml narrowed by describe()
+    settings: dict = field(default_factory=dict)
+
+
+def child_env(extra: dict | None = None) -> dict:
+    """The caller's environment, with the repo root first on PYTHONPATH (children import
+    `conformance` without installing it)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH", "")) if p)
+    env.update(extra or {})
+    return env
+
+
+def make_transport(config: AdapterConfig, *, in_process: bool = False, memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
+                   log_dir: Path | None = None):
+    log_path = (log_dir / f"{config.name}-{os.getpid()}.log") if log_dir else None
+    if config.transport == "python":
+        if in_process and not config.needs_venv:
+            return InProcessTransport(config.folder)
+        python = envs.ensure_venv(config) if config.needs_venv else Path(sys.executable)
+        return SubprocessTransport([str(python), "-m", "conformance.harness.serve", str(config.folder)],
+                                   cwd=config.folder, env=child_env(), memory_limit=memory_limit, log_path=log_path)
+    extra = {"ZARR_CONFORMANCE_ADAPTER_DIR": str(config.folder)}
+    cwd, before = config.folder, None
+    if config.npm:
+        node_modules = envs.ensure_npm(config)
+        extra["NODE_PATH"] = str(node_modules)
+        cwd = node_modules.parent
+
+        def before() -> None:
+            envs.stage_command_folder(config)
+
+    return SubprocessTransport(list(config.command), cwd=cwd, env=child_env(extra), memory_limit=memory_limit,
+                               log_path=log_path, before_start=before)
+
+
+class AdapterClient:
+    def __init__(self, config: AdapterConfig, transport, timeout: float = DEFAULT_TIMEOUT):
+        self.config = config
+        self.transport = transport
+        self.timeout = timeout
+        self._ids = itertools.count(1)
+        self._description: Description | None = None
+        self.adapter_elapsed = 0.0  # reset by the caller per test
+
+    @property
+    def name(self) -> str:
+        return self.config.name
+
+    def call(self, op: str, **fields) -> Response:
+        """Send one request; AdapterErrored if the adapter broke the protocol or ran out of memory."""
+        message = {"id": next(self._ids), "op": op, **fields}
+        body = self.transport.request(message, self.timeout)
+        found = response_problems(op, body)
+        if found:
+            self._reset()
+            raise AdapterErrored(f"malformed {op} response: " + "; ".join(found[:5]))
+        elapsed = float(body.get("elapsed", 0.0))
+        self.adapter_elapsed += elapsed
+        if body["ok"] is False and body["error"].get("type") == "MemoryError":
+            self._reset()  # its heap is suspect: start afresh
+            raise AdapterErrored(f"out of memory: {body['error'].get('message')}")
+        if body["ok"] is False and body["error"].get("type") == "ProtocolError":
+            raise AdapterErrored(f"the adapter refused the request: {body['error'].get('message')}")
+        return Response(ok=body["ok"], body=body, unsupported=bool(body.get("unsupported")), elapsed=elapsed)
+
+    def _reset(self) -> None:
+        kill = getattr(self.transport, "kill", None)
+        if kill is not None:
+            kill()
+
+    def describe(self) -> Description:
+        if self._description is None:
+            response = self.call("describe")
+            if not response.ok:
+                raise AdapterErrored(f"describe failed: {response.describe_error()}")
+            body = response.body
+            caps = self.config.capabilities
+            if "capabilities" in body:
+                caps = caps & frozenset(body["capabilities"])
+            self._description = Description(
+                name=body["name"], version=body.get("version", ""), versions=dict(body.get("versions", {})),
+                capabilities=caps, settings=dict(body.get("settings", {})),
+            )
+        return self._description
+
+    @property
+    def versions(self) -> dict[str, str]:
+        d = self._description
+        if d is None:
+            return {}
+        return {**d.versions, **({d.name: d.version} if d.version and d.name not in d.versions else {})}
+
+    def close(self) -> None:
+        self.transport.close()
+
+
+class AdapterPool:
+    """The adapters one worker talks to: started on first use, reused across tests."""
+
+    def __init__(self, *, timeout: float = DEFAULT_TIMEOUT, memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
+                 in_process: bool = False, scratch: Path | None = None):
+        self.timeout = timeout
+        self.memory_limit = memory_limit
+        self.in_process = in_process
+        self.scratch = Path(scratch or tempfile.mkdtemp(prefix="zarr-conformance-"))
+        self.scratch.mkdir(parents=True, exist_ok=True)
+        self._clients: dict[str, AdapterClient] = {}
+        self._configs: dict[str, AdapterConfig] = {}
+        self._counter = itertools.count()
+
+    def config(self, name: str) -> AdapterConfig:
+        if name not in self._configs:
+            self._configs[name] = find_adapter(name)
+        return self._configs[name]
+
+    def register(self, config: AdapterConfig) -> None:
+        self._configs[config.name] = config
+
+    def get(self, name: str) -> AdapterClient:
+        client = self._clients.get(name)
+        if client is None:
+            config = self.config(name)
+            transport = make_transport(config, in_process=self.in_process, memory_limit=self.memory_limit,
+                                       log_dir=self.scratch)
+            client = self._clients[name] = AdapterClient(config, transport, self.timeout)
+        return client
+
+    def workdir(self) -> Path:
+        """A fresh, empty directory for one test's files."""
+        path = self.scratch / f"t{next(self._counter)}"
+        path.mkdir()
+        return path
+
+    def close(self) -> None:
+        for client in self._clients.values():
+            try:
+                client.close()
+            except Exception:  # closing is best effort; the processes are killed anyway
+                pass
+        self._clients.clear()

@@ -1,0 +1,90 @@
+"""Progress lines and the final summary of `zarr-conformance run` (a pytest plugin object that the
+command registers; under xdist it runs in the controller, which sees every report)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter, defaultdict
+
+import pytest
+
+from .records import OUTCOMES, summary_table, unexpected
+
+FAILURES_SHOWN = 40
+
+
+class RunReporter:
+    def __init__(self, stream=None, interval: float = 2.0):
+        self.stream = stream or sys.stderr
+        self.interval = interval
+        self.total: int | None = None
+        self.done = 0
+        self.per_adapter: dict[str, Counter] = defaultdict(Counter)
+        self.started = time.monotonic()
+        self._last = 0.0
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.config = None
+
+    # -- pytest hooks --------------------------------------------------------------------------
+    def pytest_configure(self, config) -> None:
+        self.config = config
+
+    def pytest_collection_finish(self, session) -> None:
+        self.total = len(session.items)
+        self._say(f"{self.total} tests collected")
+
+    @pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown when xdist is not loaded
+    def pytest_xdist_node_collection_finished(self, node, ids) -> None:
+        if self.total is None:
+            self.total = len(ids)
+            self._say(f"{self.total} tests collected")
+
+    def pytest_runtest_logreport(self, report) -> None:
+        from .pytest_plugin import RECORD_PROPERTY
+
+        record = next((v for k, v in report.user_properties if k == RECORD_PROPERTY), None)
+        if record is None:
+            return
+        self.done += 1
+        self.per_adapter[record["impl"]][record["outcome"]] += 1
+        now = time.monotonic()
+        if now - self._last >= self.interval or self.done == self.total:
+            self._last = now
+            self._progress()
+
+    # -- output ------------------------------------------------------------------------------
+    def _progress(self) -> None:
+        total = self.total or self.done
+        parts = []
+        for name in sorted(self.per_adapter):
+            counts = self.per_adapter[name]
+            parts.append(f"{name}: " + " ".join(f"{counts[o]} {o}" for o in OUTCOMES if counts[o]))
+        line = f"[{self.done}/{total} {100 * self.done // max(total, 1)}% {time.monotonic() - self.started:.0f}s] " + " | ".join(parts)
+        if self.tty:
+            self.stream.write("\r\033[K" + line[:200])
+            if self.done == total:
+                self.stream.write("\n")
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def _say(self, line: str) -> None:
+        self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def summary(self, records: list[dict], stale: list[str], results_path) -> str:
+        lines = ["", summary_table(records, time.monotonic() - self.started)]
+        bad = unexpected(records)
+        if bad:
+            lines += ["", f"{len(bad)} unexpected outcome(s):"]
+            for r in bad[:FAILURES_SHOWN]:
+                who = f"{r['writer']}->{r['reader']}" if r["test"] in ("cross", "property") else r["impl"]
+                first = (r["message"] or "").strip().splitlines()[:1]
+                lines.append(f"  {r['outcome'].upper():8} {r['test']:8} {who} {r['case']}: {first[0] if first else ''}"[:300])
+            if len(bad) > FAILURES_SHOWN:
+                lines.append(f"  ... and {len(bad) - FAILURES_SHOWN} more (see the results file)")
+        lines += [f"warning: {w}" for w in stale]
+        if results_path:
+            lines.append(f"results: {results_path}")
+        return "\n".join(lines)

@@ -1,0 +1,348 @@
+"""The pytest plugin that turns conformance/suite into tests of adapters over the corpus.
+
+    pytest --pyargs conformance.suite --impl zarr-python --impl tensorstore --results out.jsonl
+
+Registered through the `pytest11` entry point, so it is loaded in every pytest session of an
+environment where zarr-conformance is installed: it only adds options and acts on tests marked
+`@pytest.mark.conformance(<test kind>)`; other test suites are not affected.
+
+Parametrisation: adapters x cases (ordered writer/reader pairs for cross and property tests).
+Capabilities decide `unsupported` (a skip with the reason), known failures become strict xfails,
+and every test ends as one results record, built on the worker (attached to the report) and
+written by the process that sees all reports (the xdist controller, or the only process).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from .outcomes import ConformanceFailure, classify
+from .records import OUTCOMES, TESTS, ResultsWriter, make_record, new_run_id, summary_table
+from .session import Options, SuiteSession, TestContext, case_needs, missing, zom_lacks
+from .transport import DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT
+
+SESSION = pytest.StashKey[SuiteSession]()
+CONTEXT = pytest.StashKey[TestContext]()
+RECORD_PROPERTY = "zarr_conformance_record"
+
+
+
+def register_hypothesis_profiles() -> None:
+    """`--hypothesis-profile ci`: 100 examples per property, reproducible."""
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile("ci", max_examples=100, deadline=None, derandomize=True, print_blob=True,
+                              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def _size(text: str) -> int:
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*", text.lower())
+    if not match:
+        raise pytest.UsageError(f"--adapter-memory: cannot read {text!r} (e.g. 4GiB, 512MiB, 0 = no cap)")
+    return int(float(match.group(1)) * 1024 ** " kmgt".index(match.group(2) or " "))
+
+
+def pytest_addoption(parser) -> None:
+    group = parser.getgroup("zarr-conformance", "Zarr conformance suite (conformance/suite)")
+    group.addoption("--impl", action="append", default=[], metavar="NAME",
+                    help="adapter to test, by name (adapters/<name>) or folder path; repeatable (default: reference)")
+    group.addoption("--results", metavar="FILE", help="write the JSONL results stream here")
+    group.addoption("--adapter-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
+                    help=f"seconds per adapter request before it counts as hung (default {DEFAULT_TIMEOUT:g})")
+    group.addoption("--adapter-memory", default="4GiB", metavar="SIZE",
+                    help="memory cap of each adapter process (RLIMIT_DATA; default 4GiB, 0 = none)")
+    # Not --fixtures: pytest itself owns that option (it lists fixtures).
+    group.addoption("--corpus", metavar="DIR", help="corpus root (default: <repo>/fixtures or $ZARR_CONFORMANCE_FIXTURES)")
+    group.addoption("--kinds", metavar="LIST", default=",".join(TESTS),
+                    help=f"comma-separated test kinds to run (default all: {','.join(TESTS)})")
+    group.addoption("--cases", action="append", default=[], metavar="GLOB",
+                    help="only cases whose id matches this glob; repeatable")
+    group.addoption("--in-process", action="store_true",
+                    help="import adapters without requirements into the test process (faster, no isolation)")
+    group.addoption("--run-id", default=None, help="id shared by every record of this run (default: generated)")
+
+
+@pytest.hookimpl(tryfirst=True)  # before hypothesis's plugin loads the profile
+def pytest_configure(config) -> None:
+    # hypothesis is imported only when asked for: importing it slows down every pytest start.
+    if getattr(config.option, "hypothesis_profile", None) == "ci":
+        register_hypothesis_profiles()
+    config.addinivalue_line("markers", "conformance(test): a conformance suite test of that kind (read, reject, ...)")
+    kinds = tuple(k.strip() for k in config.getoption("kinds").split(",") if k.strip())
+    bad = [k for k in kinds if k not in TESTS]
+    if bad:
+        raise pytest.UsageError(f"--kinds: unknown test kind(s) {', '.join(bad)}; known: {', '.join(TESTS)}")
+    memory = _size(config.getoption("adapter_memory"))
+    options = Options(
+        impls=config.getoption("impl") or ["reference"],
+        results=Path(config.getoption("results")) if config.getoption("results") else None,
+        timeout=config.getoption("adapter_timeout"), memory_limit=memory or None,
+        fixtures=Path(config.getoption("corpus")) if config.getoption("corpus") else None,
+        kinds=kinds, cases=tuple(config.getoption("cases")), in_process=config.getoption("in_process"),
+        run_id=config.getoption("run_id") or new_run_id(),
+    )
+    config.stash[SESSION] = SuiteSession(options)
+    if not hasattr(config, "workerinput"):  # the process that writes records
+        config.pluginmanager.register(RecordSink(config, options), "zarr-conformance-records")
+
+
+def pytest_unconfigure(config) -> None:
+    session = config.stash.get(SESSION, None)
+    if session is not None:
+        session.close()
+
+
+# ---- parametrisation ------------------------------------------------------------------------------
+
+def pytest_generate_tests(metafunc) -> None:
+    marker = metafunc.definition.get_closest_marker("conformance")
+    if marker is None:
+        return
+    test = marker.args[0]
+    session: SuiteSession = metafunc.config.stash[SESSION]
+    if test == "property":
+        argnames, params = ["writer", "reader"], []
+        if test in session.options.kinds:
+            params = _property_params(session, metafunc.definition.name)
+    else:
+        single = test != "cross"
+        argnames = ["impl", "case"] if single else ["writer", "reader", "case"]
+        params = []
+        if test in session.options.kinds:
+            params = _single_params(session, test) if single else _cross_params(session)
+    metafunc.parametrize(argnames, params)
+
+
+def _single_params(session: SuiteSession, test: str):
+    out = []
+    for name, config in session.adapters.items():
+        for case in session.cases(test):
+            marks = []
+            lacking = missing(case_needs(test, case), config)
+            if test == "zom":
+                lacking += zom_lacks(case, config.capabilities)
+            if lacking:
+                marks.append(pytest.mark.skip(reason=f"unsupported: {name} lacks {', '.join(lacking)}"))
+            elif (entry := config.known_failure(test, case.id)) is not None:
+                marks.append(_xfail(entry))
+            out.append(pytest.param(name, case, marks=marks, id=f"{name}:{case.id}"))
+    return out
+
+
+def _cross_params(session: SuiteSession):
+    out = []
+    for (wname, wconf), (rname, rconf) in itertools.product(session.adapters.items(), repeat=2):
+        for case in session.cases("cross"):
+            lacking = [f"{wname} (writer) lacks {c}" for c in missing(case_needs("cross", case, "writer"), wconf)]
+            lacking += [f"{rname} (reader) lacks {c}" for c in missing(case_needs("cross", case, "reader"), rconf)]
+            marks = []
+            if lacking:
+                marks.append(pytest.mark.skip(reason="unsupported: " + "; ".join(lacking)))
+            else:
+                entry = (wconf.known_failure("cross", case.id, "writer", rname)
+                         or rconf.known_failure("cross", case.id, "reader", wname))
+                if entry is not None:
+                    marks.append(_xfail(entry))
+            out.append(pytest.param(wname, rname, case, marks=marks, id=f"{wname}->{rname}:{case.id}"))
+    return out
+
+
+def property_pairs(session: SuiteSession) -> list[tuple[str, str]]:
+    """Every ordered pair of selected adapters, and each one with itself and with the reference."""
+    names = list(session.adapters)
+    pairs = list(itertools.product(names, repeat=2))
+    for name in names:
+        pairs += [(name, "reference"), ("reference", name)]
+    return list(dict.fromkeys(pairs))
+
+
+def _property_params(session: SuiteSession, function: str):
+    from conformance.suite import property_id
+
+    case_id = property_id(function)
+    out = []
+    for wname, rname in property_pairs(session):
+        wconf, rconf = session.config(wname), session.config(rname)
+        marks = []
+        lacking = [f"{wname} lacks op:write"] if "op:write" not in wconf.capabilities else []
+        lacking += [f"{rname} lacks op:read"] if "op:read" not in rconf.capabilities else []
+        if lacking:
+            marks.append(pytest.mark.skip(reason="unsupported: " + "; ".join(lacking)))
+        else:
+            entry = (wconf.known_failure("property", case_id, "writer", rname)
+                     or rconf.known_failure("property", case_id, "reader", wname))
+            if entry is not None:
+                marks.append(_xfail(entry))
+        out.append(pytest.param(wname, rname, marks=marks, id=f"{wname}->{rname}"))
+    return out
+
+
+def _xfail(entry):
+    # raises=AssertionError: a known wrong answer is expected, a crash is still `errored`.
+    return pytest.mark.xfail(reason=entry.describe(), strict=entry.strict, raises=AssertionError)
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Empty parameter sets of deselected test kinds would show as skips: drop them."""
+    session = config.stash.get(SESSION, None)
+    if session is None:
+        return
+    keep, drop = [], []
+    for item in items:
+        marker = item.get_closest_marker("conformance")
+        if marker is not None and (marker.args[0] not in session.options.kinds or not hasattr(item, "callspec")):
+            drop.append(item)
+        else:
+            keep.append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+# ---- the per-test context and the record ----------------------------------------------------------
+
+@pytest.fixture
+def harness(request):
+    """The suite's way to reach adapters (see conformance.harness.session.TestContext)."""
+    context = TestContext(request.config.stash[SESSION])
+    request.node.stash[CONTEXT] = context
+    yield context
+    context.cleanup()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    marker = item.get_closest_marker("conformance")
+    if marker is None or report.when == "teardown":
+        return report
+    if report.when == "setup" and report.passed:
+        return report  # the call phase will say how it ended
+    report.user_properties.append((RECORD_PROPERTY, _record(item, marker.args[0], report, call)))
+    return report
+
+
+def _record(item, test: str, report, call) -> dict:
+    session: SuiteSession = item.config.stash[SESSION]
+    context = item.stash.get(CONTEXT, None)
+    params = item.callspec.params
+    case = params.get("case")
+    outcome, message = classify(report, call.excinfo)
+    writer, reader = params.get("writer"), params.get("reader")
+    impl = params.get("impl") or reader
+    if test in ("read", "reject", "zom"):
+        reader = impl
+    elif test == "write":
+        writer = impl
+    store = {"kind": case.store_kind if case is not None and test in ("read", "reject", "zom") else "directory"}
+    fields = dict(context.fields) if context else {}
+    known = None
+    if getattr(report, "wasxfail", None) is not None or message.startswith("known failure"):
+        entry = _known_entry(session, test, case.id if case is not None else _property_case(item), impl, writer, reader)
+        if entry is not None:
+            known = {"reason": entry.reason, "issue": entry.issue, "strict": entry.strict}
+    return make_record(
+        run_id=session.options.run_id, test=test, case=case.id if case is not None else _property_case(item),
+        impl=impl, writer=writer, reader=reader, outcome=outcome, message=message,
+        requirements=case.requirements if case is not None else fields.pop("requirements", []),
+        elapsed=report.duration, adapter_elapsed=context.adapter_elapsed if context else None,
+        versions=context.versions if context else {}, tier=case.tier if case is not None else fields.pop("tier", None),
+        format=case.format if case is not None else fields.pop("format", None), store=store,
+        known_failure=known, nodeid=item.nodeid, **fields,
+    )
+
+
+def _property_case(item) -> str:
+    from conformance.suite import property_id
+
+    return property_id(item.originalname)
+
+
+def _known_entry(session, test, case_id, impl, writer, reader):
+    if test in ("cross", "property"):
+        return (session.config(writer).known_failure(test, case_id, "writer", reader)
+                or session.config(reader).known_failure(test, case_id, "reader", writer))
+    return session.config(impl).known_failure(test, case_id)
+
+
+# ---- writing records and the summary (controller side) -----------------------------------------
+
+class RecordSink:
+    """Receives every report (from workers too, under xdist), writes the records, prints the summary."""
+
+    def __init__(self, config, options: Options):
+        self.config = config
+        self.options = options
+        self.records: list[dict] = []
+        self.writer = ResultsWriter(options.results) if options.results else None
+        self.started = time.monotonic()
+
+    def pytest_runtest_logreport(self, report) -> None:
+        record = next((value for key, value in report.user_properties if key == RECORD_PROPERTY), None)
+        if record is None and report.failed and report.when not in ("setup", "call", "teardown"):
+            record = _orphan_record(report, self.options)  # a worker died in the middle of a test
+        if record is None:
+            return
+        record = dict(record, run_id=self.options.run_id)
+        if hasattr(report, "node") and getattr(report.node, "gateway", None) is not None:
+            record["worker"] = report.node.gateway.id
+        self.records.append(record)
+        if self.writer is not None:
+            self.writer.write(record)
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        if not self.records:
+            return
+        terminalreporter.section("zarr-conformance")
+        terminalreporter.write_line(summary_table(self.records, time.monotonic() - self.started))
+        for warning in stale_known_failures(self.config.stash[SESSION]):
+            terminalreporter.write_line(f"warning: {warning}", yellow=True)
+        if self.writer is not None:
+            terminalreporter.write_line(f"results: {self.writer.path} ({self.writer.count} records)")
+
+    def pytest_unconfigure(self, config) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+def _orphan_record(report, options: Options) -> dict | None:
+    match = re.search(r"::test_(\w+?)(?:_\w+)?\[(.+)\]$", report.nodeid)
+    if not match:
+        return None
+    kind = match.group(1) if match.group(1) in TESTS else "property"
+    who, _, case = match.group(2).partition(":")
+    writer, _, reader = who.partition("->")
+    return make_record(run_id=options.run_id, test=kind, case=case or "?", impl=reader or writer,
+                       writer=writer if reader else None, reader=reader or None, outcome="errored",
+                       message=f"the test process died: {str(report.longrepr)[:1000]}", nodeid=report.nodeid)
+
+
+def stale_known_failures(session: SuiteSession) -> list[str]:
+    """Known-failure entries that match no case of the corpus (nor any property): stale data."""
+    from conformance.suite import PROPERTIES
+
+    try:
+        ids = [c.id for c in session.all_cases()]
+    except pytest.UsageError:
+        return []
+    ids += list(PROPERTIES)
+    out = []
+    for config in session.adapters.values():
+        for entry in config.known_failures:
+            if not any(_glob_hits(entry.case, i) for i in ids):
+                out.append(f"{config.name}: known failure {entry.case!r} ({entry.issue}) matches no case")
+    return out
+
+
+def _glob_hits(pattern: str, case_id: str) -> bool:
+    from fnmatch import fnmatchcase
+
+    return case_id == pattern or fnmatchcase(case_id, pattern)
+
+
+__all__ = ["ConformanceFailure", "OUTCOMES", "harness"]

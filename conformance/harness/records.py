@@ -1,0 +1,101 @@
+"""The results stream: one JSON object per line, one per (test, case, adapter or writer/reader
+pair). Everything published later (matrices, badges, report pages, throughput plots) is derived
+from these records; schemas/result-record.json describes them."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import IO, Iterable
+
+SCHEMA_VERSION = 1
+TESTS = ("read", "reject", "write", "cross", "property", "zom")
+OUTCOMES = ("passed", "failed", "errored", "unsupported", "known-failure")
+MESSAGE_LIMIT = 4000
+
+
+def new_run_id() -> str:
+    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + uuid.uuid4().hex[:8]
+
+
+def make_record(*, run_id: str, test: str, case: str, impl: str, outcome: str, message: str = "",
+                writer: str | None = None, reader: str | None = None, requirements=(), elapsed: float = 0.0,
+                adapter_elapsed: float | None = None, versions: dict | None = None, tier: str | None = None,
+                format: str | None = None, store: dict | None = None, **optional) -> dict:
+    if outcome not in OUTCOMES:
+        raise ValueError(f"unknown outcome {outcome!r}")
+    record = {
+        "schema": SCHEMA_VERSION, "run_id": run_id, "test": test, "case": case, "impl": impl,
+        "writer": writer, "reader": reader, "outcome": outcome, "message": truncate(message),
+        "requirements": list(requirements), "elapsed": round(max(elapsed, 0.0), 6),
+        "adapter_elapsed": None if adapter_elapsed is None else round(max(adapter_elapsed, 0.0), 6),
+        "versions": versions or {}, "tier": tier, "format": format, "store": store or {"kind": "directory"},
+    }
+    record.update({k: v for k, v in optional.items() if v is not None})
+    return record
+
+
+def truncate(message: str, limit: int = MESSAGE_LIMIT) -> str:
+    message = message or ""
+    return message if len(message) <= limit else message[: limit - 20] + " ... [truncated]"
+
+
+class ResultsWriter:
+    """Appends records to a JSONL file as they arrive (the file can be followed during a run)."""
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file: IO[str] | None = open(self.path, "w", encoding="utf-8")
+        self.count = 0
+
+    def write(self, record: dict) -> None:
+        self._file.write(json.dumps(record, sort_keys=True, ensure_ascii=False) + "\n")
+        self._file.flush()
+        self.count += 1
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+def read_records(path: str | os.PathLike) -> list[dict]:
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def tally(records: Iterable[dict]) -> dict[str, Counter]:
+    """Outcome counts per adapter. A cross/property record counts for its writer and its reader."""
+    table: dict[str, Counter] = defaultdict(Counter)
+    for r in records:
+        names = {r["impl"]}
+        if r["test"] in ("cross", "property"):
+            names |= {n for n in (r.get("writer"), r.get("reader")) if n}
+        for name in names:
+            table[name][r["outcome"]] += 1
+    return dict(table)
+
+
+def summary_table(records: list[dict], wall_time: float | None = None) -> str:
+    table = tally(records)
+    name_width = max([len("all records"), *(len(n) for n in table)])
+    header = f"{'adapter':<{name_width}}  " + "  ".join(f"{o:>13}" for o in OUTCOMES)
+    lines = [header, "-" * len(header)]
+    for name in sorted(table):
+        lines.append(f"{name:<{name_width}}  " + "  ".join(f"{table[name][o]:>13}" for o in OUTCOMES))
+    total = Counter(r["outcome"] for r in records)
+    lines.append("-" * len(header))
+    lines.append(f"{'all records':<{name_width}}  " + "  ".join(f"{total[o]:>13}" for o in OUTCOMES))
+    if wall_time is not None:
+        lines.append(f"{len(records)} records in {wall_time:.1f} s wall time")
+    return "\n".join(lines)
+
+
+def unexpected(records: Iterable[dict]) -> list[dict]:
+    """Records that make a run fail: anything failed or errored."""
+    return [r for r in records if r["outcome"] in ("failed", "errored")]

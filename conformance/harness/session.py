@@ -1,0 +1,182 @@
+"""What one pytest session (one xdist worker) of the suite shares: the options, the selected
+adapters and their known failures, the corpus, the adapter processes; and the per-test context
+through which the suite's tests talk to adapters."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from functools import cached_property
+from pathlib import Path
+
+import pytest
+
+from .client import AdapterClient, AdapterPool, Response
+from .config import AdapterConfig, find_adapter
+from .records import TESTS
+from .transport import DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT
+
+# Case kinds each test kind draws from.
+CASE_KIND = {"read": "read", "reject": "reject", "write": "write", "cross": "write", "zom": "zom"}
+# Capabilities a test needs on top of the case's own `needs`, per side.
+OP_NEEDS = {"read": {"op:read"}, "reject": {"op:read"}, "write": {"op:write", "store:directory"}}
+
+
+@dataclass
+class Options:
+    impls: list[str] = field(default_factory=lambda: ["reference"])
+    results: Path | None = None
+    timeout: float = DEFAULT_TIMEOUT
+    memory_limit: int | None = DEFAULT_MEMORY_LIMIT
+    fixtures: Path | None = None
+    kinds: tuple[str, ...] = TESTS
+    cases: tuple[str, ...] = ()  # case id globs; empty = all
+    in_process: bool = False
+    run_id: str = ""
+
+
+class SuiteSession:
+    def __init__(self, options: Options):
+        self.options = options
+        self._pool: AdapterPool | None = None
+        self._cases = None
+        self._others: dict[str, AdapterConfig] = {}
+
+    @cached_property
+    def adapters(self) -> dict[str, AdapterConfig]:
+        configs = [find_adapter(name) for name in self.options.impls]
+        out: dict[str, AdapterConfig] = {}
+        for config in configs:
+            if config.name in out and out[config.name].folder != config.folder:
+                raise pytest.UsageError(f"two adapters named {config.name!r}: {out[config.name].folder}, {config.folder}")
+            out[config.name] = config
+        return out
+
+    def config(self, name: str) -> AdapterConfig:
+        """A selected adapter, or another one by name (the reference, as a property-test partner)."""
+        if name in self.adapters:
+            return self.adapters[name]
+        if name not in self._others:
+            self._others[name] = find_adapter(name)
+        return self._others[name]
+
+    @property
+    def pool(self) -> AdapterPool:
+        if self._pool is None:
+            self._pool = AdapterPool(timeout=self.options.timeout, memory_limit=self.options.memory_limit,
+                                     in_process=self.options.in_process,
+                                     scratch=scratch_dir())
+        return self._pool
+
+    def all_cases(self):
+        if self._cases is None:
+            from conformance.corpus import default_root, load_cases
+
+            root = Path(self.options.fixtures) if self.options.fixtures else default_root()
+            if not root.is_dir():
+                raise pytest.UsageError(f"no corpus at {root}: generate it (zarr-conformance corpus generate) or pass --fixtures")
+            self._cases = load_cases(root)
+            if not self._cases:
+                raise pytest.UsageError(f"the corpus at {root} has no cases")
+        return self._cases
+
+    def cases(self, test: str):
+        kind = CASE_KIND[test]
+        globs = self.options.cases
+        return [c for c in self.all_cases()
+                if c.kind == kind and (not globs or any(fnmatchcase(c.id, g) for g in globs))]
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+            shutil.rmtree(self._pool.scratch, ignore_errors=True)
+            self._pool = None
+
+
+def scratch_dir() -> Path:
+    """A fresh folder for the files of one session's tests: in memory (/dev/shm) where possible,
+    because the suite creates and deletes thousands of small files ($ZARR_CONFORMANCE_SCRATCH
+    chooses another parent)."""
+    parent = os.environ.get("ZARR_CONFORMANCE_SCRATCH")
+    if parent is None and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+        parent = "/dev/shm"
+    return Path(tempfile.mkdtemp(prefix="zarr-conformance-", dir=parent))
+
+
+def missing(needs, config_or_caps) -> list[str]:
+    caps = config_or_caps.capabilities if hasattr(config_or_caps, "capabilities") else config_or_caps
+    return sorted(set(needs) - set(caps))
+
+
+def case_needs(test: str, case, role: str | None = None) -> set[str]:
+    """Every capability an adapter needs for `test` on `case` (role: cross tests' writer/reader)."""
+    needs = set(case.needs) | {f"format:{case.format}"}
+    if test in ("read", "reject"):
+        needs |= OP_NEEDS["read"] | {f"store:{case.store_kind}"}
+    if test == "write" or role == "writer":
+        needs |= OP_NEEDS["write"]  # writes always go to an empty directory store
+    if role == "reader":
+        needs |= OP_NEEDS["read"] | {"store:directory"}
+    if test == "zom":
+        # op:zom, or op:list + op:read (then the harness builds the model): see zom_lacks()
+        needs |= {f"store:{case.store_kind}"} if case.store_path.exists() else set()
+    return needs
+
+
+def zom_lacks(case, caps) -> list[str]:
+    """What an adapter lacks to take part in a zom case, beyond case_needs()."""
+    if "op:zom" in caps:
+        return []
+    if not case.store_path.exists():
+        return ["op:zom"]
+    return [c for c in ("op:list", "op:read") if c not in caps] and ["op:zom (or op:list + op:read)"]
+
+
+class TestContext:
+    """Handed to each suite test as the `conformance` fixture; collects what goes into the record."""
+
+    __test__ = False  # not a test class, whatever pytest thinks of the name
+
+    def __init__(self, session: SuiteSession):
+        self.session = session
+        self.used: dict[str, AdapterClient] = {}
+        self.fields: dict = {}
+        self._workdirs: list[Path] = []
+
+    def adapter(self, name: str, needs=()) -> AdapterClient:
+        """The running adapter, after checking the capabilities its describe() reports."""
+        pool = self.session.pool
+        pool.register(self.session.config(name))
+        client = pool.get(name)
+        if name not in self.used:
+            client.adapter_elapsed = 0.0
+            self.used[name] = client
+        description = client.describe()
+        lacking = missing(needs, description.capabilities)
+        if lacking:
+            pytest.skip(f"unsupported: {name} does not report {', '.join(lacking)} at run time")
+        return client
+
+    def workdir(self) -> Path:
+        path = self.session.pool.workdir()
+        self._workdirs.append(path)
+        return path
+
+    def check_unsupported(self, name: str, response: Response) -> None:
+        if response.unsupported:
+            pytest.skip(f"unsupported: {name} cannot serve this request: {response.describe_error()}")
+
+    @property
+    def adapter_elapsed(self) -> float | None:
+        return sum(c.adapter_elapsed for c in self.used.values()) if self.used else None
+
+    @property
+    def versions(self) -> dict:
+        return {name: c.versions for name, c in self.used.items() if c.versions}
+
+    def cleanup(self) -> None:
+        for path in self._workdirs:
+            shutil.rmtree(path, ignore_errors=True)

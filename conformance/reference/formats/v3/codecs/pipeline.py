@@ -1,0 +1,241 @@
+"""Validating a `codecs` list and running it (V3-PIPE-001..005, V3-ARR-005, V3-ARR-014, V3-EXT-004).
+
+The list is checked in three steps: each entry's shape (an object with a string `name`, an
+optional object `configuration`, an optional boolean `must_understand`; or a 3.1 short-hand name
+string), every name known (an unknown codec is an error even with `must_understand: false`: a
+codec cannot be skipped without returning undecoded data), then the order
+array->array*, array->bytes, bytes->bytes*. Only then is each codec built for the representation it
+receives, so a codec that cannot accept its input fails here (V3-PIPE-004).
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ....errors import ChunkError, LimitError, MetadataError, ZarrError
+from .base import ARRAY_ARRAY, ARRAY_BYTES, BYTES_BYTES, ArraySpec, ByteSource
+from .config import describe
+from .registry import lookup
+
+MAX_CODECS = 64  # per list; far above any real pipeline
+MAX_NESTING = 8  # sharding inside sharding inside ...
+
+
+def build_pipeline(codecs_json: Any, chunk_shape, dtype, fill_value, data_type: str, *, legacy: bool = False) -> "CodecPipeline":
+    """Validate the `codecs` member of a v3 array and return its pipeline for chunks of
+    `chunk_shape`. `legacy=True` also accepts 2023-24 spellings (V3HIST-001 `endian`, V3HIST-002
+    transpose "C"/"F"); by default they are unknown or invalid."""
+    dtype = np.dtype(dtype)
+    fill = None if fill_value is None else np.asarray(fill_value, dtype=dtype).reshape(())
+    spec = ArraySpec(tuple(int(n) for n in chunk_shape), dtype, fill, data_type)
+    return _Builder(legacy, 0).build(codecs_json, spec, "codecs")
+
+
+@dataclass(frozen=True)
+class _Builder:
+    legacy: bool
+    depth: int
+
+    def build(self, codecs_json: Any, spec: ArraySpec, where: str) -> "CodecPipeline":
+        if self.depth > MAX_NESTING:
+            raise LimitError(f"codecs nested more than {MAX_NESTING} levels deep")
+        if not isinstance(codecs_json, list):
+            raise MetadataError("invalid-codec", f"{where} must be an array, got {describe(codecs_json)}", "V3-ARR-005")
+        if len(codecs_json) > MAX_CODECS:
+            raise LimitError(f"{where} has {len(codecs_json)} codecs (limit {MAX_CODECS})")
+        entries = [_entry(value, where, i) for i, value in enumerate(codecs_json)]
+        classes = []
+        for name, _, must_understand in entries:
+            cls = lookup(name, self.legacy)
+            if cls is None:
+                note = " (must_understand: false cannot make a codec optional)" if must_understand is False else ""
+                raise MetadataError("unknown-codec", f"{where}: unknown codec {name!r}{note}", "V3-EXT-004")
+            classes.append(cls)
+        _check_order([cls.kind for cls in classes], [e[0] for e in entries], where)
+        inner = _Builder(self.legacy, self.depth + 1)
+        array_codecs, array_bytes, bytes_codecs = [], None, []
+        size = None
+        for cls, (_, configuration, _) in zip(classes, entries):
+            if cls.kind == ARRAY_ARRAY:
+                codec = cls(configuration, spec, inner)
+                array_codecs.append(codec)
+                spec = codec.encoded_spec
+            elif cls.kind == ARRAY_BYTES:
+                array_bytes = cls(configuration, spec, inner)
+                size = array_bytes.encoded_size
+            else:
+                codec = cls(configuration, size)
+                bytes_codecs.append(codec)
+                size = codec.encoded_size
+        return CodecPipeline(array_codecs, array_bytes, bytes_codecs)
+
+
+def _entry(value: Any, where: str, i: int) -> tuple[str, dict | None, bool | None]:
+    """(name, configuration or None, must_understand or None) of one codec entry (V3-ARR-014)."""
+    what = f"{where}[{i}]"
+    if isinstance(value, str):  # 3.1 short-hand for {"name": value}
+        return value, None, None
+    if not isinstance(value, dict):
+        raise MetadataError("invalid-codec", f"{what} must be an object, got {describe(value)}", "V3-ARR-014")
+    name = value.get("name")
+    if not isinstance(name, str):
+        raise MetadataError("invalid-codec", f"{what} needs a string 'name', got {describe(name)}", "V3-ARR-014")
+    configuration = value.get("configuration")
+    if "configuration" in value and not isinstance(configuration, dict):
+        raise MetadataError(
+            "invalid-codec", f"{what} ({name}): 'configuration' must be an object, got {describe(configuration)}", "V3-EXT-001"
+        )
+    must_understand = value.get("must_understand")
+    if "must_understand" in value and not isinstance(must_understand, bool):
+        raise MetadataError("invalid-codec", f"{what} ({name}): 'must_understand' must be a boolean", "V3-EXT-003")
+    extra = sorted(set(value) - {"name", "configuration", "must_understand"})
+    if extra:
+        raise MetadataError("invalid-codec", f"{what} ({name}) has unknown members {extra}", "V3-ARR-014")
+    return name, configuration, must_understand
+
+
+def _check_order(kinds: list[str], names: list[str], where: str) -> None:
+    requirement = "V3-PIPE-001" if where == "codecs" else "V3-SHARD-003"
+    if not kinds:
+        raise MetadataError(
+            "codec-order", f"{where} is empty; it needs an array->bytes codec", "V3-ARR-005" if where == "codecs" else requirement
+        )
+    seen_array_bytes = False
+    for kind, name in zip(kinds, names):
+        problem = None
+        if kind == ARRAY_ARRAY and seen_array_bytes:
+            problem = f"array->array codec {name!r} comes after the array->bytes codec"
+        elif kind == ARRAY_BYTES and seen_array_bytes:
+            problem = f"second array->bytes codec {name!r}"
+        elif kind == BYTES_BYTES and not seen_array_bytes:
+            problem = f"bytes->bytes codec {name!r} comes before any array->bytes codec"
+        if problem:
+            raise MetadataError("codec-order", f"{where}: {problem} ({' -> '.join(names)})", requirement)
+        seen_array_bytes = seen_array_bytes or kind == ARRAY_BYTES
+    if not seen_array_bytes:
+        raise MetadataError("codec-order", f"{where} has no array->bytes codec ({' -> '.join(names)})", requirement)
+
+
+# Library errors that mean "these bytes are not a valid encoding" when raised while decoding.
+_DECODE_ERRORS = (ValueError, TypeError, RuntimeError, OverflowError, zlib.error, UnicodeError)
+
+
+class CodecPipeline:
+    """A validated codec list bound to one chunk shape and data type.
+
+    encode(chunk) -> bytes and decode(bytes) -> ndarray of exactly the chunk shape and dtype
+    (a new writable array or a view of one). decode_partial(store, key, selection) reads only the
+    bytes a sub-box needs when the array->bytes codec is sharding with no bytes->bytes codec after
+    it, and otherwise reads the whole value; it returns None when the key is absent.
+    """
+
+    kind = ARRAY_BYTES  # a nested pipeline (sharding's inner codecs) acts as one array->bytes codec
+
+    def __init__(self, array_codecs: list, array_bytes, bytes_codecs: list):
+        self.array_codecs = array_codecs
+        self.array_bytes = array_bytes
+        self.bytes_codecs = bytes_codecs
+        self.spec: ArraySpec = array_codecs[0].decoded_spec if array_codecs else array_bytes.decoded_spec
+        size = array_bytes.encoded_size
+        for codec in bytes_codecs:
+            size = codec.encoded_size
+        self.encoded_size: int | None = size  # fixed encoded byte count, or None
+        self.supports_partial = array_bytes.supports_partial and not bytes_codecs
+
+    @property
+    def codecs(self) -> list:
+        return [*self.array_codecs, self.array_bytes, *self.bytes_codecs]
+
+    @property
+    def sharding(self):
+        """The sharding codec when it is this pipeline's array->bytes codec, else None."""
+        return self.array_bytes if self.array_bytes.name == "sharding_indexed" else None
+
+    def to_json(self) -> list[dict]:
+        """The codec list in the 3.0 object form (short-hand names expanded)."""
+        return [codec.to_json() for codec in self.codecs]
+
+    def encode(self, chunk: np.ndarray) -> bytes:
+        array = np.asarray(chunk)
+        spec = self.spec
+        if array.shape != spec.shape:
+            raise ValueError(f"chunk of shape {array.shape} given to a pipeline for shape {spec.shape}")
+        if array.dtype != spec.dtype:
+            if not np.can_cast(array.dtype, spec.dtype, casting="equiv"):
+                raise TypeError(f"chunk of dtype {array.dtype} given to a pipeline for {spec.dtype}")
+            array = array.astype(spec.dtype)
+        for codec in self.array_codecs:
+            array = codec.encode(array)
+        data = self.array_bytes.encode(array)
+        for codec in self.bytes_codecs:
+            data = codec.encode(data)
+        return data if type(data) is bytes else bytes(data)
+
+    def decode(self, data) -> np.ndarray:
+        try:
+            view = _byte_view(data)
+            for codec in reversed(self.bytes_codecs):
+                view = _byte_view(codec.decode(view))
+            array = self.array_bytes.decode(view)
+            for codec in reversed(self.array_codecs):
+                array = codec.decode(array)
+        except ZarrError:
+            raise
+        except _DECODE_ERRORS as exc:
+            raise ChunkError("corrupt-chunk", f"chunk cannot be decoded: {type(exc).__name__}: {exc}") from None
+        return array
+
+    def decode_partial(self, store: Any, key: str, selection: tuple) -> np.ndarray | None:
+        """The box `selection` (one slice per dimension, chunk-local, step 1) of the chunk stored at
+        `key`, or None when the key is absent. Equal to decode(store.get(key))[selection]."""
+        return self.decode_partial_source(ByteSource(store, key), _normalize(selection, self.spec.shape))
+
+    def decode_partial_source(self, source: ByteSource, selection: tuple[slice, ...]) -> np.ndarray | None:
+        covers = all(s.start == 0 and s.stop == n for s, n in zip(selection, self.spec.shape))
+        if not self.supports_partial or covers:
+            data = source.read_all()
+            if data is None:
+                return None
+            if source.length is not None and len(data) != source.length:
+                raise ChunkError("corrupt-shard-index", "an inner chunk runs past the end of its shard", "V3-SHARD-016")
+            return self.decode(data)[selection + (Ellipsis,)]  # an array even for 0-d
+        encoded = selection
+        for codec in self.array_codecs:
+            encoded = codec.encoded_selection(encoded)
+        try:
+            part = self.array_bytes.decode_partial(source, encoded)
+        except ZarrError:
+            raise
+        except _DECODE_ERRORS as exc:
+            raise ChunkError("corrupt-chunk", f"chunk cannot be decoded: {type(exc).__name__}: {exc}") from None
+        if part is None:
+            return None
+        for codec in reversed(self.array_codecs):
+            part = codec.decode(part)
+        return part
+
+    def __repr__(self) -> str:
+        return f"CodecPipeline({' -> '.join(c.name for c in self.codecs)} for {self.spec.shape} {self.spec.data_type})"
+
+
+def _byte_view(data) -> memoryview:
+    view = memoryview(data)
+    return view if view.format == "B" and view.ndim == 1 else view.cast("B")
+
+
+def _normalize(selection: tuple, shape: tuple[int, ...]) -> tuple[slice, ...]:
+    if not isinstance(selection, tuple):
+        selection = (selection,)
+    if len(selection) != len(shape) or not all(isinstance(s, slice) for s in selection):
+        raise ValueError(f"partial decode needs one slice per dimension of {shape}, got {selection!r}")
+    out = []
+    for s, n in zip(selection, shape):
+        start, stop, step = s.indices(n)
+        if step != 1:
+            raise ValueError("partial decode supports only step-1 slices")
+        out.append(slice(start, max(start, stop)))
+    return tuple(out)

@@ -1,0 +1,45 @@
+"""Codec names the reference understands, with their kind and class."""
+
+from __future__ import annotations
+
+from .base import ARRAY_ARRAY, ARRAY_BYTES, BYTES_BYTES
+from .blosc_codec import BloscCodec
+from .bytes_codec import BytesCodec, LegacyEndianCodec
+from .crc32c_codec import Crc32cCodec
+from .gzip_codec import GzipCodec
+from .sharding import ShardingCodec
+from .transpose import TransposeCodec
+from .vlen import VLenBytesCodec, VLenUtf8Codec
+from .zstd_codec import ZstdCodec
+
+CODECS: dict[str, type] = {
+    cls.name: cls
+    for cls in (
+        TransposeCodec,
+        BytesCodec,
+        ShardingCodec,
+        VLenUtf8Codec,
+        VLenBytesCodec,
+        GzipCodec,
+        BloscCodec,
+        ZstdCodec,
+        Crc32cCodec,
+    )
+}
+
+# Names accepted only with legacy=True (2023-24 intermediate states of the spec).
+LEGACY_CODECS: dict[str, type] = {LegacyEndianCodec.name: LegacyEndianCodec}  # V3HIST-001
+
+assert {cls.kind for cls in CODECS.values()} == {ARRAY_ARRAY, ARRAY_BYTES, BYTES_BYTES}
+
+
+def codec_names() -> frozenset[str]:
+    """The codec names a standard (non-legacy) pipeline accepts."""
+    return frozenset(CODECS)
+
+
+def lookup(name: str, legacy: bool) -> type | None:
+    cls = CODECS.get(name)
+    if cls is None and legacy:
+        cls = LEGACY_CODECS.get(name)
+    return cls

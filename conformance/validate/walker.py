@@ -1,0 +1,362 @@
+"""Walking one format's hierarchy: every node is opened with the reference and every stored
+chunk decoded; whatever goes wrong becomes a Finding and the walk goes on.
+
+For v2 and v3 the walker finds children from the store's keys itself rather than only through
+the reference's `children`, so that a child with a broken document is still visited (and
+reported), and nodes below a prefix with no metadata (an implicit group, V3-GRP-005 /
+V2-GROUP-004) are reported and validated too.
+"""
+
+from __future__ import annotations
+
+import math
+import traceback
+import zipfile
+from collections import deque
+
+from conformance.reference import get_format
+from conformance.reference.array import MAX_CHUNK_BYTES
+from conformance.reference.errors import UnsupportedError, ZarrError
+
+from . import chunks as chunk_scan
+from .budget import Budget, BudgetExceeded, Progress
+from .findings import ERROR, NOTE, WARNING, Finding, Sink
+from .lint import cited_requirement, lint_node
+from .requirement_map import SHOULD_LEVEL, requirement_for
+
+# Formats whose hierarchy the walker discovers from keys: node documents and group-level keys.
+NODE_DOCUMENTS = {"v3": ("zarr.json",), "v2": (".zarray", ".zgroup")}
+GROUP_KEYS = {"v3": {"zarr.json"}, "v2": {".zgroup", ".zattrs", ".zmetadata"}}
+FOREIGN_KEYS = {"v3": {".zarray", ".zgroup", ".zattrs", ".zmetadata"}, "v2": {"zarr.json"}}
+
+
+def node_prefix(path: str) -> str:
+    return f"{path}/" if path else ""
+
+
+def shorten(text: str, limit: int = 400) -> str:
+    """Hostile metadata makes huge messages (a 10000-element shape): keep findings readable."""
+    return text if len(text) <= limit else text[: limit - 25] + f"... ({len(text)} characters)"
+
+
+def where(exc: BaseException) -> str:
+    """'file.py:123 in function' of the innermost frame: enough to find a reference bug."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return "unknown location"
+    last = frames[-1]
+    return f"{last.filename.rsplit('/', 1)[-1]}:{last.lineno} in {last.name}"
+
+
+class Walker:
+    def __init__(self, store, format: str, sink: Sink, budget: Budget | None = None,
+                 progress: Progress | None = None, decode: bool = True):
+        self.store = store
+        self.format = format
+        self.fmt = get_format(format)
+        self.sink = sink
+        self.budget = budget or Budget()
+        self.progress = progress or Progress(enabled=False)
+        self.decode = decode
+        self.queue: deque[str] = deque()
+        self.visited: set[str] = set()
+        self.can_list = True
+        self.on_node = None  # called with a dict describing each node visited (verbose output)
+
+    # ---- reporting ------------------------------------------------------------------------
+    def report(self, level: str, requirement: str | None, reason: str, path: str, message: str, key: str | None = None) -> None:
+        self.sink.add(Finding(level, requirement, reason, path, shorten(message), key, self.format))
+
+    def report_exception(self, exc: BaseException, path: str, kind: str | None, key: str | None = None,
+                         context: str = "metadata") -> None:
+        if isinstance(exc, BudgetExceeded):
+            raise exc
+        if isinstance(exc, ZarrError):
+            requirement, note = requirement_for(self.format, kind, exc.reason, exc.requirement)
+            if exc.reason == "too-large":  # the reference's own limit, not a broken requirement
+                requirement, note = None, ""
+            if exc.reason == "unsupported":
+                level = WARNING  # valid, perhaps, but this reference cannot check it
+            else:
+                level = WARNING if requirement in SHOULD_LEVEL else ERROR
+            self.report(level, requirement, exc.reason, path, exc.message + note, key)
+            return
+        if isinstance(exc, (OSError, EOFError, zipfile.BadZipFile)):  # the store, not the reference
+            self.report(ERROR, None, "io-error", path, f"the store could not be read: {type(exc).__name__}: {exc}", key)
+            return
+        # Not a ZarrError: the reference itself failed on this input. Never crash; say where.
+        reason = "corrupt-chunk" if context == "chunk" else "invalid-metadata"
+        self.report(ERROR, None, reason, path,
+                    f"the reference failed unexpectedly ({type(exc).__name__}: {exc}) at {where(exc)}", key)
+
+    # ---- the walk -------------------------------------------------------------------------
+    def run(self, path: str = "") -> None:
+        try:
+            root = self.fmt.normalize_path(path)
+        except Exception as exc:
+            self.report_exception(exc, path.strip("/"), None)
+            return
+        if self._exists(root):
+            self.queue.append(root)
+        elif not self._adopt_orphans(root):
+            self.report(ERROR, None, "node-not-found", root, f"no {self.format} node here")
+            return
+        while self.queue:
+            self.budget.check()
+            self._visit(self.queue.popleft())
+
+    def _exists(self, path: str) -> bool:
+        try:
+            if self.fmt.node_kind(self.store, path) is not None:
+                return True
+        except BudgetExceeded:
+            raise
+        except Exception:
+            return True  # something is there, though broken: the visit reports it
+        return any(self.store.contains(node_prefix(path) + name) for name in NODE_DOCUMENTS.get(self.format, ()))
+
+    def _visit(self, path: str) -> None:
+        if path in self.visited:
+            return
+        self.visited.add(path)
+        self.progress.node()
+        try:
+            kind = self.fmt.node_kind(self.store, path)
+        except BudgetExceeded:
+            raise
+        except Exception as exc:
+            self.report_exception(exc, path, None)
+            if self.on_node is not None:
+                self.on_node({"format": self.format, "kind": "node", "path": path, "status": "unreadable",
+                              "detail": "metadata cannot be read (1 error)"})
+            if self.format in NODE_DOCUMENTS:
+                self._discover_children(path)  # a broken document does not hide its subtree
+            return
+        if kind is None:
+            self.report(ERROR, None, "node-not-found", path, "listed as a node but has no readable metadata")
+            return
+        errors_before = self.sink.tally.errors
+        node = self._open(path, kind)
+        if kind == "array":
+            self.sink.tally.arrays += 1
+            checked = self._check_array(node) if node is not None else 0
+            detail = "" if node is None else (
+                f"{node.layout.dtype} shape {tuple(node.layout.shape)} chunks {tuple(node.layout.chunk_shape)}; "
+                f"{checked} stored chunk{'' if checked == 1 else 's'} checked")
+        else:
+            self.sink.tally.groups += 1
+            queued = len(self.queue)
+            self._discover_children(path)
+            found = len(self.queue) - queued
+            detail = f"{found} member{'' if found == 1 else 's'}"
+        if self.on_node is not None:
+            errors = self.sink.tally.errors - errors_before
+            status = "ok" if not errors else f"{errors} error{'' if errors == 1 else 's'}"
+            self.on_node({"format": self.format, "kind": kind, "path": path, "status": status,
+                          "detail": f"{detail} ({status})" if detail else status})
+
+    def _open(self, path: str, kind: str):
+        try:
+            node = self.fmt.open_array(self.store, path) if kind == "array" else self.fmt.open_group(self.store, path)
+        except BudgetExceeded:
+            raise
+        except Exception as exc:
+            self.report_exception(exc, path, kind)
+            return None
+        try:
+            for finding in lint_node(node, self.format):
+                self.sink.add(finding)
+        except Exception as exc:  # a lint must never stop the walk
+            self.report_exception(exc, path, kind)
+        return node
+
+    # ---- children -------------------------------------------------------------------------
+    def _discover_children(self, path: str) -> None:
+        if self.format in NODE_DOCUMENTS:
+            children = self._children_from_keys(path)
+        else:
+            try:
+                children = sorted(self.fmt.children(self.store, path))
+            except BudgetExceeded:
+                raise
+            except UnsupportedError as exc:
+                self.report(NOTE, None, "unsupported", path, f"children cannot be listed: {exc.message}")
+                return
+            except Exception as exc:
+                self.report_exception(exc, path, "group")
+                return
+            children = [f"{path}/{name}" if path else name for name in children]
+        for child in children:
+            if child not in self.visited:
+                self.queue.append(child)
+
+    def _children_from_keys(self, path: str) -> list[str]:
+        prefix = node_prefix(path)
+        try:
+            keys, dirs = self.store.list_dir(prefix)
+        except BudgetExceeded:
+            raise
+        except UnsupportedError as exc:
+            if self.can_list:
+                self.report(NOTE, None, "unsupported", path, f"children cannot be listed: {exc.message}")
+            self.can_list = False
+            return []
+        except Exception as exc:
+            self.report_exception(exc, path, "group")
+            return []
+        self._check_group_keys(path, keys)
+        children = []
+        for name in dirs:
+            self.budget.check()
+            if self.format == "v3" and name.startswith("__"):
+                continue  # reserved for extensions, never a child (V3-GRP-008)
+            child = prefix + name
+            if any(self.store.contains(f"{child}/{doc}") for doc in NODE_DOCUMENTS[self.format]):
+                if self._valid_child_name(child, name):
+                    children.append(child)
+            else:
+                self._adopt_orphans(child)
+        return children
+
+    def _valid_child_name(self, child: str, name: str) -> bool:
+        if self.format != "v3":
+            return True
+        try:
+            from conformance.reference.formats.v3.names import name_problem
+        except ImportError:
+            return True
+        problem = name_problem(name)
+        if problem:
+            self.report(ERROR, cited_requirement(problem), "invalid-node-name", child,
+                        f"a zarr.json exists under an invalid node name: {problem}")
+            return False
+        return True
+
+    def _check_group_keys(self, path: str, keys: list[str]) -> None:
+        """Keys directly in a group that are not its documents: another format's metadata (a
+        warning: mixed formats) or stray keys (a warning: readers ignore them)."""
+        expected = GROUP_KEYS[self.format] | set(NODE_DOCUMENTS[self.format])
+        foreign = sorted(k for k in keys if k in FOREIGN_KEYS[self.format])
+        if foreign:
+            self.report(WARNING, None, "mixed-formats", path,
+                        f"this {self.format} group also holds metadata of another format: {foreign}")
+        for key in keys:
+            if key not in expected and key not in FOREIGN_KEYS[self.format]:
+                self.report(WARNING, None, "stray-key", path, "a key in the group that is not metadata of this format",
+                            node_prefix(path) + key)
+
+    def _adopt_orphans(self, missing: str) -> bool:
+        """Nodes below a path that has no metadata of its own: report the implicit group and
+        validate them anyway. Returns whether any were found."""
+        if self.format not in NODE_DOCUMENTS:
+            return False
+        try:
+            keys = self.store.list_prefix(node_prefix(missing))
+        except BudgetExceeded:
+            raise
+        except UnsupportedError:
+            return False
+        except Exception as exc:
+            self.report_exception(exc, missing, "group")
+            return False
+        documents = NODE_DOCUMENTS[self.format]
+        found = set()
+        for key in keys:
+            if "/" not in key or key.rsplit("/", 1)[-1] not in documents:
+                continue
+            if self.store.contains(key):
+                found.add(key.rsplit("/", 1)[0])
+            else:
+                self.report(WARNING, None, "invalid-path", missing,
+                            "a metadata key is listed but cannot be read (a symlink out of the store?)", key)
+        # Only the topmost ones: the walk reaches the others through them.
+        tops = sorted(p for p in found if not any(p.startswith(q + "/") for q in found))
+        requirement, _ = requirement_for(self.format, "group", "implicit-group")
+        for orphan in tops:
+            self.report(ERROR, requirement, "implicit-group", missing,
+                        f"no group metadata here, but the node /{orphan} lies below it: "
+                        "every ancestor of a node needs its own group document")
+            self.queue.append(orphan)
+        return bool(tops)
+
+    # ---- chunks ---------------------------------------------------------------------------
+    def _check_array(self, array) -> int:
+        """Report stray keys and decode every stored chunk; returns how many were checked."""
+        layout = array.layout
+        ndim = len(layout.shape)
+        chunk_bytes = math.prod(layout.chunk_shape) * max(layout.dtype.itemsize, 1)
+        decode = self.decode
+        too_large = decode and chunk_bytes > MAX_CHUNK_BYTES
+        try:
+            scan = self._find_chunks(array, ndim)
+        except BudgetExceeded:
+            raise
+        except Exception as exc:
+            self.report_exception(exc, array.path, "array", context="chunk")
+            return 0
+        for key, why, requirement in scan.stray:
+            self.report(WARNING, requirement, "stray-key", array.path, f"{key!r} {why}", key)
+        if scan.unchecked:
+            self.report(NOTE, None, "unsupported", array.path, scan.unchecked)
+        if too_large:
+            # Valid metadata, but no stored chunk of this size can be checked here: an error
+            # only when there are stored chunks that go unchecked.
+            level = ERROR if scan.chunks else NOTE
+            self.report(level, None, "too-large", array.path,
+                        f"chunks of {tuple(layout.chunk_shape)} {layout.dtype} ({chunk_bytes} bytes) exceed the "
+                        f"reference's limit of {MAX_CHUNK_BYTES} bytes; "
+                        + (f"{len(scan.chunks)} stored chunks not decoded" if scan.chunks else "none is stored"))
+            decode = False
+        checked = 0
+        for key, positions in scan.chunks.items():
+            for index in positions:
+                self.budget.check()
+                self.progress.chunk()
+                self.sink.tally.chunks += 1
+                checked += 1
+                if decode and not self._decode_chunk(array, index, key):
+                    break  # one finding per stored key is enough
+        return checked
+
+    def _find_chunks(self, array, ndim: int) -> chunk_scan.ChunkScan:
+        layout = array.layout
+        prefix = chunk_scan.chunk_prefix(layout.chunk_key, ndim)
+        injective = chunk_scan.is_injective_sample(layout.chunk_key, ndim)
+        positions = chunk_scan.grid_size(layout.shape, layout.chunk_shape)
+        listed = None
+        if self.can_list and getattr(self.store, "lists_chunks", True):
+            try:
+                listed = self.store.list_prefix(prefix)
+            except UnsupportedError:
+                self.can_list = False
+        if listed is not None:
+            if injective:
+                return chunk_scan.classify(listed, layout.chunk_key, layout.shape, layout.chunk_shape, prefix, self.format)
+            if positions <= chunk_scan.MAX_ENUMERATED_POSITIONS:
+                return chunk_scan.enumerate_positions(set(listed), layout.chunk_key, layout.shape, layout.chunk_shape, self.budget)
+            return chunk_scan.ChunkScan(unchecked=f"{positions} grid positions share keys; too many to map, chunks not checked")
+        if positions > chunk_scan.MAX_PROBED_POSITIONS:
+            return chunk_scan.ChunkScan(unchecked=(
+                f"the store cannot be listed and the grid has {positions} positions "
+                f"(more than {chunk_scan.MAX_PROBED_POSITIONS} to probe): chunks not checked"))
+        scan = chunk_scan.enumerate_positions(None, layout.chunk_key, layout.shape, layout.chunk_shape, self.budget)
+        present = {}
+        for key, indices in scan.chunks.items():
+            self.budget.check()
+            if self.store.contains(key):
+                present[key] = indices
+        scan.chunks = present
+        return scan
+
+    def _decode_chunk(self, array, index: tuple[int, ...], key: str) -> bool:
+        try:
+            if array.read_chunk(index) is None:  # listed, yet unreadable: a symlink out of the store?
+                self.report(WARNING, None, "invalid-path", array.path,
+                            "the key is listed but cannot be read (readers will see the fill value)", key)
+                return False
+            return True
+        except BudgetExceeded:
+            raise
+        except Exception as exc:
+            self.report_exception(exc, array.path, "array", key=key, context="chunk")
+            return False

@@ -1,0 +1,37 @@
+"""Bug: applies the inverse of the transpose codec's permutation (V3-TRANS-002)."""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from brokenlib import BentReader, array_kind  # noqa: E402
+
+
+def inverse(order):
+    out = [0] * len(order)
+    for i, axis in enumerate(order):
+        out[axis] = i
+    return out
+
+
+def invert_codecs(codecs):
+    out = []
+    for codec in codecs:
+        codec = dict(codec)
+        config = dict(codec.get("configuration") or {})
+        order = config.get("order")
+        if codec.get("name") == "transpose" and isinstance(order, list) and sorted(order) == list(range(len(order))):
+            config["order"] = inverse(order)
+        if codec.get("name") == "sharding_indexed":
+            config["codecs"] = invert_codecs(config.get("codecs", []))
+        if config:
+            codec["configuration"] = config
+        out.append(codec)
+    return out
+
+
+class Adapter(BentReader):
+    def bend(self, key, doc):
+        if array_kind(doc) == "v3" and isinstance(doc.get("codecs"), list):
+            doc["codecs"] = invert_codecs(doc["codecs"])
+        return doc

@@ -1,0 +1,112 @@
+"""Crashes, hangs, memory hogs and garbage are `errored` for that request only: the process is
+killed and restarted and the next request is served (fake adapters in tests/harness/fakes)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from conformance.harness.client import AdapterPool
+from conformance.harness.transport import AdapterErrored
+from conformance.suite.steps import store_spec
+
+
+@pytest.fixture
+def pool(fakes_on_path, tmp_path):
+    pool = AdapterPool(timeout=1.5, scratch=tmp_path / "scratch")
+    yield pool
+    pool.close()
+
+
+def read(client, case_dir, tmp_path):
+    return client.call("read", store=store_spec(case_dir / "store"), format="v3", node="", output=str(tmp_path / "o.npy"))
+
+
+def assert_errored_then_recovers(client, mini_corpus, tmp_path, match: str):
+    assert read(client, mini_corpus / "v3/read/plain-a", tmp_path).ok
+    first_pid = client.transport.pid
+    with pytest.raises(AdapterErrored, match=match):
+        read(client, mini_corpus / "v3/read/trigger", tmp_path)
+    response = read(client, mini_corpus / "v3/read/plain-b", tmp_path)  # restarted transparently
+    assert response.ok
+    assert client.transport.pid != first_pid
+    return client
+
+
+def test_crash_is_errored_and_restarts(pool, mini_corpus, tmp_path):
+    client = assert_errored_then_recovers(pool.get("crash"), mini_corpus, tmp_path, r"crashed.*exit code 3")
+    assert client.transport.starts == 2
+
+
+def test_crash_message_carries_stderr(pool, mini_corpus, tmp_path):
+    client = pool.get("crash")
+    with pytest.raises(AdapterErrored, match="about to crash"):
+        read(client, mini_corpus / "v3/read/trigger", tmp_path)
+
+
+def test_hang_is_killed_after_the_timeout(pool, mini_corpus, tmp_path):
+    started = time.monotonic()
+    assert_errored_then_recovers(pool.get("hang"), mini_corpus, tmp_path, r"hang: no response within 1.5 s")
+    assert time.monotonic() - started < 15
+
+
+def test_memory_hog_hits_the_cap(pool, mini_corpus, tmp_path):
+    assert_errored_then_recovers(pool.get("hog"), mini_corpus, tmp_path, "out of memory")
+
+
+def test_without_a_cap_the_hog_allocates(fakes_on_path, mini_corpus, tmp_path):
+    # Proves the cap is what stops it (the fake never touches the pages, so this costs nothing).
+    pool = AdapterPool(timeout=10, memory_limit=None, scratch=tmp_path / "s")
+    try:
+        assert read(pool.get("hog"), mini_corpus / "v3/read/trigger", tmp_path).ok
+    finally:
+        pool.close()
+
+
+def test_garbage_on_the_protocol_stream(pool, mini_corpus, tmp_path):
+    client = pool.get("garbage")
+    assert client.describe().name == "garbage"
+    with pytest.raises(AdapterErrored, match="malformed response \\(not JSON\\)"):
+        read(client, mini_corpus / "v3/read/plain-a", tmp_path)
+    assert client.call("describe").ok  # a fresh process
+
+
+def test_schema_violation_is_errored(pool, mini_corpus, tmp_path):
+    assert_errored_then_recovers(pool.get("malformed"), mini_corpus, tmp_path, "malformed read response")
+
+
+def test_output_printed_by_the_adapter_does_not_disturb_the_protocol(pool, mini_corpus, tmp_path):
+    client = pool.get("chatty")
+    assert client.describe().name == "reference"
+    for _ in range(3):
+        assert read(client, mini_corpus / "v3/read/plain-a", tmp_path).ok
+    assert client.transport.starts == 1
+
+
+def test_unknown_op_is_a_protocol_error(pool):
+    client = pool.get("reference")
+    with pytest.raises(AdapterErrored, match="unknown or unimplemented op"):
+        client.call("frobnicate")
+
+
+def test_in_process_transport_serves_the_same_answers(fakes_on_path, mini_corpus, tmp_path):
+    pool = AdapterPool(in_process=True, scratch=tmp_path / "s")
+    try:
+        client = pool.get("reference")
+        assert client.transport.pid is None
+        response = read(client, mini_corpus / "v3/read/plain-a", tmp_path)
+        assert response.ok and response.body["shape"] == [10]
+        failed = read(client, mini_corpus / "v3/reject/bad-json", tmp_path)
+        assert not failed.ok and failed.reason == "invalid-json"
+    finally:
+        pool.close()
+
+
+def test_child_environment_is_inherited(pool, monkeypatch, tmp_path):
+    from conformance.harness.client import child_env
+
+    monkeypatch.setenv("ZARR_SOMETHING", "1")
+    env = child_env()
+    assert env["ZARR_SOMETHING"] == "1"
+    assert env["PYTHONPATH"].split(":")[0].endswith("main") or "conformance" not in env["PYTHONPATH"]

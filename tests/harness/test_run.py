@@ -1,0 +1,187 @@
+"""`zarr-conformance run` end to end on the mini corpus: records, outcomes (passed, failed,
+errored, unsupported, known-failure, strict known failure that passes), the summary, the exit
+code, xdist, and that other test suites are not touched by the plugin."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conformance.harness import schemas
+from conformance.harness.config import REPO_ROOT
+
+from conftest import FAKES
+
+ADAPTER = '''
+from conformance.harness.config import ADAPTERS_DIR
+from conformance.harness.serve import load_adapter_class
+
+Reference = load_adapter_class(ADAPTERS_DIR / "reference")
+
+
+class Adapter(Reference):
+    def read(self, request):
+        response = super().read(request)
+        response["attributes"] = {}  # drops attributes: a real bug
+        return response
+'''
+
+
+def make_adapter(root: Path, name: str, capabilities: list[str], known: str = "", code: str = ADAPTER) -> None:
+    folder = root / name
+    folder.mkdir(parents=True)
+    (folder / "adapter.py").write_text(code)
+    (folder / "adapter.toml").write_text(textwrap.dedent(f'''\
+        name = "{name}"
+        description = "test adapter {name}"
+        transport = "python"
+        capabilities = {json.dumps(capabilities)}
+        ''') + known)
+
+
+CAPS = ["format:v3", "op:read", "op:write", "store:directory", "node:group", "dtype:int32", "dtype:uint8", "codec:bytes"]
+
+
+def run_cli(*args, env_extra=None, cwd=None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, **(env_extra or {}))
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO_ROOT), env.get("PYTHONPATH", "")])
+    return subprocess.run([sys.executable, "-m", "conformance.cli", "run", *args], capture_output=True, text=True,
+                          env=env, cwd=cwd, timeout=240)
+
+
+@pytest.fixture(scope="module")
+def run(mini_corpus, tmp_path_factory):
+    """One run over several adapters (spawning pytest is the slow part, so it is shared)."""
+    tmp = tmp_path_factory.mktemp("run")
+    adapters = tmp / "adapters"
+    make_adapter(adapters, "drops-attrs", CAPS, known=textwrap.dedent('''\
+        [[known_failures]]
+        case = "v3/read/plain-*"
+        test = "read"
+        reason = "attributes are dropped"
+        issue = "https://example.org/issues/1"
+
+        [[known_failures]]
+        case = "v3/read/group"
+        test = "read"
+        reason = "pretend the group case fails although it passes"
+        issue = "https://example.org/issues/2"
+
+        [[known_failures]]
+        case = "v3/read/no-such-case"
+        reason = "stale entry"
+        issue = "https://example.org/issues/3"
+        '''), code=ADAPTER.replace('response["attributes"] = {}', 'response["attributes"] = {} if response["node_type"] == "array" else response["attributes"]'))
+    make_adapter(adapters, "no-groups", [c for c in CAPS if c != "node:group"], code="from conformance.harness.config import ADAPTERS_DIR\nfrom conformance.harness.serve import load_adapter_class\nAdapter = load_adapter_class(ADAPTERS_DIR / 'reference')\n")
+    results = tmp / "results.jsonl"
+    proc = run_cli("--impl", "reference", "--impl", "crash", "--impl", "drops-attrs", "--impl", "no-groups",
+                   "--impl", "strict", "--fixtures", str(mini_corpus), "--kinds", "read,reject,write,cross,zom",
+                   "--results", str(results),
+                   env_extra={"ZARR_CONFORMANCE_ADAPTERS": os.pathsep.join([str(adapters), str(FAKES)])}, cwd=tmp)
+    records = [json.loads(line) for line in results.read_text().splitlines()] if results.exists() else []
+    return proc, records
+
+
+def outcome(records, test, impl, case, writer=None):
+    found = [r for r in records if r["test"] == test and r["impl"] == impl and r["case"] == case
+             and (writer is None or r["writer"] == writer)]
+    assert len(found) == 1, (test, impl, case, found)
+    return found[0]
+
+
+def test_every_record_follows_the_schema(run):
+    proc, records = run
+    assert records, proc.stderr + proc.stdout
+    for record in records:
+        assert schemas.problems("result-record", record) == []
+    assert len({r["run_id"] for r in records}) == 1
+
+
+def test_reference_passes_everything(run):
+    _, records = run
+    mine = [r for r in records if r["impl"] == "reference" and r["test"] != "cross"]
+    assert mine and all(r["outcome"] == "passed" for r in mine), [r for r in mine if r["outcome"] != "passed"]
+    assert outcome(records, "read", "reference", "v3/read/plain-a")["versions"]["reference"]["numpy"]
+
+
+def test_crash_is_errored_and_the_run_goes_on(run):
+    _, records = run
+    trigger = outcome(records, "read", "crash", "v3/read/trigger")
+    assert trigger["outcome"] == "errored" and "exit code 3" in trigger["message"]
+    assert outcome(records, "read", "crash", "v3/read/plain-a")["outcome"] == "passed"
+    assert outcome(records, "read", "crash", "v3/read/plain-b")["outcome"] == "passed"
+
+
+def test_known_failures(run):
+    _, records = run
+    known = outcome(records, "read", "drops-attrs", "v3/read/plain-a")
+    assert known["outcome"] == "known-failure" and known["known_failure"]["issue"] == "https://example.org/issues/1"
+    # the trigger case has no entry: a plain failure with the judge's message
+    failed = outcome(records, "read", "drops-attrs", "v3/read/trigger")
+    assert failed["outcome"] == "failed" and "attributes" in failed["message"]
+    # a strict entry whose case passes is a failure telling to remove the entry
+    xpass = outcome(records, "read", "drops-attrs", "v3/read/group")
+    assert xpass["outcome"] == "failed" and xpass["message"] == "known failure now passes: remove the entry"
+
+
+def test_unsupported_by_capability(run):
+    _, records = run
+    rec = outcome(records, "read", "no-groups", "v3/read/group")
+    assert rec["outcome"] == "unsupported" and "node:group" in rec["message"]
+
+
+def test_cross_pairs(run):
+    _, records = run
+    cross = [r for r in records if r["test"] == "cross"]
+    assert len(cross) == 25  # 5 x 5 ordered pairs, one write case
+    rec = outcome(records, "cross", "reference", "v3/write/int32", writer="crash")
+    assert rec["outcome"] == "passed" and rec["reader"] == "reference"
+    assert outcome(records, "cross", "drops-attrs", "v3/write/int32", writer="reference")["outcome"] == "failed"
+
+
+def test_requests_follow_the_schema_and_zom_without_op_zom(run):
+    _, records = run
+    strict = [r for r in records if "strict" in (r["impl"], r["writer"], r["reader"])
+              and {r["impl"], r["writer"], r["reader"]} <= {"strict", "reference", None} and "model-" not in r["case"]]
+    assert strict and all(r["outcome"] == "passed" for r in strict), [r for r in strict if r["outcome"] != "passed"]
+    # without op:zom the hierarchy case is built from list + read; the model-only cases need op:zom
+    assert outcome(records, "zom", "strict", "v3/zom/hierarchy")["outcome"] == "passed"
+    assert outcome(records, "zom", "strict", "v3/zom/model-valid")["outcome"] == "unsupported"
+    assert outcome(records, "zom", "reference", "v3/zom/model-invalid")["outcome"] == "passed"
+
+
+def test_summary_exit_code_and_stale_warning(run):
+    proc, _ = run
+    assert proc.returncode == 1
+    assert "all records" in proc.stdout
+    assert "known failure 'v3/read/no-such-case' (https://example.org/issues/3) matches no case" in proc.stdout
+    assert "ERRORED  read     crash v3/read/trigger" in proc.stdout
+    assert "tests collected" in proc.stderr
+
+
+def test_xdist_run_of_the_reference(mini_corpus, tmp_path):
+    results = tmp_path / "r.jsonl"
+    proc = run_cli("--fixtures", str(mini_corpus), "--jobs", "2", "--results", str(results), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    records = [json.loads(line) for line in results.read_text().splitlines()]
+    assert len(records) == 7 and {r["outcome"] for r in records} == {"passed"}
+    assert {r.get("worker") for r in records} <= {"gw0", "gw1"}
+
+
+def test_plugin_leaves_other_test_suites_alone(tmp_path):
+    (tmp_path / "test_other.py").write_text(
+        "import pytest\n\n@pytest.fixture\ndef case():\n    return 1\n\n"
+        "@pytest.mark.parametrize('impl', [1, 2])\ndef test_x(case, impl):\n    assert case == 1\n")
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
+    argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", str(tmp_path)]
+    from conformance.harness.cli import plugin_args
+
+    proc = subprocess.run(argv[:3] + plugin_args() + argv[3:], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "2 passed" in proc.stdout and "zarr-conformance" not in proc.stdout
