@@ -40,6 +40,14 @@ class RunReporter:
             self.total = len(ids)
             self._say(f"{self.total} tests collected")
 
+    def pytest_collectreport(self, report) -> None:
+        # pytest's terminal reporter is off in `run`: collection errors must still be seen.
+        if report.failed:
+            self._say(f"error collecting {report.nodeid or 'the suite'}:\n{report.longreprtext}")
+
+    def pytest_internalerror(self, excrepr) -> None:
+        self._say(f"internal error:\n{excrepr}")
+
     def pytest_runtest_logreport(self, report) -> None:
         from .pytest_plugin import RECORD_PROPERTY
 

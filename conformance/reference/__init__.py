@@ -35,15 +35,24 @@ def get_format(name: str):
 
 def detect_format(store: Store, path: str = "") -> str | None:
     """The format of the node at `path`, judged by which metadata keys exist (None if none)."""
-    path_errors = []
+    from .errors import PathError
+
+    path_errors, invalid = [], []
     for name in FORMAT_NAMES:
         fmt = get_format(name)
         try:
-            if fmt.node_kind(store, fmt.normalize_path(path)) is not None:
-                return name
-        except ZarrError as exc:
+            normalized = fmt.normalize_path(path)
+        except PathError as exc:
             path_errors.append(exc)
-    if path_errors and len(path_errors) == len(FORMAT_NAMES):
+            continue
+        try:
+            if fmt.node_kind(store, normalized) is not None:
+                return name
+        except ZarrError:
+            invalid.append(name)
+    if invalid:
+        return invalid[0]  # its metadata is there but invalid: opening it reports the real reason
+    if len(path_errors) == len(FORMAT_NAMES):
         raise path_errors[0]  # every format refuses the path itself (e.g. V2-KEY-005 '..')
     return None
 

@@ -167,10 +167,11 @@ def test_summary_exit_code_and_stale_warning(run):
 
 def test_xdist_run_of_the_reference(mini_corpus, tmp_path):
     results = tmp_path / "r.jsonl"
-    proc = run_cli("--fixtures", str(mini_corpus), "--jobs", "2", "--results", str(results), cwd=tmp_path)
+    proc = run_cli("--fixtures", str(mini_corpus), "--jobs", "2", "--results", str(results),
+                   "--kinds", "read,reject,write,cross,zom", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     records = [json.loads(line) for line in results.read_text().splitlines()]
-    assert len(records) == 7 and {r["outcome"] for r in records} == {"passed"}
+    assert len(records) == 10 and {r["outcome"] for r in records} == {"passed"}
     assert {r.get("worker") for r in records} <= {"gw0", "gw1"}
 
 

@@ -206,3 +206,15 @@ def test_validate_s3_through_the_installed_command(moto_s3, store_dir):
     assert records[-1]["type"] == "summary" and records[-1]["chunks"] == 4 and records[-1]["arrays"] == 1
     assert any(r.get("reason") == "corrupt-chunk" and r.get("key") == "g/a/1.1" for r in records)
     assert "Traceback" not in done.stderr
+
+
+def test_a_feature_the_reference_lacks_is_a_warning_not_a_failure(run_cli, store_dir, monkeypatch):
+    from conformance.reference.errors import UnsupportedError
+
+    def unsupported(self, store, path):
+        raise UnsupportedError("data type 'float8_e4m3' is valid but not implemented here")
+
+    monkeypatch.setattr(V3Format, "open_array", unsupported)
+    output = run_cli(store_dir({"zarr.json": v3_array([2], [2])}))
+    assert output.code == 0, output
+    assert output.has("WARNING", None, "unsupported", "/")

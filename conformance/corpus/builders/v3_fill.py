@@ -8,7 +8,7 @@ import numpy as np
 from ..data import sample
 from ...reference import jsonio
 from ..generator import add_case, case
-from .v3_kit import array_doc, bits, bytes_codec, default_endian, dtype_needs, numpy_dtype, put_array, reject_case
+from .v3_kit import array_doc, bits, default_endian, dtype_needs, numpy_dtype, put_array, reject_case
 
 
 def _read(slug, data_type, fill_json, fill_bits, requirements, description, tier="required", shape=(5,),

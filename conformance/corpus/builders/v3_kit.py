@@ -197,3 +197,28 @@ def keep_zero_d(w, array: np.ndarray, name: str = "expected") -> None:
     buf = io.BytesIO()
     np.save(buf, np.array(array), allow_pickle=False)
     w.files[f"{name}.npy"] = buf.getvalue()
+
+
+def put_hierarchy(w, path: str) -> None:
+    """Explicit group documents for every ancestor of `path` (the root included)."""
+    parts = path.split("/")
+    for i in range(len(parts)):
+        w.put_json("/".join(parts[:i] + ["zarr.json"]), group_doc())
+
+
+def all_keys(shape, chunks, key=default_key, prefix: str = "") -> list[str]:
+    """zarr.json plus the key of every chunk of the grid, under `prefix`."""
+    return [prefix + "zarr.json"] + [prefix + key(i) for i in np.ndindex(*grid(shape, chunks))]
+
+
+def write_case(case_id, description, requirements, metadata, data, needs, tier="required", path="", **expect) -> None:
+    """A write case of an array; `data` is an array or a function of the CaseWriter (for w.rng)."""
+
+    def build(w):
+        arr = data(w) if callable(data) else data
+        w.expect_write(metadata=metadata, data=arr, path=path, **expect)
+        if arr is not None and np.ndim(arr) == 0:
+            keep_zero_d(w, arr, "input")
+
+    add_case(case_id, kind="write", build=build, needs=[*needs, "op:write"], tier=tier, requirements=requirements,
+             description=description)

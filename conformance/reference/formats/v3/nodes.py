@@ -3,14 +3,8 @@ reads through sharding), and groups with their parsed metadata."""
 
 from __future__ import annotations
 
-import math
-from typing import Any
-
-import numpy as np
-
-from ...array import MAX_READ_BYTES, Array, ArrayLayout, Group
-from ...errors import ChunkError, LimitError, MetadataError, ZarrError
-from ...grid import chunk_overlaps, normalize_selection
+from ...array import Array, ArrayLayout, Group
+from ...errors import MetadataError, ZarrError
 from .metadata import ArrayMetadata, GroupMetadata
 from .names import node_prefix
 
@@ -57,49 +51,6 @@ class V3Array(Array):
     @property
     def data_type(self) -> str | dict:
         return self.meta.data_type.to_json()
-
-    def read(self, selection: Any = None) -> np.ndarray:
-        """Region read; with a sharding pipeline, chunks read in part fetch only the shard index
-        and the inner chunks they need (V3-PIPE-005: the result is the same as a full decode)."""
-        codec = self.layout.codec
-        if not getattr(codec, "supports_partial", False):
-            return super().read(selection)
-        layout = self.layout
-        region, dropped = normalize_selection(selection, layout.shape)
-        out_shape = tuple(r.stop - r.start for r in region)
-        if math.prod(out_shape) * max(layout.dtype.itemsize, 1) > MAX_READ_BYTES:
-            raise LimitError(f"reading {out_shape} of {layout.dtype} exceeds the read limit")
-        out = layout.fill_chunk(out_shape)
-        for index, inner, outer in chunk_overlaps(region, layout.chunk_shape):
-            key = self.chunk_key(index)
-            try:
-                part = codec.decode_partial(self.store, key, inner)
-            except ZarrError:
-                raise
-            except Exception as exc:  # a codec library's own error: the chunk is corrupt
-                raise ChunkError("corrupt-chunk", f"chunk {key!r} cannot be decoded: {exc}") from None
-            if part is not None:
-                out[outer] = part
-        if dropped:
-            out = out.reshape([n for d, n in enumerate(out_shape) if d not in dropped])
-        return out
-
-    __getitem__ = read
-
-    def write(self, selection: Any, values: Any) -> None:
-        if self.layout.shape == ():  # the engine's whole-chunk path flattens a 0-d chunk to 1-d
-            normalize_selection(selection, ())
-            layout = self.layout
-            chunk = np.array(np.broadcast_to(np.asarray(values, dtype=layout.dtype), ()), dtype=layout.dtype)
-            key = self.chunk_key(())
-            if not layout.write_empty_chunks and self._is_fill(chunk):
-                self.store.erase(key)
-            else:
-                self.store.set(key, layout.codec.encode(chunk))
-            return
-        super().write(selection, values)
-
-    __setitem__ = write
 
 
 class V3Group(Group):

@@ -32,7 +32,7 @@ class _VLenCodec(ArrayBytesCodec):
             )
 
     def encode(self, array: np.ndarray) -> bytes:
-        flat = np.ascontiguousarray(array).reshape(-1)  # C order of what this codec receives
+        flat = np.array(array, dtype=object).reshape(-1)  # a writable C-order copy: numcodecs may not take a read-only view
         for item in flat:
             if not isinstance(item, self.item_type):
                 raise TypeError(f"{self.name}: element {item!r} is not {self.item_type.__name__}")
