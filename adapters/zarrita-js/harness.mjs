@@ -198,24 +198,45 @@ function loadChunk(path) {
 
 // ---- requests ---------------------------------------------------------------------------------
 
+// The node kind from the stored document, so that zarrita reports why an array fails to open
+// (open.v2 without `kind` retries as a group and reports "Not found: v2 group" instead).
+async function storedKind(store, location, format) {
+  if (format === "v2") {
+    if ((await store.get(location.resolve(".zarray").path)) !== undefined) return "array";
+    if ((await store.get(location.resolve(".zgroup").path)) !== undefined) return "group";
+    return undefined;
+  }
+  let doc = await rawDocument(store, location, "zarr.json");
+  return doc?.node_type === "array" || doc?.node_type === "group" ? doc.node_type : undefined;
+}
+
+// Attributes must travel as a JSON object; a reader that accepted something else (a list, null)
+// still accepted it: report {} and the value as read, so a reject case records the acceptance.
+function attributesOf(node) {
+  let attrs = node.attrs;
+  if (attrs !== null && typeof attrs === "object" && !Array.isArray(attrs)) return { attributes: attrs };
+  return { attributes: {}, attributes_as_read: attrs ?? null };
+}
+
 async function read(req) {
   let store = openStore(req.store);
   let path = nodePath(req.node);
   let location = locate(store, path);
-  let node = await openerFor(req.format)(location);
-  let attributes = node.attrs ?? {};
+  let kind = await storedKind(store, location, req.format);
+  let node = await openerFor(req.format)(location, kind ? { kind } : {});
+  let { attributes, ...extra } = attributesOf(node);
   if (node.kind === "group") {
     let members = {};
     for (let { path: p, kind } of await listing(store, req.format)) {
       let rel = relativeTo(path, p);
       if (rel && !rel.includes("/")) members[rel] = kind;
     }
-    return { node_type: "group", attributes, members };
+    return { node_type: "group", attributes, ...extra, members };
   }
   let chunk = node.shape.length === 0 ? await node.getChunk([]) : await zarr.get(node);
   let metadata = await rawDocument(store, location, req.format === "v3" ? "zarr.json" : ".zarray");
   let saved = saveChunk(req.output, node.dtype, chunk);
-  return { node_type: "array", metadata, attributes, data: saved.path, shape: chunk.shape, dtype: saved.dtype };
+  return { node_type: "array", metadata, attributes, ...extra, data: saved.path, shape: chunk.shape, dtype: saved.dtype };
 }
 
 async function list(req) {
@@ -360,8 +381,10 @@ async function handle(req, rawLine) {
   return { ...response, id: req.id, elapsed: elapsed() };
 }
 
-// One request at a time, in order; anything else zarrita prints goes to stderr.
+// One request at a time, in order; anything else zarrita prints goes to stderr. A promise that
+// zarrita leaves rejected after a request has been answered must not end the process.
 console.log = console.error;
+process.on("unhandledRejection", (err) => console.error("zarrita-js: unhandled rejection:", err));
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
 for await (const line of lines) {
   if (!line.trim()) continue;

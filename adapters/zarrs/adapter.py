@@ -9,7 +9,8 @@ repository checkout) with that pipeline switched on in strict mode. Two traps ar
   ZarrsCodecPipeline with a Rust implementation, otherwise the request is answered `unsupported`.
 - zarrs' pipeline refuses some data types (S/U/V/M/m/O/T numpy kinds) with
   UnsupportedDataTypeError; strict mode turns that into an error instead of a fallback, answered
-  `unsupported` too, and so is metadata the Rust side refuses as "unsupported ..." (its TypeError
+  `unsupported` too, as is its "Non-native byte order not supported" (v2 '>' data types), and so
+  is metadata the Rust side refuses as "unsupported ..." (its TypeError
   message); any other refusal of the Rust side is a real failure or rejection, reported as such.
 """
 
@@ -82,6 +83,11 @@ class Adapter(_base.Adapter):
     def _guarded(self, method, request: dict) -> dict:
         try:
             return method(request)
+        except RuntimeError as exc:
+            if "Non-native byte order not supported" not in str(exc):
+                raise
+            # zarrs-python decodes only into native-endian arrays; v2 '>' data types are refused
+            raise Unsupported(f"zarrs-python: {exc} (v2 big-endian data types)") from exc
         except UnsupportedDataTypeError as exc:
             raise Unsupported("the zarrs codec pipeline does not support this data type "
                               "(zarrs-python refuses numpy kinds S, U, V, M, m, O, T)") from exc

@@ -17,7 +17,7 @@ import importlib
 import json
 import pkgutil
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -139,12 +139,25 @@ class CaseWriter:
 
     def expect_write(self, *, node_type: str = "array", path: str = "", metadata: dict | None = None,
                      attributes: dict | None = None, data: Any = None, keys=None, required_keys=(),
-                     forbidden_keys=(), documents: dict | None = None, document_members: dict | None = None) -> None:
+                     forbidden_keys=(), documents: dict | None = None, document_members: dict | None = None,
+                     stored: dict[str, dict] | None = None, must_fail: str | None = None) -> None:
+        """`stored`: checks on raw stored values, by key: {"equals": bytes} (saved as a file),
+        {"size": n}, {"prefix": bytes}, {"crc32c_suffix": True} (last 4 bytes are the LE CRC-32C of
+        the rest). `must_fail`: the write request itself must be refused (a reason code)."""
         request: dict[str, Any] = {"node_type": node_type, "path": path, "metadata": metadata,
                                    "attributes": attributes or {}, "data": None}
         if data is not None:
             files = self._array_files(np.asarray(data), "input")
             request.update(files)
+        checks = {}
+        for i, (key, check) in enumerate(sorted((stored or {}).items())):
+            check = dict(check)
+            if "equals" in check:
+                self.files[f"stored-{i}.bin"] = bytes(check["equals"])
+                check["equals"] = f"stored-{i}.bin"
+            if "prefix" in check:
+                check["prefix"] = bytes(check["prefix"]).hex()
+            checks[key] = check
         self.expect = {
             "request": request,
             "keys": sorted(keys) if keys is not None else None,
@@ -153,6 +166,14 @@ class CaseWriter:
             "documents": documents or {},
             "document_members": document_members or {},
         }
+        if checks:
+            self.expect["stored"] = checks
+        if must_fail is not None:
+            from ..reference.errors import REASONS
+
+            if must_fail not in REASONS:
+                raise ValueError(f"{self.spec.id}: unknown reason {must_fail!r}")
+            self.expect["must_fail"] = must_fail
 
     def expect_zom(self, *, model: Any, schema_version: int, valid: bool, schema: str = "fixed") -> None:
         self.files["model.json"] = json.dumps(model, indent=2, ensure_ascii=False).encode("utf-8")
@@ -167,7 +188,7 @@ def npy_bytes(arr: np.ndarray) -> bytes:
     import io
 
     buf = io.BytesIO()
-    np.save(buf, np.ascontiguousarray(arr), allow_pickle=False)
+    np.save(buf, np.asarray(arr, order="C"), allow_pickle=False)  # keeps 0-d arrays 0-d
     return buf.getvalue()
 
 
@@ -229,26 +250,27 @@ def is_generated(case_dir: Path) -> bool:
 def generate(root: Path, progress: Callable[[str], None] | None = None, only: str | None = None) -> int:
     """(Re)write every generated case under `root`; gold cases (with provenance) are kept."""
     specs = load_builders()
+    # Build everything in memory first: a failing builder leaves the corpus on disk untouched.
+    built = {}
+    for case_id in sorted(specs):
+        if only and not case_id.startswith(only):
+            continue
+        built[case_id] = build_case(specs[case_id])
+        if progress and len(built) % 100 == 0:
+            progress(f"built {len(built)} cases")
     root.mkdir(parents=True, exist_ok=True)
     for case_json in list(root.rglob("case.json")):
         folder = case_json.parent
         if is_generated(folder) and (only is None or folder.relative_to(root).as_posix().startswith(only)):
             shutil.rmtree(folder)
-    count = 0
-    for case_id in sorted(specs):
-        if only and not case_id.startswith(only):
-            continue
-        files = build_case(specs[case_id])
+    for case_id, files in built.items():
         folder = root / case_id
         for rel, value in sorted(files.items()):
             target = folder / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(value)
-        count += 1
-        if progress and count % 50 == 0:
-            progress(f"generated {count} cases")
     _prune_empty_dirs(root)
-    return count
+    return len(built)
 
 
 def _prune_empty_dirs(root: Path) -> None:

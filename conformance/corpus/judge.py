@@ -91,6 +91,37 @@ def judge_reject(case: Case, raised: bool, message: str = "", reason: str | None
     return []
 
 
+def check_stored(case: Case, store) -> list[str]:
+    """The raw-value checks of a write case (`stored`)."""
+    problems = []
+    for key, check in case.expect.get("stored", {}).items():
+        value = store.get(key)
+        if value is None:
+            problems.append(f"stored value {key!r} missing")
+            continue
+        if "equals" in check and value != (case.dir / check["equals"]).read_bytes():
+            problems.append(f"stored value {key!r} differs from the expected bytes ({len(value)} bytes: {value[:16].hex()}...)")
+        if "size" in check and len(value) != check["size"]:
+            problems.append(f"stored value {key!r} is {len(value)} bytes, expected {check['size']}")
+        if "prefix" in check and not value.startswith(bytes.fromhex(check["prefix"])):
+            problems.append(f"stored value {key!r} starts {value[:8].hex()}, expected {check['prefix']}")
+        if check.get("crc32c_suffix"):
+            import crc32c
+
+            if len(value) < 4 or int.from_bytes(value[-4:], "little") != crc32c.crc32c(value[:-4]):
+                problems.append(f"stored value {key!r} does not end with the CRC-32C of the preceding bytes")
+    return problems
+
+
+def judge_refused_write(case: Case, raised: bool, message: str = "", reason: str | None = None) -> list[str]:
+    """For a write case with `must_fail`: the implementation must refuse the request."""
+    if not raised:
+        return [f"accepted a write request that must be refused ({case.expect['must_fail']})"]
+    if reason is not None and reason != case.expect["must_fail"]:
+        return [f"refused with reason {reason!r}, expected {case.expect['must_fail']!r}: {message}"]
+    return []
+
+
 def judge_write(case: Case, store_path: Path, reader: Any = None) -> list[str]:
     """Judge a store written for a write case, reading it back with the reference."""
     from conformance.reference import get_format, open_store
@@ -126,6 +157,7 @@ def judge_write(case: Case, store_path: Path, reader: Any = None) -> list[str]:
                 continue
             if got != want:
                 problems.append(f"document {key!r} is {got!r}, expected {want!r}")
+        problems += check_stored(case, store)
         for key, members in exp.get("document_members", {}).items():
             raw = store.get(key)
             try:

@@ -6,7 +6,6 @@ tooling; the harness's reference adapter answers the same questions through the 
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 from pathlib import Path
 
@@ -54,11 +53,27 @@ def reference_verdict(case: Case) -> list[str]:
 def reference_write(case: Case) -> list[str]:
     from conformance.reference import get_format, open_store
 
+    from conformance.reference.errors import ZarrError
+
+    from .judge import judge_refused_write
+
     req = case.write_request()
     fmt = get_format(case.format)
     with tempfile.TemporaryDirectory() as tmp:
         target = Path(tmp) / ("store.zip" if case.store_kind == "zip" else "store")
         store = open_store(target, mode="w")
+        if case.expect.get("must_fail"):
+            try:
+                path = fmt.normalize_path(req.path)
+                if req.node_type == "group":
+                    fmt.create_group(store, path, req.attributes)
+                else:
+                    fmt.create_array(store, path, req.metadata, req.attributes)
+            except ZarrError as exc:
+                return judge_refused_write(case, True, str(exc), exc.reason)
+            finally:
+                store.close()
+            return judge_refused_write(case, False)
         try:
             path = fmt.normalize_path(req.path)
             if req.node_type == "group":

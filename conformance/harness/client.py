@@ -154,6 +154,7 @@ class AdapterPool:
         self.scratch = Path(scratch or tempfile.mkdtemp(prefix="zarr-conformance-"))
         self.scratch.mkdir(parents=True, exist_ok=True)
         self._clients: dict[str, AdapterClient] = {}
+        self._broken: dict[str, str] = {}  # adapters whose environment could not be made
         self._configs: dict[str, AdapterConfig] = {}
         self._counter = itertools.count()
 
@@ -168,9 +169,15 @@ class AdapterPool:
     def get(self, name: str) -> AdapterClient:
         client = self._clients.get(name)
         if client is None:
+            if name in self._broken:
+                raise AdapterErrored(self._broken[name])
             config = self.config(name)
-            transport = make_transport(config, in_process=self.in_process, memory_limit=self.memory_limit,
-                                       log_dir=self.scratch)
+            try:
+                transport = make_transport(config, in_process=self.in_process, memory_limit=self.memory_limit,
+                                           log_dir=self.scratch)
+            except envs.ProvisioningError as exc:
+                self._broken[name] = f"the environment of {name} cannot be made: {exc}"
+                raise AdapterErrored(self._broken[name]) from None
             client = self._clients[name] = AdapterClient(config, transport, self.timeout)
         return client
 

@@ -18,6 +18,10 @@ from pathlib import Path
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_MEMORY_LIMIT = 4 << 30
 STDERR_TAIL = 2000
+# A child that dies this many times in a row before answering anything is not restarted again:
+# every later request is `errored` at once (an adapter that cannot even import would otherwise
+# cost a process start per case).
+MAX_FAILED_STARTS = 3
 
 
 class AdapterErrored(Exception):
@@ -86,6 +90,9 @@ class SubprocessTransport:
         self.log_path = Path(log_path) if log_path else None
         self.before_start = before_start  # called before each (re)start, e.g. to stage files
         self.starts = 0
+        self._answered = False  # since the last start
+        self._failed_starts = 0
+        self._given_up: str | None = None
         self._proc: subprocess.Popen | None = None
         self._buffer = bytearray()
         self._log_offset = 0
@@ -112,6 +119,7 @@ class SubprocessTransport:
                 log.close()
         self._buffer.clear()
         self.starts += 1
+        self._answered = False
 
     def kill(self) -> None:
         proc, self._proc = self._proc, None
@@ -144,6 +152,8 @@ class SubprocessTransport:
 
     # ---- one request ----------------------------------------------------------------------
     def request(self, message: dict, timeout: float | None = DEFAULT_TIMEOUT) -> dict:
+        if self._given_up:
+            raise AdapterErrored(self._given_up)
         if self._proc is None or self._proc.poll() is not None:
             if self._proc is not None:
                 self.kill()
@@ -151,9 +161,15 @@ class SubprocessTransport:
         try:
             self._send(message)
             line = self._read_line(timeout)
-        except AdapterErrored:
+        except AdapterErrored as exc:
             self.kill()
+            if not self._answered:
+                self._failed_starts += 1
+                if self._failed_starts >= MAX_FAILED_STARTS:
+                    self._given_up = f"the adapter process failed {MAX_FAILED_STARTS} times before answering; not restarted again: {exc}"
             raise
+        self._answered = True
+        self._failed_starts = 0
         try:
             response = json.loads(line)
         except ValueError:

@@ -87,7 +87,7 @@ def run(args) -> int:
     return _run(args, args.location)
 
 
-def _run(args, location, verbose: bool | None = None) -> int:
+def _run(args, location, verbose: bool | None = None, label: str | None = None) -> int:
     import json
 
     from .budget import Progress
@@ -97,7 +97,7 @@ def _run(args, location, verbose: bool | None = None) -> int:
         result = validate(
             location, format=args.format, path=args.path, decode=not args.no_data, timeout=args.timeout,
             as_json=args.json, progress=Progress(enabled=not args.quiet), model=args.model,
-            verbose=args.verbose if verbose is None else verbose,
+            verbose=args.verbose if verbose is None else verbose, label=label,
         )
     except UsageError as exc:
         return _usage_error(str(exc))
@@ -118,4 +118,4 @@ def _run_sample(args) -> int:
             sharding = "sharded" if info["sharded"] else "not sharded: this reference has no sharding"
             print(f"sample: wrote a {info['format']} group with arrays {', '.join(info['arrays'])} "
                   f"('counts' {sharding}) to a temporary directory; validating it with the reference")
-        return _run(args, directory, verbose=True)
+        return _run(args, directory, verbose=True, label="sample.zarr in a temporary directory")

@@ -41,11 +41,17 @@ class KnownKeysStore(Store):
 
 
 def can_list(store: Store) -> bool:
+    """False for stores that cannot list: plain HTTP, or a bucket that allows reading objects
+    but refuses listing (S3 without s3:ListBucket answers 403)."""
     try:
         store.list_dir("")
         return True
     except UnsupportedError:
         return False
+    except ZarrError as exc:
+        if exc.reason == "io-error":
+            return False
+        raise
 
 
 def _prefix(path: str) -> str:

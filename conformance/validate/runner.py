@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -118,8 +117,10 @@ def formats_below(store: Store, path: str) -> list[str]:
 class Run:
     def __init__(self, location, format: str | None = None, path: str = "", decode: bool = True,
                  timeout: float | None = None, out: TextIO | None = None, as_json: bool = False,
-                 progress: Progress | None = None, model: str | None = None, verbose: bool = False):
+                 progress: Progress | None = None, model: str | None = None, verbose: bool = False,
+                 label: str | None = None):
         self.location = location
+        self.label = label or str(location)  # how the summary names the store
         self.format = format
         self.path = path or ""
         self.decode = decode
@@ -145,8 +146,8 @@ class Run:
             self.budget.cancelled.set()
             self._budget_finding()
             self.sink.close()
-        return Result(str(self.location), self.formats, self.sink, self.budget.elapsed, self.complete,
-                      failure=self.failure)
+        return Result(self.label, self.formats, self.sink, self.budget.elapsed, self.complete,
+                      extra={"decoded": self.decode}, failure=self.failure)
 
     def _budget_finding(self) -> None:
         if self.complete:
@@ -163,6 +164,8 @@ class Run:
                 self._walk()
             except BudgetExceeded:
                 self._budget_finding()
+            except ZarrError as exc:  # the store failed under the walk (a network error, say)
+                self.sink.add(Finding(ERROR, None, exc.reason, self.path.strip("/"), f"validation stopped: {exc.message}"))
             except Exception as exc:  # the last line of defence: a finding, never a traceback
                 from .walker import where
 
@@ -248,7 +251,8 @@ def summary_line(result: Result) -> str:
         f"SUMMARY {verdict}: {plural(tally.errors, 'error')}, {plural(tally.warnings, 'warning')}",
         f"format {formats}",
         f"{plural(tally.nodes, 'node')} ({plural(tally.groups, 'group')}, {plural(tally.arrays, 'array')})",
-        f"{plural(tally.chunks, 'chunk')} checked",
+        f"{plural(tally.chunks, 'chunk')} checked" if result.extra.get("decoded", True)
+        else f"{plural(tally.chunks, 'chunk')} found (not decoded: --no-data)",
         f"{result.seconds:.1f} s",
     ]
     if not result.complete:
@@ -262,5 +266,5 @@ def summary_json(result: Result) -> dict:
         "type": "summary", "verdict": "fail" if result.exit_code else "pass", "exit_code": result.exit_code,
         "location": result.location, "formats": result.formats, "errors": tally.errors,
         "warnings": tally.warnings, "notes": tally.notes, "groups": tally.groups, "arrays": tally.arrays,
-        "chunks": tally.chunks, "seconds": round(result.seconds, 3), "complete": result.complete,
+        "chunks": tally.chunks, "chunks_decoded": bool(result.extra.get("decoded", True)), "seconds": round(result.seconds, 3), "complete": result.complete,
     }

@@ -110,3 +110,31 @@ def test_child_environment_is_inherited(pool, monkeypatch, tmp_path):
     env = child_env()
     assert env["ZARR_SOMETHING"] == "1"
     assert env["PYTHONPATH"].split(":")[0].endswith("main") or "conformance" not in env["PYTHONPATH"]
+
+
+def test_an_adapter_that_cannot_start_is_given_up_on(pool):
+    client = pool.get("broken-import")
+    for _ in range(3):
+        with pytest.raises(AdapterErrored, match="no_such_module_anywhere"):
+            client.call("describe")
+    started = time.monotonic()
+    with pytest.raises(AdapterErrored, match="not restarted again"):
+        client.call("describe")
+    assert client.transport.starts == 3 and time.monotonic() - started < 0.5
+
+
+def test_an_environment_that_cannot_be_made_is_not_retried(pool, monkeypatch):
+    from conformance.harness import client as client_module
+    from conformance.harness import envs
+
+    calls = []
+
+    def failing(config, **kw):
+        calls.append(config.name)
+        raise envs.ProvisioningError("pip: no matching distribution")
+
+    monkeypatch.setattr(client_module, "make_transport", failing)
+    for _ in range(2):
+        with pytest.raises(AdapterErrored, match="no matching distribution"):
+            pool.get("crash")
+    assert calls == ["crash"]

@@ -5,7 +5,6 @@ findings with exit 1 from `validate`."""
 from __future__ import annotations
 
 import gzip
-import json
 import os
 import subprocess
 import sys

@@ -8,7 +8,6 @@ import os
 import time
 import zipfile
 
-import numpy as np
 import pytest
 
 from conformance.reference import DirectoryStore, ZipStore, get_format

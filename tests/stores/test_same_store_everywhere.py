@@ -134,3 +134,19 @@ def test_file_url_opens_what_the_path_opens(hierarchy):
         by_path = open_node(str(root), path)[...]
         by_url = open_node(root.as_uri(), path)[...]
         assert by_path.tobytes() == by_url.tobytes() and by_path.dtype == by_url.dtype
+
+
+def test_sharded_read_over_http_fetches_byte_ranges(tmp_path, serve_http):
+    """V3-PIPE-005: one element of a sharded array over HTTP is the same as a full read, and only
+    ranges of the shard (its index and one inner chunk) cross the network."""
+    root = tmp_path / "sample.zarr"
+    if not write_sample(root)["sharded"]:
+        pytest.skip("this reference has no sharding")
+    expected = open_node(DirectoryStore(root), "counts")[...]
+    server = serve_http(root)
+    counts = open_node(URLStore(server.url), "counts")
+    server.clear()
+    assert counts[37, 5] == expected[37, 5] and expected[37, 5] != 0
+    shard_requests = [r for r in server.requests if r.path.startswith("/counts/c/")]
+    assert shard_requests and all(r.range is not None and r.status == 206 for r in shard_requests), server.requests
+    assert counts[...].tobytes() == expected.tobytes()

@@ -20,7 +20,7 @@ from conformance.validate.budget import Progress
 from conformance.validate.findings import Finding
 from conformance.validate.runner import validate
 
-from conformance.testing.documents import V2_GROUP, V3_GROUP, bytes_codec, raw_chunk, v2_array, v3_array
+from conformance.testing.documents import V3_GROUP, raw_chunk, v3_array
 
 
 def many_chunks(store_dir, n=40):
@@ -218,3 +218,24 @@ def test_a_feature_the_reference_lacks_is_a_warning_not_a_failure(run_cli, store
     output = run_cli(store_dir({"zarr.json": v3_array([2], [2])}))
     assert output.code == 0, output
     assert output.has("WARNING", None, "unsupported", "/")
+
+
+def test_a_store_that_refuses_listing_falls_back_to_consolidated_metadata(store_dir):
+    """A public bucket often allows GetObject but not ListBucket (listing answers 403; moto does
+    not enforce that, so a wrapper plays the bucket here)."""
+    from conformance.reference import DirectoryStore
+    from conformance.reference.stores.url import StoreIOError
+
+    class NoListing(DirectoryStore):
+        def list(self):
+            raise StoreIOError("ListObjectsV2: 403 Forbidden")
+
+        list_prefix = list_dir = lambda self, prefix: self.list()
+
+    store = NoListing(v2_consolidated_store(store_dir, corrupt=True), read_only=True)
+    out = io.StringIO()
+    result = validate(store, out=out)
+    assert result.exit_code == 1, out.getvalue()
+    assert (result.sink.tally.arrays, result.sink.tally.chunks) == (1, 4)
+    assert any(f.reason == "corrupt-chunk" and f.key == "g/a/1.1" for f in result.findings)
+    assert any(f.level == "NOTE" and "consolidated" in f.message for f in result.findings)

@@ -214,6 +214,9 @@ def put_chunks(w, doc: dict, data: np.ndarray, fill: np.ndarray, *, skip=(), pre
         block = junk_block(chunks, data.dtype, fill)
         block[tuple(slice(0, s.stop - s.start) for s in where)] = data[where]
         empties = set(map(tuple, empty_inner(index))) if empty_inner and sharded else set()
+        per_shard = [c // n for c, n in zip(chunks, inner_shape)] if sharded else []
+        if any(len(p) != len(per_shard) or any(not 0 <= q < n for q, n in zip(p, per_shard)) for p in empties):
+            raise ValueError(f"empty inner positions {sorted(empties)} outside the {per_shard} inner grid")
         for pos in empties:  # the part of an empty inner chunk inside the array reads as fill
             inner = tuple(slice(min(i * c + p * n, s), min(i * c + (p + 1) * n, s))
                           for i, c, p, n, s in zip(index, chunks, pos, inner_shape, shape))

@@ -1,6 +1,6 @@
 """Shared helpers for the hand-built Zarr v3 (3.0) cases of the v3_* builder modules.
 
-Stores are built key by key: `zarr.json` documents are plain dicts written with sorted keys, chunks
+Stores are built key by key: `zarr.json` documents are plain dicts written as deterministic JSON, chunks
 are NumPy bytes in the stated byte order (the `bytes` codec), so the corpus does not depend on the
 reference writer. Expected data is computed here from the same arrays, never read back.
 """

@@ -1,0 +1,5 @@
+import no_such_module_anywhere  # noqa: F401
+
+
+class Adapter:
+    pass
