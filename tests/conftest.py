@@ -6,6 +6,8 @@ import pytest
 
 from conformance.reference import MemoryStore
 
+pytest_plugins = ["conformance.testing.fixtures"]
+
 
 @pytest.fixture
 def memory_store() -> MemoryStore:

@@ -59,6 +59,14 @@ def kvstore_spec(store: dict) -> dict:
     raise Unsupported(f"store {kind!r} {location!r}")
 
 
+def refuse_unconvertible(array) -> None:
+    """TensorStore maps v2 |S<n> / |V<n> to its char / byte types with an extra dimension of n, and
+    its Python binding turns those into numpy |S0 / |V0 arrays that hold no bytes (and cannot cast
+    them to uint8): such data cannot be returned, so the request is unsupported."""
+    if array.dtype in (ts.char, ts.byte):
+        raise Unsupported(f"tensorstore's Python API cannot convert {array.dtype} data (v2 |S / |V types) to numpy")
+
+
 def key_in(path: str, name: str) -> str:
     return f"{path}/{name}" if path else name
 
@@ -105,8 +113,16 @@ class Adapter:
         path = node_path(request.get("node"))
         kvstore = self._kvstore(request["store"])
         self._refuse_group(request, kvstore, path)
-        array = self._open(request, path, open=True, read=True)
-        data = np.asarray(array.read().result())
+        try:
+            array = self._open(request, path, open=True, read=True)
+        except ValueError as exc:
+            if 'Must specify a "field"' not in str(exc):
+                raise
+            data = self._read_fields(request, path, self._document(kvstore, key_in(path, ".zarray")))
+            array = None
+        else:
+            refuse_unconvertible(array)
+            data = np.asarray(array.read().result())
         if request["format"] == "v3":
             metadata = self._document(kvstore, key_in(path, "zarr.json"))
             resolved = array.spec(minimal_spec=False).to_json().get("metadata", {})
@@ -117,6 +133,21 @@ class Adapter:
         written = save_data(request["output"], data)
         return {"node_type": "array", "metadata": metadata, "attributes": attributes,
                 "data": written, "shape": list(data.shape), "dtype": data.dtype.str}
+
+    def _read_fields(self, request: dict, path: str, zarray: dict) -> np.ndarray:
+        """A v2 structured array: tensorstore opens one field at a time ("field" in the spec);
+        the fields are put together into the numpy structured array the .zarray describes."""
+        dtype = np.dtype([tuple(field) for field in zarray["dtype"]])
+        fields = {}
+        for name in dtype.names:
+            view = self._open(request, path, open=True, read=True, spec_extra={"field": name})
+            refuse_unconvertible(view)
+            fields[name] = np.asarray(view.read().result())
+        shape = fields[dtype.names[0]].shape[: len(zarray["shape"])]
+        out = np.empty(shape, dtype=dtype)
+        for name, values in fields.items():
+            out[name] = values
+        return out
 
     def write(self, request: dict) -> dict:
         driver_of(request)
@@ -130,14 +161,20 @@ class Adapter:
                 document["attributes"] = attributes
         elif attributes:
             raise Unsupported("tensorstore's zarr (v2) driver cannot write .zattrs")
-        array = self._open(request, path, create=True, spec_extra={"metadata": document})
-        if request.get("data") is not None:
-            data = load_data(request["data"])
-            if data.size:
-                target = array.dtype.numpy_dtype
-                if data.dtype != target:
-                    data = data.astype(target)
-                array.write(data).result()
+        data = load_data(request["data"]) if request.get("data") is not None else None
+        if data is not None and data.dtype.names:
+            # structured: tensorstore creates the array once and writes one field at a time
+            self._open(request, path, create=True, spec_extra={"metadata": document, "field": data.dtype.names[0]})
+            views = [(name, self._open(request, path, open=True, write=True, spec_extra={"field": name}))
+                     for name in data.dtype.names]
+        else:
+            views = [(None, self._open(request, path, create=True, spec_extra={"metadata": document}))]
+        for name, view in views:
+            refuse_unconvertible(view)
+            if data is not None and data.size:
+                values = data if name is None else data[name]
+                target = view.dtype.numpy_dtype
+                view.write(values if values.dtype == target else values.astype(target)).result()
         return {}
 
     def list(self, request: dict) -> dict:

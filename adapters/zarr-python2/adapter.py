@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 # Read at import time by zarr 2: the v3 API (and its sharding transformer) exist only when set.
 os.environ["ZARR_V3_EXPERIMENTAL_API"] = "1"
@@ -63,6 +64,34 @@ def open_store(spec: dict, zarr_version: int, *, writable: bool = False):
     raise Unsupported(f"store kind {kind!r}")
 
 
+# The early-2022 entry point names the "protocol" core; seed 002 (Jan 2023) names ".../spec/core/3.0".
+ZP2_PROTOCOL = "https://purl.org/zarr/spec/protocol/core/"
+ZP2_DATA_TYPE = re.compile(r"[<>|][biufcmMSUV]\d+|[iu]1")
+
+
+def require_zp2_layout(store) -> None:
+    """Format v3-draft covers two drafts; zarr 2 implements only the early-2022 one. A store in the
+    seed-002 layout (entry point `zarr_format` ".../spec/core/3.0") is unsupported, not failed."""
+    entry = raw_document(store, "zarr.json")
+    if isinstance(entry, dict) and isinstance(entry.get("zarr_format"), str) \
+            and not entry["zarr_format"].startswith(ZP2_PROTOCOL):
+        raise Unsupported(f"zarr 2 implements the early-2022 v3 draft (protocol/core/3.0), "
+                          f"not the layout of entry point {entry['zarr_format']!r}")
+
+
+def require_zp2_document(document: dict | None) -> None:
+    """The same for a write request, which does not name the draft: only an array document that is
+    recognisably early-2022 (a `compressor`, or a typestr data type such as "<f8"; seed 002 has
+    `codecs` and names such as "float64") is written. A group, or a document that fits both drafts
+    (e.g. "bool" without compressor), is unsupported rather than written in the wrong layout."""
+    document = document or {}
+    data_type = document.get("data_type")
+    typestr = isinstance(data_type, str) and ZP2_DATA_TYPE.fullmatch(data_type)
+    if "codecs" in document or not (typestr or "compressor" in document):
+        raise Unsupported("zarr 2 writes only the early-2022 v3 draft; this request may be for the "
+                          "seed-002 layout (format v3-draft does not say which draft)")
+
+
 def raw_document(store, key: str) -> dict | None:
     try:
         raw = store[key]
@@ -87,7 +116,16 @@ class Adapter:
                 "settings": {"ZARR_V3_EXPERIMENTAL_API": "1", "ZARR_V3_SHARDING": "1"}}
 
     def _open(self, store, path: str, zv: int, mode: str = "r"):
-        return zarr.open(store=store, mode=mode, path=path or None, zarr_version=zv)
+        if zv == 3:
+            require_zp2_layout(store)
+        try:
+            return zarr.open(store=store, mode=mode, path=path or None, zarr_version=zv)
+        except zarr.errors.PathNotFoundError:
+            if zv != 3:
+                raise
+            # zarr.open / open_group(mode="r") accept only explicit groups, while the Group class
+            # itself implements the draft's implicit groups (a prefix under meta/root/).
+            return zarr.hierarchy.Group(store, path=path or None, read_only=True, zarr_version=3)
 
     # -- read ---------------------------------------------------------------------------------
     def read(self, request: dict) -> dict:
@@ -134,6 +172,8 @@ class Adapter:
         zv = zarr_version_of(request)
         path = node_path(request.get("path"))
         attributes = request.get("attributes") or {}
+        if zv == 3:
+            require_zp2_document(request.get("metadata") if request.get("node_type") != "group" else None)
         store = open_store(request["store"], zv, writable=True)
         try:
             if request.get("node_type") == "group":

@@ -50,11 +50,32 @@ class Description:
     settings: dict = field(default_factory=dict)
 
 
-def child_env(extra: dict | None = None) -> dict:
-    """The caller's environment, with the repo root first on PYTHONPATH (children import
-    `conformance` without installing it)."""
+CHILD_MODULES = ("__init__.py", "harness/__init__.py", "harness/adapter_api.py", "harness/serve.py")
+
+
+def child_import_root(own_venv: bool) -> Path:
+    """The folder to put first on a child's PYTHONPATH so that it imports `conformance`. A source
+    checkout's root is safe anywhere; an installed package's parent is site-packages, which must
+    not leak into an adapter's own venv, so those children get a folder holding only the modules
+    a child needs (see adapters/README.md)."""
+    if not own_venv or (REPO_ROOT / "pyproject.toml").is_file():
+        return REPO_ROOT
+    shim = envs.cache_root() / "child-path"
+    package = Path(__file__).resolve().parents[1]
+    for rel in CHILD_MODULES:
+        target = shim / "conformance" / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        source = (package / rel).read_bytes()
+        if not target.is_file() or target.read_bytes() != source:
+            target.write_bytes(source)
+    return shim
+
+
+def child_env(extra: dict | None = None, own_venv: bool = False) -> dict:
+    """The caller's environment (PYTHONPATH, ZARR_*, ...), with `conformance` importable first."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH", "")) if p)
+    root = str(child_import_root(own_venv))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
     env.update(extra or {})
     return env
 
@@ -67,7 +88,8 @@ def make_transport(config: AdapterConfig, *, in_process: bool = False, memory_li
             return InProcessTransport(config.folder)
         python = envs.ensure_venv(config) if config.needs_venv else Path(sys.executable)
         return SubprocessTransport([str(python), "-m", "conformance.harness.serve", str(config.folder)],
-                                   cwd=config.folder, env=child_env(), memory_limit=memory_limit, log_path=log_path)
+                                   cwd=config.folder, env=child_env(own_venv=config.needs_venv),
+                                   memory_limit=memory_limit, log_path=log_path)
     extra = {"ZARR_CONFORMANCE_ADAPTER_DIR": str(config.folder)}
     cwd, before = config.folder, None
     if config.npm:

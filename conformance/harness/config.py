@@ -30,6 +30,7 @@ class KnownFailure:
     role: str | None = None
     peer: str | None = None
     strict: bool = True
+    crashes: bool = False  # the bug shows as `errored` (crash, hang), not as a wrong answer
 
     def matches(self, test: str, case_id: str, role: str | None = None, peer: str | None = None) -> bool:
         if self.test is not None and self.test != test:

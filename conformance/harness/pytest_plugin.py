@@ -165,15 +165,16 @@ def property_pairs(session: SuiteSession) -> list[tuple[str, str]]:
 
 
 def _property_params(session: SuiteSession, function: str):
-    from conformance.suite import property_id
+    from conformance.suite import PROPERTY_FORMATS, property_id
 
     case_id = property_id(function)
     out = []
     for wname, rname in property_pairs(session):
         wconf, rconf = session.config(wname), session.config(rname)
         marks = []
-        lacking = [f"{wname} lacks op:write"] if "op:write" not in wconf.capabilities else []
-        lacking += [f"{rname} lacks op:read"] if "op:read" not in rconf.capabilities else []
+        fmt = f"format:{PROPERTY_FORMATS[case_id]}"
+        lacking = [f"{wname} lacks {c}" for c in missing({"op:write", "store:directory", fmt}, wconf)]
+        lacking += [f"{rname} lacks {c}" for c in missing({"op:read", "store:directory", fmt}, rconf)]
         if lacking:
             marks.append(pytest.mark.skip(reason="unsupported: " + "; ".join(lacking)))
         else:
@@ -186,8 +187,10 @@ def _property_params(session: SuiteSession, function: str):
 
 
 def _xfail(entry):
-    # raises=AssertionError: a known wrong answer is expected, a crash is still `errored`.
-    return pytest.mark.xfail(reason=entry.describe(), strict=entry.strict, raises=AssertionError)
+    # raises=AssertionError: a known wrong answer is expected, a crash is still `errored` unless the
+    # entry says the bug is a crash.
+    return pytest.mark.xfail(reason=entry.describe(), strict=entry.strict,
+                             raises=None if entry.crashes else AssertionError)
 
 
 def pytest_collection_modifyitems(config, items) -> None:

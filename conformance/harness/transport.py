@@ -63,16 +63,27 @@ class InProcessTransport:
         return None
 
 
-def _limit_memory(limit: int | None):
-    """preexec_fn capping the child's data segment. RLIMIT_DATA (not RLIMIT_AS) because Rust and
-    tensorstore reserve huge PROT_NONE address ranges that RLIMIT_AS would count."""
-    if not limit:
-        return None
+def _child_setup(limit: int | None):
+    """preexec_fn: cap the child's data segment, and have the kernel kill it if the harness dies.
+
+    RLIMIT_DATA rather than RLIMIT_AS: Rust and tensorstore reserve huge PROT_NONE address ranges
+    that RLIMIT_AS would count; RLIMIT_DATA counts private writable memory, which is what a
+    runaway allocation takes. Everything is looked up here, in the parent: importing between fork
+    and exec can deadlock when other threads (execnet's, under xdist) hold the import lock."""
+    import ctypes
+    import resource
+
+    try:
+        prctl = ctypes.CDLL(None).prctl  # Linux
+    except (OSError, AttributeError):
+        prctl = None
+    setrlimit, rlimit_data = resource.setrlimit, resource.RLIMIT_DATA
 
     def apply() -> None:
-        import resource
-
-        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+        if limit:
+            setrlimit(rlimit_data, (limit, limit))
+        if prctl is not None:
+            prctl(1, 9)  # PR_SET_PDEATHSIG = SIGKILL: a hung child must not outlive a killed run
 
     return apply
 
@@ -110,7 +121,7 @@ class SubprocessTransport:
             self._log_offset = self.log_path.stat().st_size if self.log_path else 0
             self._proc = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, cwd=self.cwd,
-                env=self.env, start_new_session=True, preexec_fn=_limit_memory(self.memory_limit),
+                env=self.env, start_new_session=True, preexec_fn=_child_setup(self.memory_limit),
             )
         except OSError as exc:
             raise AdapterErrored(f"cannot start {self.argv!r}: {exc}") from None

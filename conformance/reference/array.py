@@ -157,6 +157,8 @@ class Array(Node):
 
     def read_chunk(self, index: tuple[int, ...]) -> np.ndarray | None:
         """The decoded chunk at a grid index, or None when its key is absent."""
+        if _nbytes(self.layout.chunk_shape, self.layout.dtype) > MAX_CHUNK_BYTES:
+            raise LimitError(f"chunk shape {self.layout.chunk_shape} exceeds the chunk size limit")
         key = self.chunk_key(index)
         data = self.store.get(key)
         return None if data is None else self._decode(key, data)
@@ -167,8 +169,6 @@ class Array(Node):
         out_shape = tuple(r.stop - r.start for r in region)
         if _nbytes(out_shape, layout.dtype) > MAX_READ_BYTES:
             raise LimitError(f"reading {out_shape} of {layout.dtype} exceeds the read limit")
-        if _nbytes(layout.chunk_shape, layout.dtype) > MAX_CHUNK_BYTES:
-            raise LimitError(f"chunk shape {layout.chunk_shape} exceeds the chunk size limit")
         out = layout.fill_chunk(out_shape)
 
         partial = getattr(layout.codec, "supports_partial", False)

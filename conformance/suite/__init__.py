@@ -9,7 +9,8 @@ parametrised by the plugin over the selected adapters and the corpus cases of th
 from __future__ import annotations
 
 # Property tests are recorded like cases, under these ids (known failures can name them).
-PROPERTIES = ("property/roundtrip-v3", "property/roundtrip-v2")
+PROPERTY_FORMATS = {"property/roundtrip-v3": "v3", "property/roundtrip-v2": "v2"}
+PROPERTIES = tuple(PROPERTY_FORMATS)
 
 
 def property_id(function_name: str) -> str:

@@ -30,6 +30,7 @@ class ChunkScan:
     chunks: dict[str, list[tuple[int, ...]]] = field(default_factory=dict)  # key -> grid positions
     stray: list[tuple[str, str, str | None]] = field(default_factory=list)  # (key, why, requirement)
     unchecked: str | None = None  # why positions could not be enumerated, if so
+    positions_only: bool = False  # keys say nothing: read every grid position instead
 
 
 def chunk_prefix(chunk_key, ndim: int) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .findings import NOTE, WARNING, ERROR, Finding
+from .findings import NOTE, WARNING, Finding
 from .requirement_map import known
 
 _REQUIREMENT = re.compile(r"\b(?:V1|V2|V3|V3HIST|V3DRAFT|ZOM)(?:-[A-Z0-9]+)+\b")
@@ -47,6 +47,3 @@ def lint_node(node, format: str) -> Iterator[Finding]:
             if duplicates:
                 yield Finding(WARNING, "V3-ARR-009", "invalid-dimension-names", path,
                               f"dimension names should be unique; repeated: {duplicates}", format=format)
-    if format == "v2" and not path.isascii():
-        yield Finding(ERROR, "V2-STORE-001", "invalid-path", path,
-                      "keys of a v2 store are ASCII; this node's path is not", format=format)

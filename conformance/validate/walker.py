@@ -10,6 +10,7 @@ V2-GROUP-004) are reported and validated too.
 from __future__ import annotations
 
 import math
+import re
 import traceback
 import zipfile
 from collections import deque
@@ -28,6 +29,13 @@ from .requirement_map import SHOULD_LEVEL, requirement_for
 NODE_DOCUMENTS = {"v3": ("zarr.json",), "v2": (".zarray", ".zgroup")}
 GROUP_KEYS = {"v3": {"zarr.json"}, "v2": {".zgroup", ".zattrs", ".zmetadata"}}
 FOREIGN_KEYS = {"v3": {".zarray", ".zgroup", ".zattrs", ".zmetadata"}, "v2": {"zarr.json"}}
+
+
+KEY_CHARACTERS = {
+    "v2": ("V2-STORE-001", re.compile(r"[\x00-\x7f]*"), "ASCII"),
+    "v3-draft": ("V3DRAFT-KEY-007", re.compile(r"[A-Za-z0-9/._-]*"), "[A-Za-z0-9/._-]"),
+}
+MAX_KEY_FINDINGS = 10
 
 
 def node_prefix(path: str) -> str:
@@ -99,11 +107,36 @@ class Walker:
         if self._exists(root):
             self.queue.append(root)
         elif not self._adopt_orphans(root):
-            self.report(ERROR, None, "node-not-found", root, f"no {self.format} node here")
+            try:  # let the reference say why (e.g. 'implicit-group' for a prefix without metadata)
+                self.fmt.open_node(self.store, root)
+            except Exception as exc:
+                self.report_exception(exc, root, None)
+            else:
+                self.report(ERROR, None, "node-not-found", root, f"no {self.format} node here")
             return
+        self._check_key_characters(root)
         while self.queue:
             self.budget.check()
             self._visit(self.queue.popleft())
+
+    def _check_key_characters(self, root: str) -> None:
+        """v2 keys are ASCII (V2-STORE-001); draft keys use only [A-Za-z0-9/._-] (V3DRAFT-KEY-007)."""
+        rule = KEY_CHARACTERS.get(self.format)
+        if rule is None or not self.can_list or not getattr(self.store, "lists_chunks", True):
+            return
+        requirement, pattern, allowed = rule
+        try:
+            keys = self.store.list_prefix("" if self.format == "v3-draft" else node_prefix(root))
+        except BudgetExceeded:
+            raise
+        except ZarrError:
+            return
+        bad = [k for k in keys if not pattern.fullmatch(k)]
+        for key in bad[:MAX_KEY_FINDINGS]:
+            self.report(ERROR, requirement, "invalid-path", root, f"a store key with characters outside {allowed}", key)
+        if len(bad) > MAX_KEY_FINDINGS:
+            self.report(ERROR, requirement, "invalid-path", root,
+                        f"{len(bad) - MAX_KEY_FINDINGS} more keys with characters outside {allowed}")
 
     def _exists(self, path: str) -> bool:
         try:
@@ -209,7 +242,12 @@ class Walker:
         for name in dirs:
             self.budget.check()
             if self.format == "v3" and name.startswith("__"):
-                continue  # reserved for extensions, never a child (V3-GRP-008)
+                # Reserved for extensions, never a child (V3-GRP-008); a node document there
+                # means someone created a node with a reserved name (V3-NAME-004).
+                if self.store.contains(f"{prefix}{name}/zarr.json"):
+                    self.report(WARNING, "V3-NAME-004", "invalid-node-name", prefix + name,
+                                "a zarr.json under a reserved '__' name: readers ignore this node")
+                continue
             child = prefix + name
             if any(self.store.contains(f"{child}/{doc}") for doc in NODE_DOCUMENTS[self.format]):
                 if self._valid_child_name(child, name):
@@ -277,6 +315,11 @@ class Walker:
                         f"no group metadata here, but the node /{orphan} lies below it: "
                         "every ancestor of a node needs its own group document")
             self.queue.append(orphan)
+        if not tops and keys and missing:
+            # Keys under a prefix that is no node and holds none: no reader will ever see them.
+            examples = ", ".join(repr(k) for k in keys[:3]) + (", ..." if len(keys) > 3 else "")
+            self.report(WARNING, None, "stray-key", missing,
+                        f"{len(keys)} key{'' if len(keys) == 1 else 's'} below a prefix that is no node: {examples}")
         return bool(tops)
 
     # ---- chunks ---------------------------------------------------------------------------
@@ -307,6 +350,8 @@ class Walker:
                         f"reference's limit of {MAX_CHUNK_BYTES} bytes; "
                         + (f"{len(scan.chunks)} stored chunks not decoded" if scan.chunks else "none is stored"))
             decode = False
+        if scan.positions_only:
+            return self._check_every_position(array, decode)
         checked = 0
         for key, positions in scan.chunks.items():
             for index in positions:
@@ -323,6 +368,13 @@ class Walker:
         prefix = chunk_scan.chunk_prefix(layout.chunk_key, ndim)
         injective = chunk_scan.is_injective_sample(layout.chunk_key, ndim)
         positions = chunk_scan.grid_size(layout.shape, layout.chunk_shape)
+        if _has_storage_transformers(array):
+            # The transformer (the draft's sharding) maps positions to stored keys itself, so a
+            # stored key does not name one position: ask the reference for every position.
+            if positions > chunk_scan.MAX_ENUMERATED_POSITIONS:
+                return chunk_scan.ChunkScan(unchecked=(
+                    f"a storage transformer maps the {positions} grid positions to keys; too many to read each"))
+            return chunk_scan.ChunkScan(positions_only=True)
         listed = None
         if self.can_list and getattr(self.store, "lists_chunks", True):
             try:
@@ -348,6 +400,25 @@ class Walker:
         scan.chunks = present
         return scan
 
+    def _check_every_position(self, array, decode: bool) -> int:
+        """Read every grid position through the reference; count the ones that hold data."""
+        checked = 0
+        for index in array.chunk_indices():
+            self.budget.check()
+            key = array.chunk_key(index)
+            try:
+                found = array.read_chunk(index) is not None if decode else self.store.contains(key)
+            except BudgetExceeded:
+                raise
+            except Exception as exc:
+                self.report_exception(exc, array.path, "array", key=key, context="chunk")
+                found = True
+            if found:
+                checked += 1
+                self.sink.tally.chunks += 1
+                self.progress.chunk()
+        return checked
+
     def _decode_chunk(self, array, index: tuple[int, ...], key: str) -> bool:
         try:
             if array.read_chunk(index) is None:  # listed, yet unreadable: a symlink out of the store?
@@ -360,3 +431,8 @@ class Walker:
         except Exception as exc:
             self.report_exception(exc, array.path, "array", key=key, context="chunk")
             return False
+
+
+def _has_storage_transformers(array) -> bool:
+    document = array.metadata if isinstance(array.metadata, dict) else {}
+    return bool(document.get("storage_transformers"))

@@ -15,36 +15,13 @@ import pytest
 
 from conformance.corpus import default_root, load_cases
 from conformance.harness.config import ADAPTERS_DIR, load_adapter_config
-from conformance.harness.outcomes import is_failure
-from conformance.harness.session import CASE_KIND, Options, SuiteSession, TestContext, case_needs, missing
-from conformance.suite.test_read import test_read as suite_read
-from conformance.suite.test_reject import test_reject as suite_reject
-from conformance.suite.test_write import test_write as suite_write
+from conformance.harness.session import CASE_KIND, Options, SuiteSession
+from conformance.suite.direct import run_case
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from targets import TARGETS, Target, build_fallback, select  # noqa: E402
-
-SUITE = {"read": suite_read, "reject": suite_reject, "write": suite_write}
-
-
-def run_case(session: SuiteSession, test: str, name: str, case) -> tuple[str, str]:
-    """(outcome, message) of one suite test, classified as the plugin does."""
-    lacking = missing(case_needs(test, case), session.config(name))
-    if lacking:
-        return "unsupported", ", ".join(lacking)
-    context = TestContext(session)
-    try:
-        SUITE[test](harness=context, impl=name, case=case)
-        return "passed", ""
-    except pytest.skip.Exception as exc:
-        return "unsupported", str(exc)
-    except BaseException as exc:  # noqa: BLE001 - classified like the plugin does
-        return ("failed" if is_failure(exc) else "errored"), f"{type(exc).__name__}: {exc}"
-    finally:
-        context.cleanup()
-
 
 @pytest.fixture(scope="module")
 def session():

@@ -3,6 +3,7 @@ killed and restarted and the next request is served (fake adapters in tests/harn
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
@@ -103,13 +104,27 @@ def test_in_process_transport_serves_the_same_answers(fakes_on_path, mini_corpus
         pool.close()
 
 
-def test_child_environment_is_inherited(pool, monkeypatch, tmp_path):
+def test_child_environment_is_inherited(monkeypatch):
     from conformance.harness.client import child_env
+    from conformance.harness.config import REPO_ROOT
 
     monkeypatch.setenv("ZARR_SOMETHING", "1")
+    monkeypatch.setenv("PYTHONPATH", "/somewhere")
     env = child_env()
     assert env["ZARR_SOMETHING"] == "1"
-    assert env["PYTHONPATH"].split(":")[0].endswith("main") or "conformance" not in env["PYTHONPATH"]
+    assert env["PYTHONPATH"].split(os.pathsep) == [str(REPO_ROOT), "/somewhere"]
+
+
+def test_installed_package_does_not_leak_site_packages_into_venvs(monkeypatch, tmp_path):
+    from conformance.harness import client
+
+    monkeypatch.setenv("ZARR_CONFORMANCE_CACHE", str(tmp_path))
+    monkeypatch.setattr(client, "REPO_ROOT", tmp_path / "site-packages")  # no pyproject.toml there
+    root = client.child_import_root(own_venv=True)
+    files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.py"))
+    assert files == ["conformance/__init__.py", "conformance/harness/__init__.py",
+                     "conformance/harness/adapter_api.py", "conformance/harness/serve.py"]
+    assert client.child_import_root(own_venv=False) == tmp_path / "site-packages"
 
 
 def test_an_adapter_that_cannot_start_is_given_up_on(pool):
@@ -138,3 +153,13 @@ def test_an_environment_that_cannot_be_made_is_not_retried(pool, monkeypatch):
         with pytest.raises(AdapterErrored, match="no matching distribution"):
             pool.get("crash")
     assert calls == ["crash"]
+
+
+def test_the_child_side_imports_only_the_standard_library(pool):
+    response = pool.get("modules").call("describe")
+    loaded = set(response.body["settings"]["all"])
+    conformance = sorted(m for m in loaded if m.startswith("conformance"))
+    # (serve itself runs as __main__)
+    assert conformance == ["conformance", "conformance.harness", "conformance.harness.adapter_api"]
+    for heavy in ("numpy", "jsonschema", "pytest", "hypothesis", "zarr"):
+        assert heavy not in loaded, heavy  # numpy only once the adapter itself needs it

@@ -79,9 +79,19 @@ def run(mini_corpus, tmp_path_factory):
         issue = "https://example.org/issues/3"
         '''), code=ADAPTER.replace('response["attributes"] = {}', 'response["attributes"] = {} if response["node_type"] == "array" else response["attributes"]'))
     make_adapter(adapters, "no-groups", [c for c in CAPS if c != "node:group"], code="from conformance.harness.config import ADAPTERS_DIR\nfrom conformance.harness.serve import load_adapter_class\nAdapter = load_adapter_class(ADAPTERS_DIR / 'reference')\n")
+    crash_code = (f"import os, sys\nsys.path.insert(0, {str(FAKES)!r})\nfrom fakebase import Reference, triggered\n\n\n"
+                  "class Adapter(Reference):\n    def read(self, request):\n        if triggered(request):\n"
+                  "            os._exit(3)\n        return super().read(request)\n")
+    make_adapter(adapters, "known-crash", CAPS, code=crash_code, known=textwrap.dedent('''\
+        [[known_failures]]
+        case = "v3/read/trigger"
+        reason = "crashes"
+        issue = "https://example.org/issues/4"
+        crashes = true
+        '''))
     results = tmp / "results.jsonl"
     proc = run_cli("--impl", "reference", "--impl", "crash", "--impl", "drops-attrs", "--impl", "no-groups",
-                   "--impl", "strict", "--fixtures", str(mini_corpus), "--kinds", "read,reject,write,cross,zom",
+                   "--impl", "strict", "--impl", "known-crash", "--fixtures", str(mini_corpus), "--kinds", "read,reject,write,cross,zom",
                    "--results", str(results),
                    env_extra={"ZARR_CONFORMANCE_ADAPTERS": os.pathsep.join([str(adapters), str(FAKES)])}, cwd=tmp)
     records = [json.loads(line) for line in results.read_text().splitlines()] if results.exists() else []
@@ -130,6 +140,13 @@ def test_known_failures(run):
     assert xpass["outcome"] == "failed" and xpass["message"] == "known failure now passes: remove the entry"
 
 
+def test_known_crash(run):
+    _, records = run
+    rec = outcome(records, "read", "known-crash", "v3/read/trigger")
+    assert rec["outcome"] == "known-failure" and "exit code 3" in rec["message"]
+    assert outcome(records, "read", "known-crash", "v3/read/plain-b")["outcome"] == "passed"
+
+
 def test_unsupported_by_capability(run):
     _, records = run
     rec = outcome(records, "read", "no-groups", "v3/read/group")
@@ -139,7 +156,7 @@ def test_unsupported_by_capability(run):
 def test_cross_pairs(run):
     _, records = run
     cross = [r for r in records if r["test"] == "cross"]
-    assert len(cross) == 25  # 5 x 5 ordered pairs, one write case
+    assert len(cross) == 36  # 6 x 6 ordered pairs, one write case
     rec = outcome(records, "cross", "reference", "v3/write/int32", writer="crash")
     assert rec["outcome"] == "passed" and rec["reader"] == "reference"
     assert outcome(records, "cross", "drops-attrs", "v3/write/int32", writer="reference")["outcome"] == "failed"

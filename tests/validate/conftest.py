@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from conformance.testing.documents import write_files
-from conformance.testing.fixtures import moto_s3, serve_http, serve_s3, validate_cli  # noqa: F401
 
 
 @pytest.fixture

@@ -258,3 +258,80 @@ def test_json_lines(run_cli, store_dir):
     assert finding["level"] == "ERROR" and finding["reason"] == "corrupt-chunk" and finding["key"] == "c/0"
     assert finding["path"] == "/" and finding["format"] == "v3"
     assert summary["verdict"] == "fail" and summary["exit_code"] == 1 and summary["chunks"] == 1
+
+
+# ---- key and name rules the walk checks itself ---------------------------------------------
+DRAFT_ENTRY = {"zarr_format": "https://purl.org/zarr/spec/core/3.0",
+               "metadata_encoding": {"type": "json", "metadata_key_suffix": ".json"}, "extensions": []}
+
+
+def draft_sharded_array(chunks_per_shard=(2, 2)) -> dict:
+    return {
+        "shape": [4, 4], "data_type": "int32",
+        "chunk_grid": {"type": "regular", "chunk_shape": [2, 2], "separator": "/"},
+        "chunk_memory_layout": "C", "fill_value": 0, "extensions": [], "attributes": {},
+        "storage_transformers": [{
+            "extension": "https://purl.org/zarr/spec/extensions/storage_transformers/sharding/1.0",
+            "type": "indexed", "configuration": {"chunks_per_shard": list(chunks_per_shard)}}],
+    }
+
+
+def draft_shard(entries) -> bytes:
+    body = raw_chunk([0, 1, 2, 3])
+    index = np.array([e if e else (2**64 - 1, 2**64 - 1) for e in entries], dtype="<u8").tobytes()
+    return body + index
+
+
+def test_draft_sharding_transformer_checks_every_inner_chunk(run_cli, store_dir):
+    """Inner chunks live inside shards: stored keys do not name positions, so every position is
+    read through the reference (a bad index entry for the last inner chunk is found)."""
+    good = draft_shard([(0, 16), None, None, None])
+    bad = draft_shard([(0, 16), None, None, (40, 64)])
+    for shard, code in ((good, 0), (bad, 1)):
+        root = store_dir({"zarr.json": DRAFT_ENTRY, "meta/x.array.json": draft_sharded_array(),
+                          "data/x/c0/0": shard}, name=f"draft{code}.zarr")
+        output = run_cli(root)
+        assert output.code == code, output
+        assert "format v3-draft" in output.summary
+    assert any(f[0] == "ERROR" and f[2] == "corrupt-shard-index" and f[3] == "/x" for f in output.findings)
+
+
+def test_draft_key_characters(run_cli, store_dir):
+    root = store_dir({"zarr.json": DRAFT_ENTRY, "meta/root.group.json": {"attributes": {}},
+                      "meta/a b.array.json": {}, "meta/ok.group.json": {"attributes": {}}})
+    output = run_cli(root)
+    assert output.code == 1 and output.has("ERROR", "V3DRAFT-KEY-007", "invalid-path", "/")
+    assert "'meta/a b.array.json'" in output.out
+
+
+def test_v2_keys_are_ascii(run_cli, store_dir):
+    root = store_dir({".zgroup": V2_GROUP, "caf\u00e9/.zgroup": V2_GROUP, "a/.zarray": v2_array([2], [2]),
+                      "a/0": raw_chunk([1, 2])})
+    output = run_cli(root)
+    assert output.code == 1 and output.has("ERROR", "V2-STORE-001", "invalid-path", "/")
+    assert sum(1 for f in output.findings if f[1] == "V2-STORE-001") == 1
+
+
+def test_reserved_names_and_keys_below_no_node(run_cli, store_dir):
+    root = store_dir({
+        "zarr.json": V3_GROUP,
+        "__ext/zarr.json": V3_GROUP,  # a node with a reserved name (V3-NAME-004)
+        "__ext2/data": b"extension data: fine",
+        "z/c/0": raw_chunk([1]),  # chunk-like keys of no node (V3-GRP-009: z does not exist)
+    })
+    output = run_cli(root)
+    assert output.code == 0, output
+    assert output.has("WARNING", "V3-NAME-004", "invalid-node-name", "/__ext")
+    assert output.has("WARNING", None, "stray-key", "/z")
+    assert not any("__ext2" in f[3] for f in output.findings)
+    assert "1 node (1 group, 0 arrays)" in output.summary
+
+
+def test_an_unparseable_zarr_json_is_judged_once(run_cli, store_dir):
+    """A broken zarr.json could be a v3 document or a v3-draft entry point: it is reported once,
+    as v3, not as 'mixed formats'."""
+    output = run_cli(store_dir({"zarr.json": b'{"zarr_format": 3,'}))
+    assert output.code == 1
+    assert "format v3;" in output.summary
+    assert not output.has("WARNING", None, "mixed-formats")
+    assert [f[1] for f in output.findings] == ["V3-ARR-013"]

@@ -33,7 +33,8 @@ FILLS: dict[str, Any] = {
 }
 
 
-def fill_bits(data_type: str, fill: Any, dtype: np.dtype) -> np.ndarray:
+def fill_bits(fill: Any, dtype: np.dtype) -> np.ndarray:
+    """The exact 0-d value a JSON fill stands for (complex fills are [real, imag])."""
     if dtype.kind == "c":
         return np.array(complex(*fill), dtype=dtype)
     return np.array(fill, dtype=dtype)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..data import sample
-from .v3_codecs_kit import (CRC32C, LE, RAW, blosc_codec, fill_bits, gzip_bytes, gzip_codec, needs_for, put_chunks,
-                            read_case, sharding, transpose, with_crc, zstd_codec)
+from .v3_codecs_kit import (CRC32C, LE, RAW, blosc_codec, fill_bits, gzip_codec, needs_for, put_chunks, read_case,
+                            sharding, transpose, zstd_codec)
 from .v3_kit import array_doc, reject_case
 
 # ---- decoding in reverse list order (V3-PIPE-002) ------------------------------------------------
@@ -17,8 +17,8 @@ from .v3_kit import array_doc, reject_case
 def _pipeline_case(slug, requirements, description, codecs, data_type="int32", fill=-7, shape=(7, 9), chunks=(4, 4),
                    skip=((0, 1),), tier="required", extra_needs=()):
     def build(w):
-        dtype = np.dtype({"int32": "i4", "uint16": "u2", "float32": "f4", "uint8": "u1", "float64": "f8"}[data_type])
-        fb = fill_bits(data_type, fill, dtype)
+        dtype = np.dtype(data_type)
+        fb = fill_bits(fill, dtype)
         data = sample(w.rng, shape, dtype, avoid=fb)
         doc = array_doc(shape, chunks, data_type, fill, codecs=codecs)
         w.expect_array(put_chunks(w, doc, data, fb, skip=set(skip)))

@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..data import sample
-from .v3_codecs_kit import (BE, CRC32C, EMPTY_ENTRY, LE, RAW, assemble_shard, blosc_codec, encode, encode_shard,
+from .v3_codecs_kit import (BE, CRC32C, EMPTY_ENTRY, LE, RAW, assemble_shard, blosc_codec, encode_shard,
                             fill_bits, gzip_codec, inner_blocks, needs_for, outside_inner, put_chunks, read_case,
                             sharding, transpose, with_crc, zstd_codec)
-from .v3_kit import array_doc, fill_array
+from .v3_kit import array_doc
 
 JUNK7 = b"JUNK!!!"  # 7 bytes between inner chunks (V3-SHARD-011)
 
@@ -61,7 +61,7 @@ def _sized_shard(slug, requirements, description, location, index_codecs, data_t
 
     def build(w):
         dtype = np.dtype(data_type)
-        fb = fill_bits(data_type, fill, dtype)
+        fb = fill_bits(fill, dtype)
         data = sample(w.rng, (8, 6), dtype, avoid=fb)
         doc = array_doc((8, 6), (4, 6), data_type, fill, codecs=codecs)
         w.expect_array(put_chunks(w, doc, data, fb))
@@ -220,7 +220,7 @@ def _inner(slug, requirements, description, inner_codecs, data_type="uint16", fi
 
     def build(w):
         dtype = np.dtype(data_type)
-        fb = fill_bits(data_type, fill, dtype)
+        fb = fill_bits(fill, dtype)
         data = sample(w.rng, (11, 7), dtype, avoid=fb)
         doc = array_doc((11, 7), (6, 4), data_type, fill, codecs=codecs)
         w.expect_array(put_chunks(w, doc, data, fb, skip={(1, 0)},
@@ -299,9 +299,9 @@ def _nested(w):
     w.expect_array(expected)
 
 
-_case("nested-two-levels", ["V3-SHARD-013", "V3-SHARD-007", "V3-SHARD-010"],
+_case("nested-two-levels", ["V3-SHARD-013", "V3-SHARD-007", "V3-SHARD-010", "V3-PIPE-005"],
       "v3 uint16 (8,14) with [8,8] shards of [4,4] inner shards (index at the end) of [2,2] chunks (index at the "
-      "start): empty entries at both levels read as fill 42", _nested, [_NESTED], data_type="uint16")
+      "start): empty entries at both levels read as fill 42; the edge shard is read in part", _nested, [_NESTED], data_type="uint16")
 
 
 # ---- other ranks and stores ------------------------------------------------------------------------------

@@ -62,7 +62,7 @@ _config("inner-shape-zero", "invalid-chunk-shape", ["V3-SHARD-002"], "with inner
 _config("inner-shape-larger", "invalid-chunk-shape", ["V3-SHARD-002"],
         "with inner chunk_shape [8,6] larger than the [4,6] shard", chunk_shape=[8, 6])
 _config("inner-shape-floats", "invalid-chunk-shape", ["V3-SHARD-002"], "with inner chunk_shape [2.0,3.0]",
-        chunk_shape=[2.0, 3.0])
+        tier="optional", chunk_shape=[2.0, 3.0])
 _config("transpose-untransposed-inner", "invalid-chunk-shape", ["V3-TRANS-004", "V3-SHARD-002"],
         "with chunks [4,8] and [transpose [1,0], sharding chunk_shape [4,8]] (fits only the untransposed shape)",
         shape=(4, 8), chunks=(4, 8), codecs=[transpose([1, 0]), sharding((4, 8), [LE], [LE, CRC32C])])
@@ -133,9 +133,10 @@ def _flip(shard: bytes, at: int) -> bytes:
 
 _shard_fault("index-checksum-wrong", "checksum-mismatch", ["V3-SHARD-016", "V3-CRC-003"],
              "v3 shard whose index has one offset byte changed (its CRC-32C no longer matches) fails on read",
-             lambda s: _flip(s, len(s) - 68 + 16))
+             lambda s: _flip(s, len(s) - 68 + 16), tier="optional")
 _shard_fault("index-crc-bytes-wrong", "checksum-mismatch", ["V3-SHARD-016", "V3-CRC-003"],
-             "v3 shard whose index CRC-32C itself has a flipped bit fails on read", lambda s: _flip(s, len(s) - 2))
+             "v3 shard whose index CRC-32C itself has a flipped bit fails on read", lambda s: _flip(s, len(s) - 2),
+             tier="optional")
 _shard_fault("nbytes-past-end", "corrupt-shard-index", ["V3-SHARD-016"],
              "v3 shard whose last inner chunk's nbytes runs 1000 bytes past the end of the shard (valid CRC) fails on read",
              lambda s: _patch_entry(s, 3, nbytes=1000))
@@ -154,10 +155,10 @@ _shard_fault("empty-value", "corrupt-shard-index", ["V3-SHARD-016", "V3-SHARD-00
              "v3 shard stored as an empty (0-byte) value fails on read", lambda s: b"")
 _shard_fault("inner-nbytes-short", "corrupt-chunk", ["V3-SHARD-012", "V3-BYTES-004"],
              "v3 shard whose inner chunk (0,0) entry says 20 bytes for a 24-byte [2,3] int32 chunk fails on read",
-             lambda s: _patch_entry(s, 0, nbytes=20))
+             lambda s: _patch_entry(s, 0, nbytes=20), tier="optional")
 _shard_fault("index-not-at-end", "checksum-mismatch", ["V3-SHARD-009", "V3-SHARD-016"],
              "v3 shard (index_location end) whose index was written at the start fails on read",
-             lambda s: s[-68:] + s[:-68])
+             lambda s: s[-68:] + s[:-68], tier="optional")
 _shard_fault("index-start-offset-into-index", "corrupt-shard-index", ["V3-SHARD-010", "V3-SHARD-016"],
              "v3 shard with the index at the start whose first entry points at offset 0 (inside the index) fails on read",
              lambda s: s[:0] + _patch_entry(s, 0, offset=0, index_at=0)[:68] + s[68:],

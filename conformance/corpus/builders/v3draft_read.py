@@ -9,7 +9,7 @@ import numpy as np
 from ..data import sample
 from ..generator import case
 from .v3draft_kit import (
-    CORE_URI, array_doc, chunk_id, data_prefix, entry_point, keep_zero_d, meta_key, put_array, put_entry,
+    CORE_URI, array_doc, data_prefix, entry_point, gzip_codec, keep_zero_d, meta_key, put_array, put_entry,
 )
 
 I4 = ["dtype:int32"]
@@ -273,8 +273,6 @@ def _(w):
       description="the spec's array example (data_type fixed to float64) at a small shape: gzip level 1, "
                   "fill 'NaN', attributes foo/bar/baz, the last chunk absent")
 def _(w):
-    from .v3draft_kit import gzip_codec
-
     doc = array_doc((9, 7), (4, 3), "float64", "NaN", codecs=[gzip_codec(1)], attributes=ATTRS)
     data = sample(w.rng, (9, 7), "<f8", avoid=np.float64(0))
     expected = put_array(w, "arr", doc, data, np.array(np.nan, "<f8"), skip={(2, 2)})

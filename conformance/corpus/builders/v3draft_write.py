@@ -11,7 +11,7 @@ import numpy as np
 from ..data import sample
 from ..generator import add_case
 from .v3draft_kit import (
-    CORE_URI, array_doc, chunk_id, endian_codec, grid, gzip_codec, keep_zero_d, meta_key, numpy_dtype, sharding,
+    CORE_URI, array_doc, chunk_id, endian_codec, grid, gzip_codec, keep_zero_d, numpy_dtype, sharding,
 )
 
 SPECIAL_FILLS = {"+Infinity": np.inf, "-Infinity": -np.inf, "NaN": np.nan}

@@ -37,3 +37,4 @@ __all__ = [
     "upgrade_v2_array", "upgrade_model", "upgrade_store",
     "flatten", "unflatten", "MAX_HIERARCHY_DEPTH",
 ]
+from .corpus_judge import judge_zom_case  # noqa: E402,F401  (kind "zom" corpus cases; conformance.corpus.reference_verdict)

@@ -4,8 +4,10 @@ decoding runs the other way (V2-CHUNK-001/002/006). numcodecs supplies the codec
 
 from __future__ import annotations
 
+import bz2
 import math
 import struct
+import zlib
 from typing import Any
 
 import numcodecs
@@ -51,15 +53,15 @@ def build_codec(config: Any, role: str, requirement: str) -> Codec:
                             requirement) from None
 
 
-def _check_blosc_header(data: bytes) -> None:
+def _check_blosc_header(data: bytes, bound: int = MAX_CHUNK_BYTES) -> None:
     """Refuse a Blosc frame whose header disagrees with its length before the C library sees it."""
     if len(data) < 16:
         raise ChunkError("corrupt-chunk", f"blosc chunk of {len(data)} bytes is shorter than its 16-byte header")
     nbytes, _blocksize, cbytes = struct.unpack_from("<III", data, 4)
     if cbytes != len(data):
         raise ChunkError("corrupt-chunk", f"blosc header says {cbytes} compressed bytes, the chunk has {len(data)}")
-    if nbytes > MAX_CHUNK_BYTES:
-        raise ChunkError("corrupt-chunk", f"blosc header claims {nbytes} decoded bytes")
+    if nbytes > bound:
+        raise ChunkError("corrupt-chunk", f"blosc header claims {nbytes} decoded bytes, at most {bound} expected")
 
 
 def _check_vlen_header(buf: Any, count: int) -> None:
@@ -73,13 +75,48 @@ def _check_vlen_header(buf: Any, count: int) -> None:
         raise ChunkError("corrupt-chunk", f"vlen chunk claims {items} items in {raw.nbytes} bytes, expected {count}")
 
 
-def _check_lz4_header(data: bytes) -> None:
+def _check_lz4_header(data: bytes, bound: int = MAX_CHUNK_BYTES) -> None:
     """numcodecs' lz4 frame starts with the decoded size (LE i32), which it allocates up front."""
     if len(data) < 4:
         raise ChunkError("corrupt-chunk", "lz4 chunk is shorter than its 4-byte size header")
     (size,) = struct.unpack_from("<i", data)
-    if not 0 <= size <= MAX_CHUNK_BYTES:
+    if not 0 <= size <= bound:
         raise ChunkError("corrupt-chunk", f"lz4 header claims {size} decoded bytes")
+
+
+def _bounded_decompress(codec_id: str, data: bytes, bound: int) -> bytes | None:
+    """Decompress zlib, gzip and bz2 streams with the stdlib, stopping past `bound` bytes, so a
+    decompression bomb costs nothing; None for other compressors (numcodecs decodes those)."""
+    if codec_id in ("zlib", "gzip"):
+        inflater = zlib.decompressobj(zlib.MAX_WBITS | (16 if codec_id == "gzip" else 0))
+        try:
+            out = inflater.decompress(data, bound + 1)
+        except zlib.error as exc:
+            raise ChunkError("corrupt-chunk", f"{codec_id} stream cannot be decoded: {exc}") from None
+        if len(out) > bound or inflater.unconsumed_tail:
+            raise ChunkError("corrupt-chunk", f"{codec_id} stream decodes to more than the {bound} bytes expected")
+        if not inflater.eof:
+            raise ChunkError("corrupt-chunk", f"{codec_id} stream is truncated")
+        return out
+    if codec_id == "bz2":
+        inflater = bz2.BZ2Decompressor()
+        try:
+            out = inflater.decompress(data, bound + 1)
+        except (OSError, ValueError) as exc:
+            raise ChunkError("corrupt-chunk", f"bz2 stream cannot be decoded: {exc}") from None
+        if len(out) > bound or not inflater.eof:
+            raise ChunkError("corrupt-chunk", f"bz2 stream is truncated or decodes to more than {bound} bytes")
+        return out
+    if codec_id == "blosc":
+        _check_blosc_header(data, bound)
+    elif codec_id == "lz4":
+        _check_lz4_header(data, bound)
+    elif codec_id == "zstd":
+        from ..v3.codecs.zstd_frames import walk
+
+        if walk(data).bound > bound:
+            raise ChunkError("corrupt-chunk", f"zstd frames may decode to more than the {bound} bytes expected")
+    return None
 
 
 class V2ChunkCodec:
@@ -112,11 +149,10 @@ class V2ChunkCodec:
     def decode(self, data: bytes) -> np.ndarray:
         buf: Any = data
         if self.compressor is not None:
-            if self.compressor.codec_id == "blosc":
-                _check_blosc_header(bytes(data))
-            elif self.compressor.codec_id == "lz4":
-                _check_lz4_header(bytes(data))
-            buf = self.compressor.decode(buf)
+            # Without filters the decoded size is known exactly; filters may change it.
+            bound = self.count * self.dtype.itemsize if not self.filters and not self.dtype.hasobject else MAX_CHUNK_BYTES
+            out = _bounded_decompress(self.compressor.codec_id, bytes(data), bound)
+            buf = self.compressor.decode(buf) if out is None else out
         for f in reversed(self.filters):
             if f.codec_id in OBJECT_CODECS:
                 _check_vlen_header(buf, self.count)

@@ -1,0 +1,120 @@
+"""v3 write cases for codecs, pipelines and sharding. The written store is judged by the reference
+reader, which verifies every byte format on the way back (crc32c appended little-endian, gzip
+members starting 1f 8b 08, zstd frame magic, the blosc header's cbytes/nbytes, the shard index size
+and checksum), so a round trip through an independent reader checks the encoded bytes; keys and the
+`codecs` member are stated where the spec fixes them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..data import sample
+from ..generator import add_case
+from .v3_codecs_kit import (BE, CRC32C, LE, RAW, blosc_codec, gzip_codec, needs_for, sharding, transpose,
+                            zstd_codec)
+from .v3_kit import array_doc, default_key, grid
+
+
+def _write(case_id, requirements, description, codecs, *, data_type="int32", fill=-7, shape=(7, 9), chunks=(4, 4),
+           tier="required", exact_keys=True, state_codecs=True, data=None, required_keys=None, forbidden_keys=()):
+    dtype = np.dtype(data_type)
+
+    def build(w):
+        values = data(w.rng) if data is not None else sample(w.rng, shape, dtype, avoid=np.array(fill, dtype))
+        doc = array_doc(shape, chunks, data_type, fill, codecs=codecs)
+        keys = ["zarr.json", *(default_key(i) for i in np.ndindex(*grid(shape, chunks)))]
+        w.expect_write(metadata=doc, data=values, keys=keys if exact_keys else None,
+                       required_keys=required_keys if required_keys is not None else ["zarr.json"],
+                       forbidden_keys=forbidden_keys,
+                       document_members={"zarr.json": {"codecs": codecs}} if state_codecs else {})
+
+    add_case(case_id, kind="write", build=build, tier=tier, requirements=requirements, description=description,
+             needs=[f"dtype:{data_type}", "op:write", *needs_for(codecs)])
+
+
+# ---- pipelines and bytes->bytes codecs ------------------------------------------------------------------
+
+_write("v3/pipeline/write-transpose-gzip-crc32c", ["V3-PIPE-002", "V3-CRC-002", "V3-GZIP-002", "V3-TRANS-002"],
+       "v3 write with [transpose [1,0], bytes, gzip, crc32c]: every chunk key written, each chunk's last 4 bytes the "
+       "little-endian CRC-32C of a gzip member before them (checked by reading back)",
+       [transpose([1, 0]), LE, gzip_codec(5), CRC32C])
+_write("v3/codecs/write-gzip-container", ["V3-GZIP-002", "V3-GZIP-001"],
+       "v3 write with [bytes, gzip level 1]: chunks are RFC 1952 gzip members (1f 8b 08), not zlib streams",
+       [LE, gzip_codec(1)], data_type="float64", fill=0.5, tier="optional")
+_write("v3/codecs/write-zstd-frames", ["V3-ZSTD-002", "V3-ZSTD-001"],
+       "v3 write with [bytes, zstd level 3]: chunks are Zstandard frames starting 28 b5 2f fd",
+       [LE, zstd_codec(3)], data_type="uint16", fill=42, tier="extension")
+_write("v3/codecs/write-zstd-checksum", ["V3-ZSTD-003", "V3-ZSTD-002"],
+       "v3 write with zstd checksum true: frames carry a valid content checksum and the configuration keeps it",
+       [LE, zstd_codec(5, True)], data_type="int64", tier="extension")
+_write("v3/codecs/write-blosc-shuffle-typesize", ["V3-BLOSC-003", "V3-BLOSC-002", "V3-BLOSC-004"],
+       "v3 write with blosc lz4 shuffle typesize 4: the written configuration keeps shuffle as a string and typesize, "
+       "chunks are c-blosc buffers whose header sizes agree", [LE, blosc_codec("lz4", 5, "shuffle", 4, 0)])
+_write("v3/codecs/write-blosc-bitshuffle-float64", ["V3-BLOSC-002", "V3-BLOSC-004", "V3-BLOSC-001"],
+       "v3 write with blosc zstd bitshuffle typesize 8 on float64: chunks read back bit-exactly",
+       [LE, blosc_codec("zstd", 3, "bitshuffle", 8, 0)], data_type="float64", fill=0.5)
+_write("v3/codecs/write-blosc-noshuffle-no-typesize", ["V3-BLOSC-003"],
+       "v3 write with blosc noshuffle and no typesize member: valid, and the configuration is kept as given",
+       [LE, blosc_codec("blosclz", 9, "noshuffle", None, 0)], data_type="uint8", fill=42)
+_write("v3/codecs/write-crc32c-no-parameters", ["V3-CRC-001", "V3-CRC-002"],
+       "v3 write with [bytes, crc32c]: crc32c is written as {'name': 'crc32c'} (no parameters, never a bare string)",
+       [LE, CRC32C], tier="optional")
+_write("v3/codecs/write-crc32c-round-trip", ["V3-CRC-002"],
+       "v3 write with [bytes, crc32c] on float32: each chunk is the bytes followed by their little-endian CRC-32C",
+       [LE, CRC32C], data_type="float32", fill=0.5, state_codecs=False)
+_write("v3/codecs/write-bytes-big-endian", ["V3-BYTES-001", "V3-BYTES-003"],
+       "v3 write with bytes endian big on int64: chunks read back bit-exactly (int64 min and max included)",
+       [BE], data_type="int64", state_codecs=False)
+_write("v3/codecs/write-bytes-uint8-no-endian", ["V3-BYTES-002"],
+       "v3 write of uint8 with {'name': 'bytes'}: valid without endian and written back in that form",
+       [RAW], data_type="uint8", fill=42, tier="optional")
+_write("v3/codecs/write-transpose-10-int32", ["V3-TRANS-003", "V3-TRANS-002"],
+       "v3 write of (2,3) int32 with [transpose [1,0], bytes little]: the chunk holds the v2 order-F bytes "
+       "(read back by the reference)", [transpose([1, 0]), LE], shape=(2, 3), chunks=(2, 3), state_codecs=False,
+       data=lambda rng: np.arange(6, dtype="i4").reshape(2, 3))
+_write("v3/codecs/write-transpose-201-rank3", ["V3-TRANS-002"],
+       "v3 write of uint8 (5,6,7) in (2,3,4) chunks with transpose [2,0,1]: edge chunks written full size",
+       [transpose([2, 0, 1]), RAW], data_type="uint8", fill=42, shape=(5, 6, 7), chunks=(2, 3, 4), state_codecs=False)
+
+
+# ---- sharding --------------------------------------------------------------------------------------------
+
+_SHARD = sharding((2, 3), [LE, gzip_codec(1)], [LE, CRC32C], "start")
+_write("v3/sharding/write-keys-per-shard", ["V3-SHARD-014", "V3-SHARD-009"],
+       "v3 sharded write of (8,12) in [4,6] shards of [2,3] inner chunks: exactly zarr.json and c/0/0 c/0/1 c/1/0 "
+       "c/1/1, one key per shard and none per inner chunk", [sharding((2, 3), [LE], [LE, CRC32C])],
+       shape=(8, 12), chunks=(4, 6), state_codecs=False, forbidden_keys=["c/0/0/0/0", "c/0/0/0", "c/2/0"])
+_write("v3/sharding/write-configuration-members", ["V3-SHARD-015", "V3-SHARD-001", "V3-SHARD-010"],
+       "v3 sharded write with index_location start: the sharding configuration holds only chunk_shape, codecs, "
+       "index_codecs and index_location, with no write-strategy settings", [_SHARD], shape=(8, 12), chunks=(4, 6))
+_write("v3/sharding/write-recommended-index-codecs", ["V3-SHARD-005"],
+       "v3 sharded write with the recommended index_codecs [bytes little, crc32c]: the index reads back with a valid "
+       "checksum and the codecs are written as given", [sharding((2, 2), [LE], [LE, CRC32C])], data_type="float64",
+       fill=0.5, shape=(8, 8), chunks=(4, 4), tier="optional")
+_write("v3/sharding/write-edge-shard", ["V3-SHARD-008", "V3-SHARD-009"],
+       "v3 sharded write of int64 (10,) in (8,) shards of (2,) inner chunks: the edge shard c/1 keeps a full "
+       "4-entry index (68 bytes with crc32c)", [sharding((2,), [LE], [LE, CRC32C])], data_type="int64",
+       shape=(10,), chunks=(8,), state_codecs=False)
+_write("v3/sharding/write-nested", ["V3-SHARD-013"],
+       "v3 write with two-level sharding ([8,8] shards of [4,4] inner shards of [2,2] chunks) reads back exactly",
+       [sharding((4, 4), [sharding((2, 2), [LE], [LE, CRC32C])], [LE, CRC32C])], data_type="uint16", fill=42,
+       shape=(10, 16), chunks=(8, 8), state_codecs=False)
+_write("v3/sharding/write-transpose-then-sharding", ["V3-TRANS-004"],
+       "v3 write with [transpose [1,0], sharding chunk_shape [8,2]] on [4,8] chunks reads back exactly",
+       [transpose([1, 0]), sharding((8, 2), [LE], [LE, CRC32C])], shape=(6, 13), chunks=(4, 8), state_codecs=False)
+
+
+def _mostly_fill(rng):
+    """(8,8) float32 where inner chunk (0,0) of shard c/0/0 and all of shard c/1/1 are fill; the
+    rest never equals it."""
+    values = sample(rng, (8, 8), "f4", avoid=np.float32(0.5))
+    values[:2, :2] = 0.5
+    values[4:, 4:] = 0.5
+    return values
+
+
+_write("v3/sharding/write-empty-inner-chunks", ["V3-SHARD-007", "V3-SHARD-017"],
+       "v3 sharded write where one inner chunk and one whole shard equal the fill: they read back as fill whether "
+       "the writer marks them empty, stores them or drops the shard", [sharding((2, 2), [LE], [LE, CRC32C])],
+       data_type="float32", fill=0.5, shape=(8, 8), chunks=(4, 4), state_codecs=False, exact_keys=False,
+       data=_mostly_fill, required_keys=["zarr.json", "c/0/0", "c/0/1", "c/1/0"])
