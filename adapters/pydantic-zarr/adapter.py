@@ -4,6 +4,9 @@ pydantic-zarr models hierarchies, not array values, so this adapter answers
 
 - `zom`  {"store", "format", "node"} -> {"model": <GroupSpec / ArraySpec .model_dump(mode="json")>}:
   the implementation's own ZOM of the node (pydantic_zarr.v2 for format v2, .v3 for v3);
+- `zom`  {"model", "format"} -> {"valid": bool, "findings": [...]}: whether pydantic-zarr accepts
+  the model document (a group if it has `members`, or `node_type` "group" in v3, else an array),
+  the findings being its validation errors;
 - `list` -> {"nodes": ...}: the flattened model (`to_flat`), so a hierarchy listing comes from
   the model too;
 - `read` of a group -> its attributes and members, taken from the model (arrays: `unsupported`,
@@ -15,6 +18,7 @@ from __future__ import annotations
 from importlib.metadata import version
 
 import numpy as np
+import pydantic
 import pydantic_zarr
 import zarr
 from pydantic_zarr import v2 as zom_v2
@@ -67,12 +71,33 @@ class Adapter:
             store.close()
 
     def zom(self, request: dict) -> dict:
+        if "model" in request:
+            return self._judge(request)
         return {"model": self._spec(request).model_dump(mode="json")}
+
+    def _judge(self, request: dict) -> dict:
+        fmt = request.get("format")
+        if fmt not in MODELS:
+            raise Unsupported(f"pydantic-zarr {pydantic_zarr.__version__} has no model for format {fmt!r}")
+        models = MODELS[fmt][1]
+        document = request["model"]
+        is_group = isinstance(document, dict) and (
+            "members" in document or document.get("node_type") == "group"
+            or (fmt == "v2" and "shape" not in document))
+        model = models.GroupSpec if is_group else models.ArraySpec
+        try:
+            model.model_validate(document)
+        except pydantic.ValidationError as exc:
+            findings = [f"{'/'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()]
+            return {"valid": False, "findings": findings}
+        return {"valid": True, "findings": []}
 
     def list(self, request: dict) -> dict:
         spec = self._spec(request)
-        flat = spec.to_flat()  # keys are "/"-prefixed paths, the node itself is ""
-        return {"nodes": {path.strip("/"): kind_of(item) for path, item in flat.items()}}
+        flat = spec.to_flat()  # keys are "/"-prefixed paths relative to the node, which is ""
+        base = node_path(request.get("node"))
+        return {"nodes": {"/".join(p for p in (base, path.strip("/")) if p): kind_of(item)
+                          for path, item in flat.items()}}
 
     def read(self, request: dict) -> dict:
         spec = self._spec(request)

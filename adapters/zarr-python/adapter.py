@@ -128,10 +128,12 @@ class Adapter:
             try:
                 node = zarr.open(store=store, path=path, zarr_format=zf, mode="r")
                 if not isinstance(node, zarr.Group):
-                    return {"nodes": {"": "array"}}
-                nodes = {"": "group"}
+                    return {"nodes": {path: "array"}}
+                # paths from the store root, like the reference adapter's
+                prefix = f"{path}/" if path else ""
+                nodes = {path: "group"}
                 for name, child in node.members(max_depth=None):
-                    nodes[name] = "group" if isinstance(child, zarr.Group) else "array"
+                    nodes[prefix + name] = "group" if isinstance(child, zarr.Group) else "array"
                 return {"nodes": nodes}
             finally:
                 store.close()

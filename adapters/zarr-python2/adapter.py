@@ -152,10 +152,11 @@ class Adapter:
         zv = zarr_version_of(request)
         store = open_store(request["store"], zv)
         try:
-            node = self._open(store, node_path(request.get("node")), zv)
-            nodes = {"": kind_of(node)}
-            if nodes[""] == "group":
-                self._walk(node, "", nodes)
+            path = node_path(request.get("node"))
+            node = self._open(store, path, zv)
+            nodes = {path: kind_of(node)}  # paths from the store root
+            if nodes[path] == "group":
+                self._walk(node, f"{path}/" if path else "", nodes)
             return {"nodes": nodes}
         finally:
             store.close()

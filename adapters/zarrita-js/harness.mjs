@@ -243,11 +243,12 @@ async function list(req) {
   let store = openStore(req.store);
   let path = nodePath(req.node);
   let node = await openerFor(req.format)(locate(store, path));
-  if (node.kind === "array") return { nodes: { "": "array" } };
-  let nodes = { "": "group" };
+  // paths from the store root, like the reference adapter's
+  if (node.kind === "array") return { nodes: { [path]: "array" } };
+  let nodes = { [path]: "group" };
   for (let { path: p, kind } of await listing(store, req.format)) {
     let rel = relativeTo(path, p);
-    if (rel) nodes[rel] = kind;
+    if (rel) nodes[p.replace(/^\/+/, "")] = kind;
   }
   return { nodes };
 }

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from .outcomes import ConformanceFailure, classify
-from .records import OUTCOMES, TESTS, ResultsWriter, make_record, new_run_id, summary_table
+from .outcomes import classify
+from .records import TESTS, ResultsWriter, make_record, new_run_id, summary_table
 from .session import Options, SuiteSession, TestContext, case_needs, missing, zom_lacks
-from .transport import DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT
+from .transport import DEFAULT_TIMEOUT
 
 SESSION = pytest.StashKey[SuiteSession]()
 CONTEXT = pytest.StashKey[TestContext]()
@@ -88,6 +88,8 @@ def pytest_configure(config) -> None:
         run_id=config.getoption("run_id") or new_run_id(),
     )
     config.stash[SESSION] = SuiteSession(options)
+    if config.getoption("impl"):
+        config.stash[SESSION].adapters  # an unknown or invalid adapter is a usage error, right away
     if not hasattr(config, "workerinput"):  # the process that writes records
         config.pluginmanager.register(RecordSink(config, options), "zarr-conformance-records")
 
@@ -351,5 +353,3 @@ def _glob_hits(pattern: str, case_id: str) -> bool:
 
     return case_id == pattern or fnmatchcase(case_id, pattern)
 
-
-__all__ = ["ConformanceFailure", "OUTCOMES", "harness"]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from .client import AdapterClient, AdapterPool, Response
-from .config import AdapterConfig, find_adapter
+from .config import AdapterConfig, AdapterConfigError, find_adapter
 from .records import TESTS
 from .transport import DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT
 
@@ -47,7 +47,10 @@ class SuiteSession:
 
     @cached_property
     def adapters(self) -> dict[str, AdapterConfig]:
-        configs = [find_adapter(name) for name in self.options.impls]
+        try:
+            configs = [find_adapter(name) for name in self.options.impls]
+        except AdapterConfigError as exc:
+            raise pytest.UsageError(f"--impl: {exc}") from None
         out: dict[str, AdapterConfig] = {}
         for config in configs:
             if config.name in out and out[config.name].folder != config.folder:

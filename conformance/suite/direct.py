@@ -11,7 +11,7 @@ from conformance.harness.session import SuiteSession, TestContext, case_needs, m
 
 
 def suite_function(test: str):
-    from conformance.suite import test_cross, test_read, test_reject, test_write, test_zom
+    from conformance.suite import test_read, test_reject, test_write, test_zom
 
     return {"read": test_read.test_read, "reject": test_reject.test_reject, "write": test_write.test_write,
             "zom": test_zom.test_zom}[test]

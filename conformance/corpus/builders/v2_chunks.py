@@ -189,6 +189,17 @@ for _name, _comp in COMPRESSORS.items():
                  description=f"v2 {_typestr} {_shape} in {_chunks} chunks order {_order}, compressor {_name}: "
                              f"chunk {'.'.join(['1'] * len(_shape))} missing (fill {_fill}), junk overhang")
 
+@case("v2/codecs/zstd-checksum-false-member", kind="read", needs=["dtype:float32", "codec:zstd"],
+      requirements=["V2-CHUNK-001", "V2-META-004"],
+      description='v2 compressor {"id": "zstd", "level": 3, "checksum": false} as numcodecs >= 0.13 and zarr-python '
+                  "write it: the extra codec parameter is part of a valid zstd configuration")
+def _(w):
+    doc = zarray((6, 5), (4, 4), "<f4", 0.0, compressor={"id": "zstd", "level": 3, "checksum": False})
+    data = sample(w.rng, (6, 5), "<f4", avoid=np.float32(0))
+    expected, _ = put_array(w, "", doc, data, skip={(1, 1)})
+    w.expect_array(expected)
+
+
 _BLOSC_VARIANTS = [
     ("blosc-zstd-noshuffle", {"id": "blosc", "cname": "zstd", "clevel": 3, "shuffle": 0, "blocksize": 0}, "<f4"),
     ("blosc-blosclz-bitshuffle", {"id": "blosc", "cname": "blosclz", "clevel": 9, "shuffle": 2, "blocksize": 0}, "<u8"),
@@ -217,9 +228,12 @@ reject_case("v2/chunks/reject-unknown-compressor", zarray((4,), (4,), "<i4", 0, 
 reject_case("v2/chunks/reject-unknown-filter", zarray((4,), (4,), "<i4", 0, filters=[{"id": "nonexistent-filter"}]),
             "unknown-codec", ["V2-CHUNK-008"],
             'v2 filters [{"id": "nonexistent-filter"}] with one chunk present is rejected', needs=I4)
-reject_case("v2/chunks/reject-truncated-zlib", zarray((4,), (4,), "<i4", 0, compressor=COMPRESSORS["zlib"]),
-            "corrupt-chunk", ["V2-CHUNK-001"], "v2 zlib chunk whose stream is truncated fails on read",
-            needs=[*I4, "codec:zlib"], stage="read", chunk=False, extra={"0": zlib.compress(_RAW4, 1)[:-5]})
+_RANDOM64 = np.random.default_rng(64).integers(-(2**31), 2**31 - 1, 64, dtype="<i4").tobytes()  # incompressible
+reject_case("v2/chunks/reject-truncated-zlib", zarray((64,), (64,), "<i4", 0, compressor=COMPRESSORS["zlib"]),
+            "corrupt-chunk", ["V2-CHUNK-001"],
+            "v2 zlib chunk cut to half its stream (the values cannot all be decoded) fails on read",
+            needs=[*I4, "codec:zlib"], stage="read", chunk=False,
+            extra={"0": zlib.compress(_RANDOM64, 1)[: len(zlib.compress(_RANDOM64, 1)) // 2]})
 reject_case("v2/chunks/reject-zlib-stream-uncompressed", zarray((4,), (4,), "<i4", 0), "corrupt-chunk",
             ["V2-CHUNK-001", "V2-META-004"],
             "v2 compressor null but the chunk is a zlib stream (wrong size): reading fails", needs=I4, stage="read",
@@ -241,8 +255,10 @@ reject_case("v2/chunks/reject-edge-chunk-truncated", zarray((5,), (4,), "<i4", 0
 _BLOSC_FRAME = numcodecs.Blosc(cname="lz4", clevel=5, shuffle=1, blocksize=0).encode(np.arange(1, 5, dtype="<i4"))
 reject_case("v2/chunks/reject-blosc-trailing-byte", zarray((4,), (4,), "<i4", 0, compressor=COMPRESSORS["blosc"]),
             "corrupt-chunk", ["V2-CHUNK-007"],
-            "v2 blosc chunk with one byte appended (header cbytes no longer equals the stored length) fails on read",
-            needs=[*I4, "codec:blosc"], stage="read", chunk=False, extra={"0": _BLOSC_FRAME + b"\x00"})
+            "v2 blosc chunk with one byte appended (header cbytes no longer equals the stored length) fails on read "
+            "(strict readers)",
+            needs=[*I4, "codec:blosc"], stage="read", chunk=False, extra={"0": _BLOSC_FRAME + b"\x00"},
+            tier="optional")  # readers that trust the self-describing header may decode it
 reject_case("v2/chunks/reject-blosc-nbytes-mismatch",
             zarray((8,), (8,), "<i4", 0, compressor=COMPRESSORS["blosc"]), "corrupt-chunk", ["V2-CHUNK-007"],
             "v2 blosc chunk whose header nbytes (16) is half the chunk size (32) fails on read",
@@ -272,10 +288,12 @@ def _(w):
 
 @case("v2/chunks/write-order-F", kind="write", needs=[*I4, "op:write", "feature:order-F"],
       requirements=["V2-CHUNK-006"],
-      description="v2 write of arange(6).reshape(2,3) <i4 order F, no compressor: read back exactly (column-major bytes)")
+      description="v2 write of arange(6).reshape(2,3) <i4 order F, no compressor: chunk 0.0 is exactly 00000000 "
+                  "03000000 01000000 04000000 02000000 05000000")
 def _(w):
     w.expect_write(metadata=zarray((2, 3), (2, 3), "<i4", -1, order="F"), data=np.arange(6, dtype="<i4").reshape(2, 3),
-                   required_keys=[".zarray", "0.0"], document_members={".zarray": {"order": "F"}})
+                   required_keys=[".zarray", "0.0"], document_members={".zarray": {"order": "F"}},
+                   stored={"0.0": {"equals": bytes.fromhex("00000000 03000000 01000000 04000000 02000000 05000000")}})
 
 
 @case("v2/chunks/write-order-F-edges", kind="write", needs=["dtype:float32", "codec:zlib", "op:write", "feature:order-F"],
@@ -289,10 +307,15 @@ def _(w):
 
 @case("v2/chunks/write-edge-raw-size", kind="write", needs=["dtype:int16", "op:write"],
       requirements=["V2-CHUNK-005", "V2-META-004"],
-      description="v2 write of <i2 (5,3) in (2,2) chunks, no compressor: edge chunks are stored full size (8 bytes)")
+      description="v2 write of <i2 (5,3) in (2,2) chunks, no compressor: every chunk, edge ones included, is stored "
+                  "full size (8 bytes) and 0.0 is the raw values")
 def _(w):
     data = sample(w.rng, (5, 3), "<i2", avoid=np.int16(0))
-    w.expect_write(metadata=zarray((5, 3), (2, 2), "<i2", 0), data=data, required_keys=[".zarray", *_keys((3, 2))])
+    # every stored chunk, the edge ones included, is 2*2*2 bytes; the interior chunk 0.0 is the raw values
+    stored = {key: {"size": 8} for key in _keys((3, 2))}
+    stored["0.0"] = {"equals": np.ascontiguousarray(data[0:2, 0:2]).tobytes()}
+    w.expect_write(metadata=zarray((5, 3), (2, 2), "<i2", 0), data=data, required_keys=[".zarray", *_keys((3, 2))],
+                   stored=stored)
 
 
 @case("v2/chunks/write-blosc-header", kind="write", needs=["dtype:float64", "codec:blosc", "op:write"],
@@ -315,12 +338,19 @@ def _(w):
     w.expect_write(metadata=doc, data=data, required_keys=[".zarray", *_keys((3, 2))])
 
 
+# The compressor's own stream format starts every chunk: Zarr adds no header (V2-CHUNK-001). zlib:
+# CMF 0x78 (deflate, 32K window); gzip: 1f 8b 08; zstd: the frame magic; bz2: "BZh"; lzma (xz,
+# format 1): FD "7zXZ" 00; numcodecs lz4: the decoded size as a little-endian int32 (3*3*8 = 72).
+_MAGIC = {"zlib": "78", "gzip": "1f8b08", "zstd": "28b52ffd", "bz2": "425a68", "lzma": "fd377a585a00",
+          "lz4": "48000000"}
 for _name in ("zlib", "gzip", "zstd", "lz4", "bz2", "lzma"):
-    def _build(w, comp=COMPRESSORS[_name]):
+    def _build(w, comp=COMPRESSORS[_name], magic=bytes.fromhex(_MAGIC[_name])):
         data = sample(w.rng, (7, 5), "<i8", avoid=np.int64(0))
         w.expect_write(metadata=zarray((7, 5), (3, 3), "<i8", 0, compressor=comp), data=data,
-                       required_keys=[".zarray", *_keys((3, 2))], document_members={".zarray": {"compressor": comp}})
+                       required_keys=[".zarray", *_keys((3, 2))],
+                       stored={key: {"prefix": magic} for key in _keys((3, 2))})
 
     add_case(f"v2/chunks/write-{_name}", kind="write", build=_build,
              needs=["dtype:int64", f"codec:{_name}", "op:write"], requirements=["V2-CHUNK-001", "V2-META-004"],
-             description=f"v2 write of <i8 (7,5) in (3,3) chunks with compressor {_name}: data reads back exactly")
+             description=f"v2 write of <i8 (7,5) in (3,3) chunks with compressor {_name}: every chunk starts with the "
+                         f"{_name} stream's own header (no Zarr header) and the data reads back exactly")

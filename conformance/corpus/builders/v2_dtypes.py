@@ -11,7 +11,7 @@ import numpy as np
 
 from ..data import sample
 from ..generator import add_case, case
-from .v2_kit import COMPRESSORS, codec_needs, dtype_needs, dumps, put_array, zarray
+from .v2_kit import COMPRESSORS, codec_needs, dtype_needs, dumps, fill_bits, numpy_dtype, put_array, zarray
 
 
 def _b64(raw: bytes) -> str:
@@ -155,21 +155,13 @@ _COMPRESSOR_CYCLE = list(COMPRESSORS)
 _SKIP = {(1, 1), (2, 0)}
 
 
-def _numpy_dtype(doc) -> np.dtype:
-    from conformance.reference.formats.v2 import parse_dtype  # only to build the NumPy dtype object
-
-    return parse_dtype(doc)
-
-
 for _i, (_slug, _doc, _fill) in enumerate(MATRIX):
     _comp_name = _COMPRESSOR_CYCLE[_i % len(_COMPRESSOR_CYCLE)]
     _order = "F" if (_i // len(_COMPRESSOR_CYCLE)) % 2 == _i % 2 else "C"  # every compressor meets both orders
-    _dtype = _numpy_dtype(_doc)
+    _dtype = numpy_dtype(_doc)
 
     def _build(w, doc=_doc, fill=_fill, comp=COMPRESSORS[_comp_name], order=_order, dtype=_dtype):
         meta = zarray((7, 5), (3, 2), doc, fill, order=order, compressor=comp)
-        from .v2_kit import fill_bits
-
         bits = fill_bits(meta, dtype)
         data = sample(w.rng, (7, 5), dtype, avoid=bits)
         expected, undefined = put_array(w, "", meta, data, skip=_SKIP)

@@ -10,8 +10,7 @@ import numpy as np
 
 from ..data import sample
 from ..generator import add_case
-from .v2_kit import COMPRESSORS, dtype_needs, fill_bits, full, put_array, reject_case, zarray
-from .v2_dtypes import _numpy_dtype
+from .v2_kit import COMPRESSORS, dtype_needs, fill_bits, full, numpy_dtype, put_array, reject_case, zarray
 
 _SKIP = {(1, 0), (2, 2)}
 
@@ -20,7 +19,7 @@ def _missing_case(case_id: str, dtype_doc, fill, requirements, description: str,
                   expected_fill: np.ndarray | None = None, extra_needs=()) -> None:
     """(5,6) in (2,3) zlib chunks, chunks 1.0 and 2.1 absent: they read as `expected_fill` (computed
     here from the spec's rule, independently of the reference) or are undefined for a null fill."""
-    dtype = _numpy_dtype(dtype_doc)
+    dtype = numpy_dtype(dtype_doc)
 
     def build(w):
         doc = zarray((5, 6), (2, 3), dtype_doc, fill, compressor=COMPRESSORS["zlib"])
@@ -117,7 +116,7 @@ _missing_case("v2/fill/void-base64", "|V2", "AP8=", ["V2-DTYPE-010"],
 
 # ---- rejects ---------------------------------------------------------------------------------
 def _fill_reject(slug, typestr, fill, requirement, what, tier="required"):
-    dtype = _numpy_dtype(typestr)
+    dtype = numpy_dtype(typestr)
     doc = zarray((4,), (4,), typestr, fill)
     reject_case(f"v2/fill/reject-{slug}", doc, "invalid-fill-value", [requirement],
                 f"v2 {typestr if isinstance(typestr, str) else 'structured'} with fill_value {what} is rejected",
@@ -129,8 +128,8 @@ _fill_reject("float-plus-infinity", "<f8", "+Infinity", "V2-FILL-001", '"+Infini
              "optional")
 _fill_reject("float-inf-short", "<f4", "Inf", "V2-FILL-001", '"Inf"', "optional")
 _fill_reject("float-number-string", "<f8", "1.5", "V2-FILL-005", '"1.5" (a number in a string)', "optional")
-_fill_reject("float-true", "<f4", True, "V2-FILL-005", "true")
-_fill_reject("float-overflow", "<f4", 1e39, "V2-FILL-005", "1e39 (beyond float32)")
+_fill_reject("float-true", "<f4", True, "V2-FILL-005", "true", "optional")
+_fill_reject("float-overflow", "<f4", 1e39, "V2-FILL-005", "1e39 (beyond float32)", "optional")
 _fill_reject("bytes-not-base64", "|S3", "abc!", "V2-FILL-002", '"abc!" (not Base64)')
 _fill_reject("bytes-too-long", "|S3", "YWJjZA==", "V2-FILL-002", '"YWJjZA==" (4 bytes for an |S3 item)')
 _fill_reject("bytes-number", "|S3", 0, "V2-FILL-002", "0 (a number instead of a Base64 string)", "optional")
@@ -139,17 +138,17 @@ _fill_reject("structured-wrong-length", [["a", "<i4"], ["b", "<f4"]], "AQAAAA=="
 _fill_reject("structured-list", [["a", "<i4"], ["b", "<f4"]], [1, 2.0], "V2-FILL-003",
              "[1, 2.0] (a list instead of Base64)")
 _fill_reject("int-fraction", "<i4", 1.5, "V2-FILL-005", "1.5")
-_fill_reject("int-string", "<i4", "42", "V2-FILL-005", '"42" (a string)')
+_fill_reject("int-string", "<i4", "42", "V2-FILL-005", '"42" (a string)', "optional")
 _fill_reject("uint8-256", "|u1", 256, "V2-FILL-005", "256 (out of range)")
 _fill_reject("uint8-minus-1", "|u1", -1, "V2-FILL-005", "-1 (out of range)")
 _fill_reject("int64-overflow", "<i8", 2**63, "V2-FILL-005", "9223372036854775808 (out of range)")
-_fill_reject("bool-string", "|b1", "true", "V2-FILL-005", '"true" (a string)')
-_fill_reject("bool-2", "|b1", 2, "V2-FILL-005", "2")
+_fill_reject("bool-string", "|b1", "true", "V2-FILL-005", '"true" (a string)', "optional")
+_fill_reject("bool-2", "|b1", 2, "V2-FILL-005", "2", "optional")
 
 
 # ---- writes ----------------------------------------------------------------------------------
 def _fill_write(slug, typestr, fill, written, requirements, description, tier="required"):
-    dtype = _numpy_dtype(typestr)
+    dtype = numpy_dtype(typestr)
 
     def build(w):
         doc = zarray((5,), (2,), typestr, fill)

@@ -37,7 +37,7 @@ def _members_fixture(w) -> None:
     w.put("foo/junk", b"not a node")
 
 
-@case("v2/groups/members", kind="read", needs=["node:group", "op:list", *I4, "codec:zlib"],
+@case("v2/groups/members", kind="read", needs=["node:group", *I4, "codec:zlib"],
       requirements=["V2-GROUP-005", "V2-GROUP-006", "V2-GROUP-001"],
       description="v2 group foo with children bar (group), baz (array), qux/quux (array under a path with no "
                   ".zgroup) and a stray key junk: its members are exactly {bar: group, baz: array}")
@@ -131,6 +131,22 @@ for _slug, _node in [("dotdot-inside", "foo/../bar"), ("dot-leading", "./foo"), 
     add_case(f"v2/keys/reject-{_slug}", kind="reject", build=_build, needs=I4, requirements=["V2-KEY-005"],
              description=f"v2 opening the path {_node!r} raises: after normalisation it has a '.' or '..' segment "
                          "(arrays and groups exist where it would resolve)")
+
+
+# The same paths given to a writer: the request itself must be refused (and nothing written there).
+for _slug, _path, _kind in [("dotdot-inside", "foo/../bar", "array"), ("dot-leading", "./foo", "array"),
+                            ("dot-trailing", "foo/.", "group"), ("dotdot-backslash", "foo\\..\\bar", "group")]:
+    def _build(w, path=_path, kind=_kind):
+        if kind == "group":
+            w.expect_write(node_type="group", path=path, metadata=None, must_fail="invalid-path")
+        else:
+            w.expect_write(path=path, metadata=zarray((4,), (2,), "<i4", 0), data=np.arange(1, 5, dtype="<i4"),
+                           must_fail="invalid-path")
+
+    add_case(f"v2/keys/write-refused-{_slug}", kind="write", build=_build, requirements=["V2-KEY-005"],
+             needs=["op:write", *(["node:group"] if _kind == "group" else I4)],
+             description=f"v2 creating {'a group' if _kind == 'group' else 'an array'} at {_path!r} is refused: "
+                         "the normalised path has a '.' or '..' segment")
 
 
 # ---- keys: reads ----------------------------------------------------------------------------
@@ -273,14 +289,16 @@ def _under(prefix: str, names=(".zarray", *_CHUNKS)) -> list[str]:
 
 _write_array("v2/keys/write-backslash", "foo\\bar", "v2 write of an array at foo\\bar: keys foo/bar/.zarray and "
              "foo/bar/0.0..., never under foo\\bar", ["V2-KEY-001", "V2-GROUP-004"],
-             required=[".zgroup", "foo/.zgroup", *_under("foo/bar")], forbidden=_under("foo\\bar"))
+             required=[".zgroup", "foo/.zgroup", *_under("foo/bar")], forbidden=_under("foo\\bar"),
+             needs=["node:group"])
 _write_array("v2/keys/write-leading-slash", "/foo", "v2 write of an array at /foo: keys foo/.zarray and foo/0.0..., "
              "never /foo/...", ["V2-KEY-002"], required=_under("foo"), forbidden=_under("/foo"))
 _write_array("v2/keys/write-trailing-slash", "foo/", "v2 write of an array at foo/: keys foo/.zarray and foo/0.0..., "
              "never foo//...", ["V2-KEY-003"], required=_under("foo"), forbidden=_under("foo/"))
 _write_array("v2/keys/write-double-slash", "foo//bar", "v2 write of an array at foo//bar: keys foo/bar/.zarray..., "
              "never foo//bar/...", ["V2-KEY-004", "V2-GROUP-004"],
-             required=[".zgroup", "foo/.zgroup", *_under("foo/bar")], forbidden=_under("foo//bar"))
+             required=[".zgroup", "foo/.zgroup", *_under("foo/bar")], forbidden=_under("foo//bar"),
+             needs=["node:group"])
 _write_array("v2/keys/write-nested-prefix", "foo/bar", "v2 write of an array at foo/bar: keys foo/bar/.zarray and "
              "foo/bar/0.0 (the normalised path plus '/'), no chunk at the root", ["V2-KEY-006", "V2-CHUNK-003"],
              required=_under("foo/bar"), forbidden=_CHUNKS + [".zarray", "foo/.zarray"])
@@ -293,7 +311,8 @@ _write_array("v2/groups/write-array-ancestors", "a/b/c", "v2 write of an array a
              ".zgroup, a/.zgroup and a/b/.zgroup, each exactly {\"zarr_format\": 2}", ["V2-GROUP-004", "V2-GROUP-002"],
              required=[".zgroup", "a/.zgroup", "a/b/.zgroup", *_under("a/b/c")],
              forbidden=["a/b/c/.zgroup", ".zarray", "a/.zarray", "a/b/.zarray"],
-             documents={".zgroup": GROUP_DOC, "a/.zgroup": GROUP_DOC, "a/b/.zgroup": GROUP_DOC})
+             documents={".zgroup": GROUP_DOC, "a/.zgroup": GROUP_DOC, "a/b/.zgroup": GROUP_DOC},
+             needs=["node:group"])
 _write_array("v2/attributes/write-spec-example", "data", "v2 write of an array with attributes "
              '{"foo": 42, "bar": "apples", "baz": [1, 2, 3, 4]}: data/.zattrs holds exactly that object',
              ["V2-ATTR-001"], required=["data/.zattrs"], documents={"data/.zattrs": SPEC_ATTRS}, attributes=SPEC_ATTRS,

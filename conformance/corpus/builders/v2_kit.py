@@ -29,7 +29,7 @@ COMPRESSORS: dict[str, dict | None] = {
     "zlib": {"id": "zlib", "level": 1},
     "gzip": {"id": "gzip", "level": 5},
     "blosc": {"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0},
-    "zstd": {"id": "zstd", "level": 3, "checksum": False},
+    "zstd": {"id": "zstd", "level": 3},  # numcodecs >= 0.13 also writes "checksum": false (see v2/codecs)
     "lz4": {"id": "lz4", "acceleration": 1},
     "bz2": {"id": "bz2", "level": 1},
     "lzma": {"id": "lzma", "format": 1, "check": -1, "preset": 1, "filters": None},
@@ -45,6 +45,15 @@ def zarray(shape, chunks, dtype: Any, fill_value: Any = 0, *, order: str = "C", 
     }
     doc.update(extra)
     return doc
+
+
+def numpy_dtype(doc: Any) -> np.dtype:
+    """The NumPy dtype of a v2 dtype document (typestr or [name, dtype(, shape)] lists), built here
+    rather than by the reference; NumPy packs list-of-tuples fields with no padding, as v2 does."""
+    if isinstance(doc, str):
+        return np.dtype(doc)
+    return np.dtype([(f[0], numpy_dtype(f[1]), tuple(f[2])) if len(f) == 3 else (f[0], numpy_dtype(f[1]))
+                     for f in doc])
 
 
 def dumps(doc: Any) -> bytes:

@@ -210,12 +210,13 @@ def _members(doc: dict, *skip: str) -> dict:
 @case("v2/metadata/write-all-keys", kind="write", needs=[*I4, "op:write"],
       requirements=["V2-META-001", "V2-META-002", "V2-META-004", "V2-KEY-006"],
       description="v2 write of <i4 (5,4) in (2,3) chunks with compressor null: .zarray holds the required keys "
-                  "with the requested values, zarr_format the integer 2 and compressor null")
+                  "with the requested values, zarr_format the integer 2 and compressor null; chunk 0.0 is the raw values")
 def _(w):
     doc = zarray((5, 4), (2, 3), "<i4", 7)
     data = sample(w.rng, (5, 4), "<i4", avoid=np.int32(7))
     w.expect_write(metadata=doc, data=data, required_keys=[".zarray", "0.0", "0.1", "1.0", "1.1", "2.0", "2.1"],
-                   document_members={".zarray": _members(doc, "filters")})
+                   document_members={".zarray": _members(doc, "filters")},
+                   stored={"0.0": {"equals": np.ascontiguousarray(data[0:2, 0:3]).tobytes()}})  # raw: no compressor
 
 
 @case("v2/metadata/write-filters-listed", kind="write", needs=[*I4, "op:write", "codec:delta", "codec:zlib"],

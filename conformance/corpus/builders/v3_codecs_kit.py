@@ -205,6 +205,7 @@ def put_chunks(w, doc: dict, data: np.ndarray, fill: np.ndarray, *, skip=(), pre
     w.put_json(prefix + "zarr.json", doc)
     expected = data.copy()
     shard_codec = next((c for c in doc["codecs"] if isinstance(c, dict) and c.get("name") == "sharding_indexed"), None)
+    # behind a transpose the inner grid is in transposed coordinates: no empty inner chunks there
     sharded = shard_codec is not None and not any(isinstance(c, dict) and c.get("name") == "transpose" for c in doc["codecs"])
     inner_shape = tuple(shard_codec["configuration"]["chunk_shape"]) if sharded else None
     for index in np.ndindex(*grid(shape, chunks)):

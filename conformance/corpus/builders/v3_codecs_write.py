@@ -1,8 +1,9 @@
 """v3 write cases for codecs, pipelines and sharding. The written store is judged by the reference
 reader, which verifies every byte format on the way back (crc32c appended little-endian, gzip
-members starting 1f 8b 08, zstd frame magic, the blosc header's cbytes/nbytes, the shard index size
-and checksum), so a round trip through an independent reader checks the encoded bytes; keys and the
-`codecs` member are stated where the spec fixes them."""
+members, zstd frames, the blosc header's cbytes/nbytes, the shard index size and checksum); on top
+of that, `stored` checks pin raw values where the spec fixes them (gzip/zstd magic, an appended
+CRC-32C, chunk sizes, exact bytes of deterministic codecs), and keys and the `codecs` member are
+stated where the spec fixes them."""
 
 from __future__ import annotations
 
@@ -10,22 +11,34 @@ import numpy as np
 
 from ..data import sample
 from ..generator import add_case
-from .v3_codecs_kit import (BE, CRC32C, LE, RAW, blosc_codec, gzip_codec, needs_for, sharding, transpose,
+from .v3_codecs_kit import (BE, CRC32C, LE, RAW, blosc_codec, encode, gzip_codec, needs_for, sharding, transpose,
                             zstd_codec)
-from .v3_kit import array_doc, default_key, grid
+from .v3_kit import array_doc, default_key, grid, region
+
+GZIP_MEMBER = {"prefix": bytes.fromhex("1f8b08")}  # RFC 1952 magic and the deflate method (V3-GZIP-002)
+ZSTD_FRAME = {"prefix": bytes.fromhex("28b52ffd")}  # RFC 8878 frame magic (V3-ZSTD-002)
 
 
 def _write(case_id, requirements, description, codecs, *, data_type="int32", fill=-7, shape=(7, 9), chunks=(4, 4),
-           tier="required", exact_keys=True, state_codecs=True, data=None, required_keys=None, forbidden_keys=()):
+           tier="required", exact_keys=True, state_codecs=True, data=None, required_keys=None, forbidden_keys=(),
+           each_chunk: dict | None = None, interior_equal: bool = False):
+    """`each_chunk`: a `stored` check for every chunk key; `interior_equal`: chunks wholly inside
+    the array must equal the hand encoding (deterministic codecs only; edge overhang is free)."""
     dtype = np.dtype(data_type)
 
     def build(w):
         values = data(w.rng) if data is not None else sample(w.rng, shape, dtype, avoid=np.array(fill, dtype))
         doc = array_doc(shape, chunks, data_type, fill, codecs=codecs)
-        keys = ["zarr.json", *(default_key(i) for i in np.ndindex(*grid(shape, chunks)))]
-        w.expect_write(metadata=doc, data=values, keys=keys if exact_keys else None,
+        indices = list(np.ndindex(*grid(shape, chunks)))
+        stored = {default_key(i): dict(each_chunk) for i in indices} if each_chunk else {}
+        if interior_equal:
+            for i in indices:
+                where = region(i, chunks, shape)
+                if all(s.stop - s.start == c for s, c in zip(where, chunks)):
+                    stored.setdefault(default_key(i), {})["equals"] = encode(values[where], codecs)
+        w.expect_write(metadata=doc, data=values, keys=["zarr.json", *map(default_key, indices)] if exact_keys else None,
                        required_keys=required_keys if required_keys is not None else ["zarr.json"],
-                       forbidden_keys=forbidden_keys,
+                       forbidden_keys=forbidden_keys, stored=stored,
                        document_members={"zarr.json": {"codecs": codecs}} if state_codecs else {})
 
     add_case(case_id, kind="write", build=build, tier=tier, requirements=requirements, description=description,
@@ -35,18 +48,18 @@ def _write(case_id, requirements, description, codecs, *, data_type="int32", fil
 # ---- pipelines and bytes->bytes codecs ------------------------------------------------------------------
 
 _write("v3/pipeline/write-transpose-gzip-crc32c", ["V3-PIPE-002", "V3-CRC-002", "V3-GZIP-002", "V3-TRANS-002"],
-       "v3 write with [transpose [1,0], bytes, gzip, crc32c]: every chunk key written, each chunk's last 4 bytes the "
-       "little-endian CRC-32C of a gzip member before them (checked by reading back)",
-       [transpose([1, 0]), LE, gzip_codec(5), CRC32C])
+       "v3 write with [transpose [1,0], bytes, gzip, crc32c]: every chunk key written, each chunk starts 1f 8b 08 and "
+       "ends with the little-endian CRC-32C of the bytes before it",
+       [transpose([1, 0]), LE, gzip_codec(5), CRC32C], each_chunk={**GZIP_MEMBER, "crc32c_suffix": True})
 _write("v3/codecs/write-gzip-container", ["V3-GZIP-002", "V3-GZIP-001"],
        "v3 write with [bytes, gzip level 1]: chunks are RFC 1952 gzip members (1f 8b 08), not zlib streams",
-       [LE, gzip_codec(1)], data_type="float64", fill=0.5, tier="optional")
+       [LE, gzip_codec(1)], data_type="float64", fill=0.5, tier="optional", each_chunk=GZIP_MEMBER)
 _write("v3/codecs/write-zstd-frames", ["V3-ZSTD-002", "V3-ZSTD-001"],
        "v3 write with [bytes, zstd level 3]: chunks are Zstandard frames starting 28 b5 2f fd",
-       [LE, zstd_codec(3)], data_type="uint16", fill=42, tier="extension")
+       [LE, zstd_codec(3)], data_type="uint16", fill=42, tier="extension", each_chunk=ZSTD_FRAME)
 _write("v3/codecs/write-zstd-checksum", ["V3-ZSTD-003", "V3-ZSTD-002"],
        "v3 write with zstd checksum true: frames carry a valid content checksum and the configuration keeps it",
-       [LE, zstd_codec(5, True)], data_type="int64", tier="extension")
+       [LE, zstd_codec(5, True)], data_type="int64", tier="extension", each_chunk=ZSTD_FRAME)
 _write("v3/codecs/write-blosc-shuffle-typesize", ["V3-BLOSC-003", "V3-BLOSC-002", "V3-BLOSC-004"],
        "v3 write with blosc lz4 shuffle typesize 4: the written configuration keeps shuffle as a string and typesize, "
        "chunks are c-blosc buffers whose header sizes agree", [LE, blosc_codec("lz4", 5, "shuffle", 4, 0)])
@@ -58,23 +71,28 @@ _write("v3/codecs/write-blosc-noshuffle-no-typesize", ["V3-BLOSC-003"],
        [LE, blosc_codec("blosclz", 9, "noshuffle", None, 0)], data_type="uint8", fill=42)
 _write("v3/codecs/write-crc32c-no-parameters", ["V3-CRC-001", "V3-CRC-002"],
        "v3 write with [bytes, crc32c]: crc32c is written as {'name': 'crc32c'} (no parameters, never a bare string)",
-       [LE, CRC32C], tier="optional")
-_write("v3/codecs/write-crc32c-round-trip", ["V3-CRC-002"],
-       "v3 write with [bytes, crc32c] on float32: each chunk is the bytes followed by their little-endian CRC-32C",
-       [LE, CRC32C], data_type="float32", fill=0.5, state_codecs=False)
-_write("v3/codecs/write-bytes-big-endian", ["V3-BYTES-001", "V3-BYTES-003"],
-       "v3 write with bytes endian big on int64: chunks read back bit-exactly (int64 min and max included)",
-       [BE], data_type="int64", state_codecs=False)
+       [LE, CRC32C], tier="optional", each_chunk={"crc32c_suffix": True})
+_write("v3/codecs/write-crc32c-round-trip", ["V3-CRC-002", "V3-BYTES-004"],
+       "v3 write with [bytes, crc32c] on float32: every chunk is 64 data bytes followed by their little-endian "
+       "CRC-32C (68 bytes), interior chunks exactly",
+       [LE, CRC32C], data_type="float32", fill=0.5, state_codecs=False, each_chunk={"crc32c_suffix": True, "size": 68},
+       interior_equal=True)
+_write("v3/codecs/write-bytes-big-endian", ["V3-BYTES-001", "V3-BYTES-003", "V3-BYTES-004"],
+       "v3 write with bytes endian big on int64: interior chunks are exactly the big-endian C-order bytes, every chunk "
+       "128 bytes (int64 min and max included)",
+       [BE], data_type="int64", state_codecs=False, each_chunk={"size": 128}, interior_equal=True)
 _write("v3/codecs/write-bytes-uint8-no-endian", ["V3-BYTES-002"],
        "v3 write of uint8 with {'name': 'bytes'}: valid without endian and written back in that form",
        [RAW], data_type="uint8", fill=42, tier="optional")
 _write("v3/codecs/write-transpose-10-int32", ["V3-TRANS-003", "V3-TRANS-002"],
-       "v3 write of (2,3) int32 with [transpose [1,0], bytes little]: the chunk holds the v2 order-F bytes "
-       "(read back by the reference)", [transpose([1, 0]), LE], shape=(2, 3), chunks=(2, 3), state_codecs=False,
-       data=lambda rng: np.arange(6, dtype="i4").reshape(2, 3))
-_write("v3/codecs/write-transpose-201-rank3", ["V3-TRANS-002"],
-       "v3 write of uint8 (5,6,7) in (2,3,4) chunks with transpose [2,0,1]: edge chunks written full size",
-       [transpose([2, 0, 1]), RAW], data_type="uint8", fill=42, shape=(5, 6, 7), chunks=(2, 3, 4), state_codecs=False)
+       "v3 write of arange(6).reshape(2,3) int32 with [transpose [1,0], bytes little]: the chunk is exactly the v2 "
+       "order-F bytes 00 03 01 04 02 05 (as int32 LE)", [transpose([1, 0]), LE], shape=(2, 3), chunks=(2, 3), state_codecs=False,
+       data=lambda rng: np.arange(6, dtype="i4").reshape(2, 3), interior_equal=True)
+_write("v3/codecs/write-transpose-201-rank3", ["V3-TRANS-002", "V3-BYTES-004"],
+       "v3 write of uint8 (5,6,7) in (2,3,4) chunks with transpose [2,0,1]: interior chunks are exactly the permuted "
+       "bytes, every chunk (edge ones too) 24 bytes",
+       [transpose([2, 0, 1]), RAW], data_type="uint8", fill=42, shape=(5, 6, 7), chunks=(2, 3, 4), state_codecs=False,
+       each_chunk={"size": 24}, interior_equal=True)
 
 
 # ---- sharding --------------------------------------------------------------------------------------------

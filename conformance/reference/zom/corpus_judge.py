@@ -5,7 +5,8 @@ Two shapes:
 * a model document on its own (no store): `expect` = {model, schema_version, valid, schema}.
   The document is validated against the named schema ("fixed" = ours, "zep6-original" = the
   ZEP's own, defects included) and the outcome must equal `valid`. Against the fixed schema the
-  reference's pydantic models must also agree with the schema (both accept or both refuse).
+  reference's pydantic models must also agree with the schema (both accept or both refuse), and a
+  valid v3 model with `storage_transformers: null` must materialise without that key (ZOM-013).
 * a hierarchy store and its model: `expect` = a group (or array) read expectation plus
   `model`. The ZOM built from the store must equal model.json exactly as a JSON value (ZOM-002,
   ZOM-004), the group's attributes and members must match the expectation, and the model must
@@ -69,7 +70,34 @@ def _judge_document(case, document: Any) -> list[str]:
         if model_valid is not valid:
             problems.append(f"the reference's ZOM models {'accept' if model_valid else 'refuse'} the document "
                             f"but its published schema {name} {'accepts' if valid else 'refuses'} it")
+        elif model_valid and version == 3 and _has_null_transformers(document):
+            problems += _materialise_without_null(document)
     return problems
+
+
+def _has_null_transformers(document: dict) -> bool:
+    stack = [document]
+    while stack:
+        node = stack.pop()
+        if "storage_transformers" in node and node["storage_transformers"] is None:
+            return True
+        stack.extend(v for v in (node.get("members") or {}).values() if isinstance(v, dict))
+    return False
+
+
+def _materialise_without_null(document: dict) -> list[str]:
+    """ZOM-013: a v3 `storage_transformers: null` is accepted in a ZOM but never written to a store."""
+    scratch = MemoryStore()
+    try:
+        to_store(from_json(document, zarr_format=3), scratch)
+    except ZarrError as exc:
+        return [f"the valid model with storage_transformers null cannot be materialised (ZOM-013): {exc}"]
+    for key in sorted(scratch.list()):
+        if key.endswith("zarr.json"):
+            stored = jsonio.loads(scratch.get(key), key)
+            if "storage_transformers" in stored and stored["storage_transformers"] is None:
+                return [f"materialising wrote storage_transformers null into {key} (ZOM-013)"]
+    return []
 
 
 def _judge_hierarchy(case, document: Any) -> list[str]:
