@@ -262,7 +262,7 @@ V3 = {
         ["V3-CKE-005", "V3-DT-004", "V3-FILL-009"],
         ["dtype:float16", "codec:bytes", "feature:chunk-key-encoding-v2"],
         [v3_array("", (9, 7), (4, 4), "float16", -0.0, ((0, 6), (0, 7)), [bytes_codec()],
-                  chunk_key_encoding={"name": "v2", "separator": "."})]),
+                  chunk_key_encoding={"name": "v2", "configuration": {"separator": "."}})]),
     "attributes-dimension-names": (
         'int8 (9,7) with attributes and dimension_names ["y", "x"], [bytes], fill 3; partial write',
         ["V3-ATTR-001", "V3-ATTR-002", "V3-ARR-008"], ["dtype:int8", "codec:bytes", "feature:dimension-names",
@@ -282,7 +282,8 @@ V3_HIERARCHY = [
 PLAN = {
     "zarr-python": {"v2": ["int32-zlib-partial", "float64-blosc-nan-order-F", "float32-big-endian-zstd-minus-infinity",
                            "uint8-gzip-slash-separator", "bool-bz2", "bytes-S6-base64-fill", "unicode-U4",
-                           "datetime64-ns", "structured-flat", "delta-filter-zlib", "vlen-utf8", "hierarchy"],
+                           "datetime64-ns", "structured-flat", "delta-filter-zlib", "vlen-utf8", "hierarchy",
+                           "complex128-zlib", "lz4-int16", "int64-lzma-order-F-3d"],
                     "v3": ["int32-gzip-partial", "float32-blosc-nan", "float64-zstd-crc32c-minus-infinity",
                            "uint16-big-endian", "int16-transpose-gzip", "sharding-index-end", "sharding-index-start",
                            "bool-fill-true", "uint64-max-fill", "complex64-zstd", "float16-v2-key-encoding",
@@ -297,11 +298,13 @@ PLAN = {
                            "structured", "float16-zlib"],
                     "v3": ["int32-gzip-partial", "float32-blosc-nan", "float64-zstd-crc32c-minus-infinity",
                            "uint16-big-endian", "int16-transpose-gzip", "sharding-index-end", "sharding-index-start",
-                           "uint64-max-fill", "complex64-zstd", "attributes-dimension-names"]},
-    "zarrs": {"v2": ["int32-zlib-partial", "float64-blosc-nan-order-F"],
+                           "uint64-max-fill", "complex64-zstd", "attributes-dimension-names", "bool-fill-true",
+                           "float16-v2-key-encoding"]},
+    "zarrs": {"v2": ["int32-zlib-partial", "float64-blosc-nan-order-F", "float32-big-endian-zstd-minus-infinity",
+                     "bool-bz2"],
               "v3": ["int32-gzip-partial", "float32-blosc-nan", "float64-zstd-crc32c-minus-infinity",
                      "uint16-big-endian", "int16-transpose-gzip", "sharding-index-end", "sharding-index-start",
-                     "bool-fill-true"]},
+                     "bool-fill-true", "uint64-max-fill", "complex64-zstd", "float16-v2-key-encoding"]},
 }
 EXTENSION_CASES = {"vlen-utf8"}
 

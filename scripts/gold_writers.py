@@ -98,8 +98,9 @@ class ZarrPython3:
             kwargs["filters"] = [c for c in codecs if isinstance(c, ArrayArrayCodec)]
             kwargs["serializer"] = next(c for c in codecs if isinstance(c, ArrayBytesCodec))
             kwargs["compressors"] = [c for c in codecs if isinstance(c, BytesBytesCodec)] or None
-            if node.get("chunk_key_encoding"):
-                kwargs["chunk_key_encoding"] = node["chunk_key_encoding"]
+            if node.get("chunk_key_encoding"):  # zarr-python takes {name, separator}, not the JSON form
+                cke = node["chunk_key_encoding"]
+                kwargs["chunk_key_encoding"] = {"name": cke["name"], **cke.get("configuration", {})}
             if node.get("dimension_names"):
                 kwargs["dimension_names"] = node["dimension_names"]
         array = zarr.create_array(store, **kwargs)

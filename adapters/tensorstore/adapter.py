@@ -130,8 +130,11 @@ class Adapter:
         else:
             metadata = self._document(kvstore, key_in(path, ".zarray"))
             attributes = self._document(kvstore, key_in(path, ".zattrs")) or {}
+        extra = {}
+        if not isinstance(attributes, dict):  # accepted all the same: report it, keep the protocol
+            attributes, extra = {}, {"attributes_as_read": attributes}
         written = save_data(request["output"], data)
-        return {"node_type": "array", "metadata": metadata, "attributes": attributes,
+        return {"node_type": "array", "metadata": metadata, "attributes": attributes, **extra,
                 "data": written, "shape": list(data.shape), "dtype": data.dtype.str}
 
     def _read_fields(self, request: dict, path: str, zarray: dict) -> np.ndarray:

@@ -36,30 +36,50 @@ def load_data(path: str | os.PathLike):
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
         values = doc["values"]
+        kind = doc.get("kind")
         arr = np.empty(len(values), dtype=object)
         for i, v in enumerate(values):
-            arr[i] = v.encode("latin-1") if doc.get("kind") == "bytes" else v
+            if kind == "bytes" and isinstance(v, str):
+                v = v.encode("latin-1")
+            elif kind == "mixed" and isinstance(v, dict):
+                v = v["bytes"].encode("latin-1")
+            arr[i] = v
         return arr.reshape(doc["shape"])
     return np.load(path, allow_pickle=False)
 
 
 def save_data(path: str | os.PathLike, array) -> str:
     """Write `array` for the harness; returns the path written. Object arrays (variable-length
-    strings or bytes) go to the same path with the suffix `.json` instead of `.npy`."""
+    strings or bytes) go to the same path with the suffix `.json` instead of `.npy`:
+    {"shape", "kind", "values"}, values in C order; kind "string", "bytes" (bytes as latin-1 text)
+    or "mixed" (bytes as {"bytes": latin-1 text}); None and numbers stay JSON null and numbers."""
     import numpy as np
 
     path = os.fspath(path)
     array = np.asarray(array)
     if array.dtype.hasobject:
         flat = array.reshape(-1).tolist()
-        is_bytes = bool(flat) and all(isinstance(v, (bytes, bytearray)) for v in flat)
-        values = [bytes(v).decode("latin-1") for v in flat] if is_bytes else flat
+        has_bytes = any(isinstance(v, (bytes, bytearray)) for v in flat)
+        has_str = any(isinstance(v, str) for v in flat)
+        kind = "mixed" if has_bytes and has_str else "bytes" if has_bytes else "string"
+        values = [_json_value(v, kind) for v in flat]
         target = path[: -len(".npy")] + ".json" if path.endswith(".npy") else path + ".json"
         with open(target, "w", encoding="utf-8") as f:
-            json.dump({"shape": list(array.shape), "kind": "bytes" if is_bytes else "string", "values": values}, f)
+            json.dump({"shape": list(array.shape), "kind": kind, "values": values}, f)
         return target
     np.save(path, array, allow_pickle=False)
     return path
+
+
+def _json_value(value, kind: str):
+    if isinstance(value, (bytes, bytearray)):
+        text = bytes(value).decode("latin-1")
+        return {"bytes": text} if kind == "mixed" else text
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    if hasattr(value, "item"):  # a NumPy scalar
+        return value.item()
+    raise TypeError(f"cannot put a {type(value).__name__} into an array file")
 
 
 def dtype_str(array) -> str:

@@ -1,10 +1,11 @@
 """Write cases: the adapter creates the node in an empty directory store; the REFERENCE then
 reads the store back and judge_write decides (keys, documents, data bit-identical to the input).
-A writer is never judged by its own reader."""
+A writer is never judged by its own reader. Cases with `must_fail` are requests the writer must
+refuse (an invalid path, ...)."""
 
 import pytest
 
-from conformance.corpus.judge import judge_write
+from conformance.corpus.judge import judge_refused_write, judge_write
 from conformance.harness.outcomes import fail
 from conformance.harness.session import case_needs
 from conformance.suite.steps import write_node
@@ -14,6 +15,12 @@ from conformance.suite.steps import write_node
 def test_write(harness, impl, case):
     store = harness.workdir() / "store"
     response = write_node(harness, impl, case, store, case_needs("write", case))
+    if "must_fail" in case.expect:  # a request that must be refused (an invalid path, ...)
+        reason = response.reason if harness.session.config(impl).reason_codes else None
+        if not response.ok and reason is None and harness.session.config(impl).reason_codes:
+            fail(f"refused without a reason code ({response.describe_error()}); expected {case.expect['must_fail']!r}")
+        fail(judge_refused_write(case, not response.ok, response.error_message, reason))
+        return
     if not response.ok:
         fail(f"could not write: {response.describe_error()}")
     fail(judge_write(case, store))
