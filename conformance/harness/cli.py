@@ -15,7 +15,8 @@ def register(subparsers) -> None:
     run = subparsers.add_parser("run", help="run the conformance suite against adapters",
                                 description="Run the conformance suite (conformance/suite) against one or more adapters.")
     run.add_argument("--impl", action="append", default=[], metavar="NAME",
-                     help="adapter name (adapters/<name>) or folder; repeatable (default: reference)")
+                     help="adapter name (adapters/<name>) or folder; repeatable; 'all' = every adapter "
+                          "(default: reference)")
     run.add_argument("--results", metavar="FILE", help="JSONL results file (default: results/<run id>.jsonl)")
     run.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="parallel workers (pytest-xdist)")
     run.add_argument("--fixtures", metavar="DIR", help="corpus root (default: <repo>/fixtures)")
@@ -42,6 +43,16 @@ def plugin_args() -> list[str]:
     return ["-p", PLUGIN]
 
 
+def expand_impls(names: list[str]) -> list[str]:
+    """'all' stands for every adapter folder on the search path, in name order."""
+    if "all" not in names:
+        return names
+    from .config import search_path
+
+    found = sorted({p.parent.name for root in search_path() if root.is_dir() for p in root.glob("*/adapter.toml")})
+    return [n for n in names if n != "all"] + [n for n in found if n not in names]
+
+
 def pytest_arguments(args, run_id: str, results: Path) -> list[str]:
     suite = Path(__file__).resolve().parents[1] / "suite"
     argv = [
@@ -49,7 +60,7 @@ def pytest_arguments(args, run_id: str, results: Path) -> list[str]:
         "-p", "no:cacheprovider", "-p", "no:terminal", "-p", "no:zarr",  # zarr's plugin only slows start-up
         *plugin_args(), "--run-id", run_id, "--results", str(results),
     ]
-    for name in args.impl or ["reference"]:
+    for name in expand_impls(args.impl or ["reference"]):
         argv += ["--impl", name]
     if args.fixtures:
         argv += ["--corpus", args.fixtures]

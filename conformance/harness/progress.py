@@ -95,4 +95,9 @@ class RunReporter:
         lines += [f"warning: {w}" for w in stale]
         if results_path:
             lines.append(f"results: {results_path}")
+        # One closing line in the plain 'N passed, N failed, N skipped' form CI systems read:
+        # failed = unexpected outcomes; skipped = unsupported and known failures.
+        passed = sum(r["outcome"] == "passed" for r in records)
+        skipped = sum(r["outcome"] in ("unsupported", "known-failure") for r in records)
+        lines.append(f"matrix: {passed} passed, {len(bad)} failed, {skipped} skipped")
         return "\n".join(lines)

@@ -13,8 +13,6 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import numpy as np
-
 from conformance.corpus.capabilities import VOCABULARY
 from conformance.corpus.generator import CaseSpec, build_case
 from conformance.harness.envs import cache_root
@@ -64,16 +62,12 @@ def digest(example) -> str:
     return hashlib.sha256(text.encode() + example.data.tobytes()).hexdigest()[:12]
 
 
-def _write_folder(target: Path, spec: CaseSpec, data=None) -> None:
+def _write_folder(target: Path, spec: CaseSpec) -> None:
     shutil.rmtree(target, ignore_errors=True)
     for rel, value in build_case(spec).items():
         path = target / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(value)
-    for name in ("expected.npy", "input.npy"):
-        if data is not None and (target / name).exists():
-            # Written again with np.save: the generator's .npy writer turns 0-d arrays into 1-d.
-            np.save(target / name, data, allow_pickle=False)
 
 
 def save_example(property_name: str, writer: str, reader: str, example, rewrite=None) -> Path:
@@ -90,7 +84,7 @@ def save_example(property_name: str, writer: str, reader: str, example, rewrite=
     _write_folder(folder / "write", CaseSpec(
         f"{base_id}/write", "write", example.format, "required",
         f"{property_name}: example that failed for writer {writer}, reader {reader} (write it; the reference judges)",
-        requirements, tuple(sorted({*needs, "op:write"})), build_write), example.data)
+        requirements, tuple(sorted({*needs, "op:write"})), build_write))
 
     if rewrite is not None:
         with tempfile.TemporaryDirectory() as tmp:
@@ -107,5 +101,5 @@ def save_example(property_name: str, writer: str, reader: str, example, rewrite=
                 _write_folder(folder / "read", CaseSpec(
                     f"{base_id}/read", "read", example.format, "required",
                     f"{property_name}: the store {writer} wrote for the example that failed with reader {reader}",
-                    requirements, needs, build_read), example.data)
+                    requirements, needs, build_read))
     return folder

@@ -68,7 +68,8 @@ def codecs_of(doc: dict) -> list:
 
 
 def is_write(case, fmt=None) -> bool:
-    return case.kind == "write" and case.expect["request"]["node_type"] == "array" and (fmt is None or case.format in fmt)
+    return (case.kind == "write" and case.expect["request"]["node_type"] == "array" and "must_fail" not in case.expect
+            and (fmt is None or case.format in fmt))
 
 
 def has_edge(doc: dict) -> bool:
@@ -235,7 +236,7 @@ TARGETS = [
            lambda c: is_write(c) and c.expect["request"].get("data") and raw_layout(c) and has_edge(request_doc(c)),
            {"v3/write/broken-edge-chunks": ("write", b_write_default_keys, needs_of("dtype:int32", "op:write"))}),
     Target("attributes-dropped", ("read", "write"),
-           lambda c: (c.kind == "read" and c.expect.get("attributes")) or (c.kind == "write" and c.expect["request"].get("attributes")),
+           lambda c: (c.kind == "read" and c.expect.get("attributes")) or (is_write(c) and c.expect["request"].get("attributes")),
            {"v3/read/broken-attrs": ("read", b_read_attrs, needs_of("dtype:uint8")),
             "v3/write/broken-attrs": ("write", b_write_attrs, needs_of("dtype:uint8", "op:write"))}),
     Target("nan-fill-null", ("write",),

@@ -72,3 +72,35 @@ def test_dispatcher_responses_follow_the_schemas(op, check):
 def test_schema_catches_a_bad_read_response():
     bad = {"id": 1, "ok": True, "node_type": "array", "attributes": {}, "elapsed": 0, "data": "x.npy", "shape": [-1], "dtype": "<i4"}
     assert schemas.response_problems("read", bad)
+
+
+@pytest.mark.parametrize("values", [
+    ["a", "é", "", "日本"],
+    [b"a", b"\xff\x00", b""],
+    [b"x", "y", None, 0],  # mixed, with the undefined elements a reader may return
+    [None, None],
+])
+def test_object_array_files_round_trip(tmp_path, values):
+    import numpy as np
+
+    from conformance.harness.adapter_api import load_data, save_data
+
+    array = np.empty(len(values), dtype=object)
+    array[:] = values
+    array = array.reshape(len(values), 1)
+    path = save_data(tmp_path / "a.npy", array)
+    assert path.endswith(".json")
+    back = load_data(path)
+    assert back.shape == array.shape and back.dtype == object
+    assert [(type(v), v) for v in back.ravel()] == [(type(v), v) for v in array.ravel()]
+
+
+def test_numeric_array_files_keep_every_bit(tmp_path):
+    import numpy as np
+
+    from conformance.harness.adapter_api import load_data, save_data
+
+    array = np.array([np.nan, -0.0, np.inf], dtype=">f8")
+    array.view(">u8")[0] |= 1  # a NaN payload
+    back = load_data(save_data(tmp_path / "a.npy", array))
+    assert back.dtype == array.dtype and back.tobytes() == array.tobytes()

@@ -11,8 +11,8 @@ import numpy as np
 
 from ..data import sample
 from ..generator import add_case, case
-from .v2_kit import (COMPRESSORS, codec_needs, dtype_needs, dumps, encode_chunk, put_array, reject_case,
-                     zarray)
+from .v2_kit import (COMPRESSORS, blosc_single_threaded, codec_needs, dtype_needs, dumps, encode_chunk, put_array,
+                     reject_case, zarray)
 
 I4 = ["dtype:int32"]
 
@@ -252,7 +252,8 @@ reject_case("v2/chunks/reject-raw-chunk-long", zarray((4,), (4,), "<i4", 0), "co
 reject_case("v2/chunks/reject-edge-chunk-truncated", zarray((5,), (4,), "<i4", 0), "corrupt-chunk", ["V2-CHUNK-005"],
             "v2 shape (5,) chunks (4,): the edge chunk stored as one element (N5-style truncation) fails on read",
             needs=I4, stage="read", chunk=False, extra={"0": _RAW4, "1": np.array([5], "<i4").tobytes()})
-_BLOSC_FRAME = numcodecs.Blosc(cname="lz4", clevel=5, shuffle=1, blocksize=0).encode(np.arange(1, 5, dtype="<i4"))
+_BLOSC_FRAME = blosc_single_threaded(numcodecs.Blosc(cname="lz4", clevel=5, shuffle=1, blocksize=0),
+                                     np.arange(1, 5, dtype="<i4"))
 reject_case("v2/chunks/reject-blosc-trailing-byte", zarray((4,), (4,), "<i4", 0, compressor=COMPRESSORS["blosc"]),
             "corrupt-chunk", ["V2-CHUNK-007"],
             "v2 blosc chunk with one byte appended (header cbytes no longer equals the stored length) fails on read "

@@ -108,7 +108,22 @@ def compress(buf: Any, compressor: dict | None) -> bytes:
     if compressor["id"] == "gzip":
         return gzip.compress(as_bytes(buf), compresslevel=compressor.get("level", 1), mtime=0)
     raw = buf if isinstance(buf, bytes) else np.ascontiguousarray(buf)
+    if compressor["id"] == "blosc":
+        return blosc_single_threaded(numcodecs.get_codec(dict(compressor)), raw)
     return bytes(numcodecs.get_codec(dict(compressor)).encode(raw))
+
+
+def blosc_single_threaded(codec, raw) -> bytes:
+    """Blosc output with one thread: with several threads and several blocks, c-blosc places the
+    compressed blocks in the order the threads finish, so the bytes vary from run to run."""
+    from numcodecs import blosc
+
+    saved = blosc.use_threads
+    blosc.use_threads = False
+    try:
+        return bytes(codec.encode(raw))
+    finally:
+        blosc.use_threads = saved
 
 
 def encode_chunk(block: np.ndarray, order: str = "C", filters: list | None = None,

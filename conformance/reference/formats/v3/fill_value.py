@@ -210,6 +210,8 @@ def fill_value_array(value: Any, data_type: Any) -> np.ndarray:
     kind, dtype = dt.kind, dt.dtype
     if isinstance(value, np.ndarray) and value.shape == () and value.dtype == dtype:
         return value.copy()
+    if isinstance(value, np.ndarray) and value.shape == ():
+        value = value[()]  # a 0-d array of another byte order or type: judge its scalar
     if isinstance(value, np.generic) and value.dtype == dtype:
         return np.array(value)
     if kind == "bool":
