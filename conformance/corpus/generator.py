@@ -193,7 +193,12 @@ def npy_bytes(arr: np.ndarray) -> bytes:
 
 
 def load_builders() -> dict[str, CaseSpec]:
+    import numcodecs.blosc
+
     from . import builders
+
+    # c-blosc with threads stores blocks in the order its threads finish: bytes would vary.
+    numcodecs.blosc.use_threads = False
 
     for info in sorted(pkgutil.iter_modules(builders.__path__), key=lambda m: m.name):
         importlib.import_module(f"{builders.__name__}.{info.name}")

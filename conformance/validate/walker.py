@@ -106,14 +106,18 @@ class Walker:
             return
         if self._exists(root):
             self.queue.append(root)
-        elif not self._adopt_orphans(root):
-            try:  # let the reference say why (e.g. 'implicit-group' for a prefix without metadata)
+        else:
+            # The start node itself is missing: first what the reference says about opening it
+            # ('node-not-found', or 'implicit-group' for a v3 prefix without metadata), then the
+            # nodes below it, if any, are still validated.
+            try:
                 self.fmt.open_node(self.store, root)
             except Exception as exc:
                 self.report_exception(exc, root, None)
             else:
                 self.report(ERROR, None, "node-not-found", root, f"no {self.format} node here")
-            return
+            if not self._adopt_orphans(root):
+                return
         self._check_key_characters(root)
         while self.queue:
             self.budget.check()
