@@ -22,7 +22,6 @@ os.environ["ZARR_V3_EXPERIMENTAL_API"] = "1"
 os.environ["ZARR_V3_SHARDING"] = "1"
 
 import warnings  # noqa: E402
-from importlib.metadata import version  # noqa: E402
 
 import numcodecs  # noqa: E402
 import numpy as np  # noqa: E402
@@ -52,11 +51,39 @@ def node_path(raw: str | None) -> str:
     return (raw or "").strip("/")
 
 
+def overlay(store_class):
+    """`store_class` made safe to read with: writes go to memory, never to the store. Adapters must
+    not modify what they read, and zarr 2's experimental v3 API writes a default `zarr.json` entry
+    point into any store it opens, even with mode "r" (zarr/_storage/v3.py _normalize_store_arg_v3);
+    the overlay keeps that behaviour observable (the store then opens) without touching the store."""
+
+    class ReadOverlay(store_class):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self._overlay = {}
+
+        def __setitem__(self, key, value):
+            self._overlay[key] = bytes(value)
+
+        def __getitem__(self, key):
+            return self._overlay[key] if key in self._overlay else super().__getitem__(key)
+
+        def __contains__(self, key):
+            return key in self._overlay or super().__contains__(key)
+
+        def __delitem__(self, key):
+            raise PermissionError(f"read-only: refusing to delete {key!r}")
+
+    ReadOverlay.__name__ = f"ReadOverlay{store_class.__name__}"
+    return ReadOverlay
+
+
 def open_store(spec: dict, zarr_version: int, *, writable: bool = False):
     kind, location = spec.get("kind"), spec.get("location")
     v3 = zarr_version == 3
     if kind == "directory":
-        return (DirectoryStoreV3 if v3 else DirectoryStore)(location)
+        store_class = DirectoryStoreV3 if v3 else DirectoryStore
+        return store_class(location) if writable else overlay(store_class)(location)
     if kind == "zip":
         return (ZipStoreV3 if v3 else ZipStore)(location, mode="a" if writable else "r")
     if kind == "url":

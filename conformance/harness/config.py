@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from pathlib import Path
 
@@ -69,6 +69,13 @@ class AdapterConfig:
         for entry in self.known_failures:
             if entry.matches(test, case_id, role, peer):
                 return entry
+        if test == "cross" and role == "writer":
+            # The writer step of a cross test sends the write case's own request, so a known
+            # write bug applies. Not strict: a write judged wrong by its documents may still be
+            # read back correctly by a peer.
+            entry = self.known_failure("write", case_id)
+            if entry is not None:
+                return replace(entry, strict=False)
         return None
 
 

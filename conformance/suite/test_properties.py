@@ -11,6 +11,7 @@ import shutil
 
 import pytest
 from hypothesis import HealthCheck, given, reject, settings
+from hypothesis.errors import Unsatisfiable
 
 from conformance.corpus.judge import compare_arrays
 from conformance.harness.adapter_api import save_data
@@ -72,6 +73,9 @@ def run_property(harness, writer: str, reader: str, format: str, name: str) -> N
         roundtrip()
     except pytest.skip.Exception:
         raise
+    except Unsatisfiable:
+        # The writer answered `unsupported` for every example (e.g. a reader-only format).
+        pytest.skip(f"{writer} answered unsupported for every generated {format} example")
     except BaseException as exc:
         example = seen.get("last")  # hypothesis replays the shrunk example last
         if example is not None:

@@ -88,6 +88,34 @@ def test_write_draft_layout(adapter_clients, tmp_path):
     assert (tmp_path / "w/data/root/arr/c0/0").read_bytes() == data.tobytes()
 
 
+def test_seed002_layout_and_ambiguous_draft_writes_are_unsupported(adapter_clients, tmp_path):
+    # format v3-draft names two drafts; zarr 2 implements only the early-2022 one
+    (tmp_path / "zarr.json").write_text('{"zarr_format": "https://purl.org/zarr/spec/core/3.0", '
+                                        '"metadata_encoding": {"type": "json"}, "extensions": []}')
+    client = adapter_clients("zarr-python2")
+    r = client.call("read", store=store(tmp_path), format="v3-draft", node="", output=str(tmp_path / "o.npy"))
+    assert not r.ok and r.unsupported and "early-2022" in r.error_message
+    seed002 = {"shape": [2], "data_type": "float64", "chunk_grid": {"type": "regular", "chunk_shape": [2], "separator": "/"},
+               "chunk_memory_layout": "C", "fill_value": 0, "extensions": [], "attributes": {}, "codecs": []}
+    r = client.call("write", store=store(tmp_path / "w"), format="v3-draft", node_type="array", path="a",
+                    metadata=seed002, attributes={}, data=None)
+    assert not r.ok and r.unsupported
+    r = client.call("write", store=store(tmp_path / "w"), format="v3-draft", node_type="group", path="g",
+                    metadata=None, attributes={}, data=None)
+    assert not r.ok and r.unsupported
+
+
+def test_reads_never_modify_the_store(adapter_clients, tmp_path):
+    # zarr 2's v3 API writes a default zarr.json entry point into any store it opens, even with
+    # mode "r": the adapter must keep that write away from the store it was asked to read
+    (tmp_path / "meta" / "root").mkdir(parents=True)
+    (tmp_path / "meta" / "root" / "g.group.json").write_text('{"attributes": {}}')
+    before = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*"))
+    adapter_clients("zarr-python2").call("read", store=store(tmp_path), format="v3-draft", node="g",
+                                         output=str(tmp_path.parent / "o.npy"))
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == before
+
+
 def test_final_v3_is_unsupported(adapter_clients, tmp_path):
     r = adapter_clients("zarr-python2").call("read", store=store(tmp_path), format="v3", node="",
                                              output=str(tmp_path / "o.npy"))

@@ -90,6 +90,8 @@ def test_group_read_and_list(adapter_clients, adapter, tmp_path):
     r = client.call("list", store=store(tmp_path / "s"), format="v3", node="")
     assert r.ok, r.describe_error()
     assert r.body["nodes"] == {"": "group", "a": "array", "sub": "group", "sub/b": "array"}
+    r = client.call("list", store=store(tmp_path / "s"), format="v3", node="sub")
+    assert r.body["nodes"] == {"sub": "group", "sub/b": "array"}  # paths from the store root
 
 
 def zip_of(folder, target):
@@ -200,3 +202,9 @@ print(json.dumps(GroupSpec.from_zarr(g).model_dump(mode="json")))
     r = adapter_clients("pydantic-zarr").call("read", store=store(tmp_path / "s"), format="v3", node="a",
                                               output=str(tmp_path / "o.npy"))
     assert not r.ok and r.unsupported  # a metadata model: no array values
+    # the model-document form of op zom: its own model is valid, an array with members is not
+    r = adapter_clients("pydantic-zarr").call("zom", model=expected, format="v3")
+    assert r.body["valid"] is True and r.body["findings"] == []
+    bad = dict(expected["members"]["a"], members={})
+    r = adapter_clients("pydantic-zarr").call("zom", model=bad, format="v3")
+    assert r.body["valid"] is False and r.body["findings"], r.body

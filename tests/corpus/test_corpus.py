@@ -58,3 +58,9 @@ def test_sizes():
 def test_reference_passes(case):
     problems = reference_verdict(case)
     assert not problems, "\n".join(problems)
+
+
+def test_regenerating_reproduces_the_corpus_byte_for_byte(capsys):
+    from conformance.cli import main
+
+    assert main(["corpus", "check"]) == 0, capsys.readouterr().out
