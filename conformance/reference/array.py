@@ -169,20 +169,20 @@ class Array(Node):
         out_shape = tuple(r.stop - r.start for r in region)
         if _nbytes(out_shape, layout.dtype) > MAX_READ_BYTES:
             raise LimitError(f"reading {out_shape} of {layout.dtype} exceeds the read limit")
-        out = layout.fill_chunk(out_shape)
-
+        # The chunks partition the region, so every element is written exactly once below: by a
+        # chunk, or by the fill where a chunk is missing (no up-front fill of the whole output).
+        out = np.empty(out_shape, dtype=layout.dtype)
+        fill = layout.fill_value if layout.fill_value is not None else np.zeros((), dtype=layout.dtype)
         partial = getattr(layout.codec, "supports_partial", False)
 
         def read_one(overlap) -> None:
             index, inner, outer = overlap
             if partial and not self._whole(inner):
                 part = self._decode_partial(index, inner)  # sharding: index + needed inner chunks only
-                if part is not None:
-                    out[outer] = part
-                return
-            chunk = self.read_chunk(index)
-            if chunk is not None:
-                out[outer] = chunk[inner]
+            else:
+                chunk = self.read_chunk(index)
+                part = None if chunk is None else chunk[inner]
+            out[outer] = fill if part is None else part
 
         for_each(read_one, list(chunk_overlaps(region, layout.chunk_shape)), _nbytes(layout.chunk_shape, layout.dtype))
         if dropped:
