@@ -54,6 +54,7 @@ def reference_run(workload: Workload, data: np.ndarray, path: Path) -> tuple[flo
     store = DirectoryStore(path)
     array = fmt.create_array(store, "", doc)
     t_write, _ = _timed(lambda: array.write(None, data))
+    os.sync()  # flush the written pages so their writeback does not run during the timed read
     reopened = fmt.open_array(DirectoryStore(path, read_only=True), "")
     t_read, out = _timed(lambda: reopened.read())
     return t_write, t_read, out
@@ -69,6 +70,7 @@ def zarr_python_run(workload: Workload, data: np.ndarray, path: Path) -> tuple[f
         fill_value=0.0, compressors=compressors, zarr_format=3,
     )
     t_write, _ = _timed(lambda: array.__setitem__(Ellipsis, data))
+    os.sync()
     reopened = zarr.open_array(zarr.storage.LocalStore(str(path), read_only=True), mode="r")
     t_read, out = _timed(lambda: reopened[...])
     return t_write, t_read, out
@@ -97,6 +99,7 @@ def files_baseline(workload: Workload, data: np.ndarray, path: Path) -> tuple[fl
         return out
 
     t_write, _ = _timed(write)
+    os.sync()
     t_read, out = _timed(read)
     return t_write, t_read, out
 

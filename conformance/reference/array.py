@@ -36,7 +36,7 @@ _pool: ThreadPoolExecutor | None = None
 
 
 def _threads() -> int:
-    return int(os.environ.get("ZARR_CONFORMANCE_THREADS", min(8, 2 * (os.cpu_count() or 1))))
+    return int(os.environ.get("ZARR_CONFORMANCE_THREADS", min(8, os.cpu_count() or 1)))
 
 
 def for_each(func: Callable[[Any], None], items: list, chunk_bytes: int) -> None:
