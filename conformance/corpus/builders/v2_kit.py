@@ -9,7 +9,6 @@ does not depend on the reference writer. Expected data is computed here from the
 from __future__ import annotations
 
 import gzip
-import io
 import json
 import math
 import zlib
@@ -249,13 +248,6 @@ def reject_case(case_id: str, doc_or_bytes: Any, reason: str, requirements, desc
     add_case(case_id, kind="reject", build=build, needs=needs, tier=tier, requirements=requirements,
              description=description)
 
-
-def keep_zero_d(w, array: np.ndarray, name: str = "expected") -> None:
-    """Rewrite `<name>.npy` of a 0-d array with shape (): the generator's npy writer passes arrays
-    through np.ascontiguousarray, which turns a 0-d array into shape (1,)."""
-    buf = io.BytesIO()
-    np.save(buf, np.array(array), allow_pickle=False)
-    w.files[f"{name}.npy"] = buf.getvalue()
 
 
 # ---- capability names -----------------------------------------------------------------------

@@ -189,15 +189,6 @@ def reject_case(case_id: str, doc_or_bytes: Any, reason: str, requirements, desc
              description=description)
 
 
-def keep_zero_d(w, array: np.ndarray, name: str = "expected") -> None:
-    """Rewrite `<name>.npy` of a 0-d array with shape (): the generator's npy writer passes arrays
-    through np.ascontiguousarray, which turns a 0-d array into shape (1,)."""
-    import io
-
-    buf = io.BytesIO()
-    np.save(buf, np.array(array), allow_pickle=False)
-    w.files[f"{name}.npy"] = buf.getvalue()
-
 
 def put_hierarchy(w, path: str) -> None:
     """Explicit group documents for every ancestor of `path` (the root included)."""
@@ -217,8 +208,6 @@ def write_case(case_id, description, requirements, metadata, data, needs, tier="
     def build(w):
         arr = data(w) if callable(data) else data
         w.expect_write(metadata=metadata, data=arr, path=path, **expect)
-        if arr is not None and np.ndim(arr) == 0:
-            keep_zero_d(w, arr, "input")
 
     add_case(case_id, kind="write", build=build, needs=[*needs, "op:write"], tier=tier, requirements=requirements,
              description=description)

@@ -9,7 +9,6 @@ reference writer, and expected data comes from the same NumPy arrays.
 from __future__ import annotations
 
 import gzip
-import io
 import math
 from typing import Any, Callable
 
@@ -218,12 +217,6 @@ def put_sharded(w, path: str, doc: dict, chunks: dict, cps) -> list[str]:
 def put_entry(w, entry: dict | None = None) -> None:
     w.put_json("zarr.json", entry if entry is not None else entry_point())
 
-
-def keep_zero_d(w, array: np.ndarray, name: str = "expected") -> None:
-    """Rewrite `<name>.npy` of a 0-d array with shape () (the generator's writer makes it (1,))."""
-    buf = io.BytesIO()
-    np.save(buf, np.array(array), allow_pickle=False)
-    w.files[f"{name}.npy"] = buf.getvalue()
 
 
 # ---- table-driven reject cases ----------------------------------------------------------------

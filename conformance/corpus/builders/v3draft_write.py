@@ -11,7 +11,7 @@ import numpy as np
 from ..data import sample
 from ..generator import add_case
 from .v3draft_kit import (
-    CORE_URI, array_doc, chunk_id, endian_codec, grid, gzip_codec, keep_zero_d, numpy_dtype, sharding,
+    CORE_URI, array_doc, chunk_id, endian_codec, grid, gzip_codec, numpy_dtype, sharding,
 )
 
 SPECIAL_FILLS = {"+Infinity": np.inf, "-Infinity": -np.inf, "NaN": np.nan}
@@ -42,8 +42,6 @@ def write_case(case_id, description, requirements, *, path, doc, needs, attribut
         fill = np.array(SPECIAL_FILLS.get(doc["fill_value"], doc["fill_value"]), dtype)
         data = sample(w.rng, doc["shape"], dtype, avoid=fill)
         w.expect_write(path=path, metadata=doc, attributes=attributes, data=data, **expect)
-        if data.ndim == 0:
-            keep_zero_d(w, data, "input")
 
     add_case(case_id, kind="write", build=build, needs=[*needs, "op:write"], tier=tier,
              requirements=requirements, description=description)
