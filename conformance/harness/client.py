@@ -9,6 +9,7 @@ import os
 import sys
 import tempfile
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from . import envs
@@ -96,9 +97,7 @@ def make_transport(config: AdapterConfig, *, in_process: bool = False, memory_li
         node_modules = envs.ensure_npm(config)
         extra["NODE_PATH"] = str(node_modules)
         cwd = node_modules.parent
-
-        def before() -> None:
-            envs.stage_command_folder(config)
+        before = partial(envs.stage_command_folder, config)
 
     return SubprocessTransport(list(config.command), cwd=cwd, env=child_env(extra), memory_limit=memory_limit,
                                log_path=log_path, before_start=before)

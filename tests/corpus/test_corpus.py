@@ -4,7 +4,6 @@ passes every case."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import jsonschema
 import pytest

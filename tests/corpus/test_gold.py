@@ -10,7 +10,6 @@ to gold stores. (Regenerate them with `.venv/bin/python scripts/gold_stores.py`.
 from __future__ import annotations
 
 import importlib.util
-import json
 import sys
 from pathlib import Path
 

@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from ....errors import ChunkError, LimitError, MetadataError
+from ....errors import ChunkError, MetadataError
 from ....grid import chunk_overlaps
 from .base import MAX_DECODED_BYTES, ArrayBytesCodec, ArraySpec, ByteSource
 from .config import Config, positive_int_list
