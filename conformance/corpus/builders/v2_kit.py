@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import gzip
 import json
-import math
 import zlib
 from typing import Any, Callable
 
 import numcodecs
 import numpy as np
 
+from ..chunking import grid, junk_block, region  # noqa: F401  (re-exported to builders)
 from ..generator import add_case
 
-JUNK = 0x7F  # overhang sentinel byte: edge chunks carry it outside the array (V2-CHUNK-005)
-JUNK_CODE_POINT = 0x2603  # for '<U' overhang: a valid code point (a snowman) that is no sample value
 
 # The compressors of the bulk matrix, with fixed settings (numcodecs configs as zarr-python writes them).
 COMPRESSORS: dict[str, dict | None] = {
@@ -68,12 +66,6 @@ def chunk_key(index, separator: str = ".") -> str:
     return separator.join(map(str, index)) if index else "0"
 
 
-def grid(shape, chunks) -> tuple[int, ...]:
-    return tuple(-(-s // c) for s, c in zip(shape, chunks))
-
-
-def region(index, chunks, shape) -> tuple[slice, ...]:
-    return tuple(slice(i * c, min((i + 1) * c, s)) for i, c, s in zip(index, chunks, shape))
 
 
 def flat_in_order(block: np.ndarray, order: str) -> np.ndarray:
@@ -165,16 +157,6 @@ def full(fill: np.ndarray, shape) -> np.ndarray:
     out.view(raw)[...] = fill.reshape(()).view(raw)
     return out
 
-
-def junk_block(chunks, dtype: np.dtype, fill: np.ndarray | None) -> np.ndarray:
-    """A chunk-shaped block of junk for the overhang: JUNK bytes; for bool the opposite of the fill
-    (bytes other than 00/01 are no bool), for '<U' a valid code point."""
-    if dtype.kind == "b":
-        return np.full(chunks, not bool(fill) if fill is not None else True, dtype=dtype)
-    if dtype.kind == "U":
-        return np.full(chunks, chr(JUNK_CODE_POINT) * (dtype.itemsize // 4), dtype=dtype)
-    raw = np.full(math.prod(chunks) * dtype.itemsize, JUNK, dtype=np.uint8)
-    return raw.view(dtype).reshape(chunks).copy()
 
 
 def put_array(w, path: str, doc: dict, data: np.ndarray, *, skip=(), junk: bool = True, attrs: dict | None = None,

@@ -7,14 +7,13 @@ reference writer. Expected data is computed here from the same arrays, never rea
 
 from __future__ import annotations
 
-import math
 from typing import Any, Callable
 
 import numpy as np
 
+from ..chunking import JUNK, fill_array, grid, junk_block, region  # noqa: F401  (re-exported to builders)
 from ..generator import add_case
 
-JUNK = 0x7F  # overhang sentinel: edge chunks carry it outside the array (V3-GRID-006)
 
 # v3 core identifier -> native NumPy dtype of the values
 CORE = {
@@ -93,20 +92,7 @@ def v2_key(index, separator: str = ".") -> str:
     return separator.join(map(str, index)) if index else "0"
 
 
-def grid(shape, chunks) -> tuple[int, ...]:
-    return tuple(-(-s // c) for s, c in zip(shape, chunks))
 
-
-def region(index, chunks, shape) -> tuple[slice, ...]:
-    return tuple(slice(i * c, min((i + 1) * c, s)) for i, c, s in zip(index, chunks, shape))
-
-
-def fill_array(fill_bits: np.ndarray, shape) -> np.ndarray:
-    """An array of `shape` holding exactly the bits of the 0-d `fill_bits`."""
-    out = np.empty(shape, dtype=fill_bits.dtype)
-    raw = f"V{fill_bits.dtype.itemsize}"
-    out.view(raw)[...] = fill_bits.reshape(()).view(raw)
-    return out
 
 
 def bits(dtype, value: int) -> np.ndarray:
@@ -130,15 +116,6 @@ def encode_block(block: np.ndarray, endian: str | None) -> bytes:
         return block.astype("u1").tobytes()
     return np.ascontiguousarray(block.astype(stored_dtype(block.dtype, endian))).tobytes()
 
-
-def junk_block(chunks, dtype: np.dtype, fill_bits: np.ndarray | None) -> np.ndarray:
-    """A chunk-shaped block of junk for the overhang: JUNK bytes, or for bool the opposite of the
-    fill (bool bytes other than 00/01 are themselves invalid)."""
-    if dtype == np.bool_:
-        value = not bool(fill_bits) if fill_bits is not None else True
-        return np.full(chunks, value, dtype=bool)
-    raw = np.full(math.prod(chunks) * dtype.itemsize, JUNK, dtype=np.uint8)
-    return raw.view(dtype).reshape(chunks).copy()
 
 
 def put_array(w, prefix: str, doc: dict, data: np.ndarray, *, fill_bits: np.ndarray, skip=(),

@@ -9,12 +9,13 @@ reference writer, and expected data comes from the same NumPy arrays.
 from __future__ import annotations
 
 import gzip
-import math
 from typing import Any, Callable
 
 import numcodecs
 import numpy as np
 
+from .. import chunking
+from ..chunking import fill_array, grid, region  # noqa: F401  (re-exported to builders)
 from ..generator import add_case
 
 CORE_URI = "https://purl.org/zarr/spec/core/3.0"
@@ -106,12 +107,6 @@ def chunk_id(index, separator: str = "/") -> str:
     return "c" + separator.join(str(i) for i in index)
 
 
-def grid(shape, chunks) -> tuple[int, ...]:
-    return tuple(-(-s // c) for s, c in zip(shape, chunks))
-
-
-def region(index, chunks, shape) -> tuple[slice, ...]:
-    return tuple(slice(i * c, min((i + 1) * c, s)) for i, c, s in zip(index, chunks, shape))
 
 
 # ---- chunk encoding by hand ------------------------------------------------------------------
@@ -139,19 +134,6 @@ def encode_chunk(block: np.ndarray, doc: dict) -> bytes:
     return data if isinstance(data, bytes) else np.ascontiguousarray(data, dtype=le).tobytes()
 
 
-def junk_block(chunks, dtype: np.dtype, fill: np.ndarray) -> np.ndarray:
-    if dtype == np.bool_:  # bytes other than 00/01 are not bools: use the opposite of the fill
-        return np.full(chunks, not bool(fill), dtype=bool)
-    raw = np.full(math.prod(chunks) * dtype.itemsize, JUNK, dtype=np.uint8)
-    return raw.view(dtype).reshape(chunks).copy()
-
-
-def fill_array(fill: np.ndarray, shape) -> np.ndarray:
-    """An array of `shape` holding exactly the bits of the 0-d `fill`."""
-    out = np.empty(shape, dtype=fill.dtype)
-    raw = f"V{fill.dtype.itemsize}"
-    out.view(raw)[...] = np.asarray(fill).reshape(()).view(raw)
-    return out
 
 
 def chunk_bytes(doc: dict, data: np.ndarray, fill: np.ndarray, skip=(), encode: Callable | None = None) -> tuple[dict, np.ndarray]:
@@ -243,3 +225,7 @@ def reject_case(case_id: str, reason: str, requirements, description: str, *, do
 
     add_case(case_id, kind="reject", build=build, needs=needs, tier=tier, requirements=requirements,
              description=description)
+
+
+def junk_block(chunks, dtype: np.dtype, fill: np.ndarray) -> np.ndarray:
+    return chunking.junk_block(chunks, dtype, fill, JUNK)  # this kit's own sentinel byte
