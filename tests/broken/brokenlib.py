@@ -97,3 +97,19 @@ def array_kind(doc: dict) -> str | None:
     if doc.get("zarr_format") == 1 and "chunks" in doc:
         return "v1"
     return None
+
+
+def bend_codecs(codecs: list, bend_config) -> list:
+    """A copy of a v3 codec list with `bend_config(name, config)` applied to every codec's
+    configuration (a mutable copy), nested sharding codecs included."""
+    out = []
+    for codec in codecs:
+        codec = dict(codec)
+        config = dict(codec.get("configuration") or {})
+        bend_config(codec.get("name"), config)
+        if codec.get("name") == "sharding_indexed":
+            config["codecs"] = bend_codecs(config.get("codecs", []), bend_config)
+        if config:
+            codec["configuration"] = config
+        out.append(codec)
+    return out

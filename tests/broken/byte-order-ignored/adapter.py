@@ -5,7 +5,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from brokenlib import BentReader, array_kind  # noqa: E402
+from brokenlib import BentReader, array_kind, bend_codecs  # noqa: E402
 
 
 def little(dtype):
@@ -16,19 +16,9 @@ def little(dtype):
     return dtype
 
 
-def little_codecs(codecs):
-    out = []
-    for codec in codecs:
-        codec = dict(codec)
-        config = dict(codec.get("configuration") or {})
-        if codec.get("name") == "bytes" and config.get("endian") == "big":
-            config["endian"] = "little"
-        if codec.get("name") == "sharding_indexed":
-            config["codecs"] = little_codecs(config.get("codecs", []))
-        if config:
-            codec["configuration"] = config
-        out.append(codec)
-    return out
+def little_endian(name, config):
+    if name == "bytes" and config.get("endian") == "big":
+        config["endian"] = "little"
 
 
 class Adapter(BentReader):
@@ -37,5 +27,5 @@ class Adapter(BentReader):
         if kind in ("v1", "v2"):
             doc["dtype"] = little(doc.get("dtype"))
         elif kind == "v3" and isinstance(doc.get("codecs"), list):
-            doc["codecs"] = little_codecs(doc["codecs"])
+            doc["codecs"] = bend_codecs(doc["codecs"], little_endian)
         return doc

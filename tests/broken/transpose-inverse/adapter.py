@@ -4,7 +4,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from brokenlib import BentReader, array_kind  # noqa: E402
+from brokenlib import BentReader, array_kind, bend_codecs  # noqa: E402
 
 
 def inverse(order):
@@ -14,24 +14,14 @@ def inverse(order):
     return out
 
 
-def invert_codecs(codecs):
-    out = []
-    for codec in codecs:
-        codec = dict(codec)
-        config = dict(codec.get("configuration") or {})
-        order = config.get("order")
-        if codec.get("name") == "transpose" and isinstance(order, list) and sorted(order) == list(range(len(order))):
-            config["order"] = inverse(order)
-        if codec.get("name") == "sharding_indexed":
-            config["codecs"] = invert_codecs(config.get("codecs", []))
-        if config:
-            codec["configuration"] = config
-        out.append(codec)
-    return out
+def invert_transpose(name, config):
+    order = config.get("order")
+    if name == "transpose" and isinstance(order, list) and sorted(order) == list(range(len(order))):
+        config["order"] = inverse(order)
 
 
 class Adapter(BentReader):
     def bend(self, key, doc):
         if array_kind(doc) == "v3" and isinstance(doc.get("codecs"), list):
-            doc["codecs"] = invert_codecs(doc["codecs"])
+            doc["codecs"] = bend_codecs(doc["codecs"], invert_transpose)
         return doc
