@@ -16,6 +16,7 @@ SUBCOMMAND_MODULES = [
     "conformance.corpus.cli",
     "conformance.harness.cli",
     "conformance.bench.cli",
+    "conformance.report.cli",
 ]
 
 

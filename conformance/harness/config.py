@@ -23,9 +23,11 @@ class AdapterConfigError(Exception):
 
 @dataclass(frozen=True)
 class KnownFailure:
-    case: str
+    id: str
+    cases: tuple[str, ...]
     reason: str
     issue: str
+    report: str | None = None
     test: str | None = None
     role: str | None = None
     peer: str | None = None
@@ -39,7 +41,7 @@ class KnownFailure:
             return False
         if self.peer is not None and (peer is None or not fnmatchcase(peer, self.peer)):
             return False
-        return case_id == self.case or fnmatchcase(case_id, self.case)
+        return any(case_id == pattern or fnmatchcase(case_id, pattern) for pattern in self.cases)
 
     def describe(self) -> str:
         return f"known failure: {self.reason} ({self.issue})"
@@ -103,9 +105,25 @@ def load_adapter_config(folder: str | os.PathLike) -> AdapterConfig:
         module=doc.get("module", "adapter.py"), class_name=doc.get("class", "Adapter"),
         command=tuple(doc.get("command", ())), requirements=tuple(doc.get("requirements", ())),
         npm=tuple(doc.get("npm", ())), capabilities=frozenset(caps),
-        known_failures=tuple(KnownFailure(**entry) for entry in doc.get("known_failures", ())),
+        known_failures=load_known_failures(folder),
         reason_codes=bool(doc.get("reason_codes", False)), raw=doc,
     )
+
+
+def load_known_failures(folder: Path) -> tuple[KnownFailure, ...]:
+    """adapters/<name>/known-failures.toml: one entry per bug (absent file: none)."""
+    path = folder / "known-failures.toml"
+    if not path.is_file():
+        return ()
+    try:
+        with open(path, "rb") as f:
+            doc = tomllib.load(f)
+    except (tomllib.TOMLDecodeError, OSError) as exc:
+        raise AdapterConfigError(f"{path}: {exc}") from None
+    found = problems("known-failures", doc)
+    if found:
+        raise AdapterConfigError(f"{path}:\n  " + "\n  ".join(found))
+    return tuple(KnownFailure(**{**entry, "cases": tuple(entry["cases"])}) for entry in doc.get("known_failures", ()))
 
 
 def _unknown_capabilities(names) -> list[str]:

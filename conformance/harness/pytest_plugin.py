@@ -343,8 +343,9 @@ def stale_known_failures(session: SuiteSession) -> list[str]:
     out = []
     for config in session.adapters.values():
         for entry in config.known_failures:
-            if not any(_glob_hits(entry.case, i) for i in ids):
-                out.append(f"{config.name}: known failure {entry.case!r} ({entry.issue}) matches no case")
+            for pattern in entry.cases:
+                if not any(_glob_hits(pattern, i) for i in ids):
+                    out.append(f"{config.name}: known failure {entry.id} case {pattern!r} matches no case")
     return out
 
 

@@ -42,11 +42,11 @@ data = arr[...]
 print(data.dtype.str, data.tobytes().hex())
 """
 
-ZARR3_FAMILY = ["zarr-python", "zarrs"]
+ZARR3_FAMILY = ["zarr-python", "zarrs-python"]
 
 
 def write_hierarchy(adapter: str, folder, zarr_format: int) -> None:
-    run_python(adapter, WRITE_HIERARCHY, str(folder), str(zarr_format), "zarrs" if adapter == "zarrs" else "")
+    run_python(adapter, WRITE_HIERARCHY, str(folder), str(zarr_format), "zarrs" if adapter == "zarrs-python" else "")
 
 
 @pytest.mark.parametrize("adapter", ZARR3_FAMILY + ["pydantic-zarr"])
@@ -54,8 +54,8 @@ def test_describe_reports_the_pinned_versions(adapter_clients, adapter):
     body = adapter_clients(adapter).call("describe").body
     assert body["ok"] and body["name"] == adapter and body["protocol"] == 1
     assert body["versions"]["zarr"] == pinned_version(adapter, "zarr")
-    if adapter == "zarrs":
-        assert body["version"] == pinned_version("zarrs", "zarrs")
+    if adapter == "zarrs-python":
+        assert body["version"] == pinned_version("zarrs-python", "zarrs")
         assert body["settings"]["codec_pipeline.strict"] is True
         assert body["settings"]["codec_pipeline.path"] == "zarrs.ZarrsCodecPipeline"
     elif adapter == "pydantic-zarr":
@@ -114,7 +114,7 @@ def test_zarrs_answers_unsupported_when_zarr_python_falls_back_to_its_own_pipeli
     # zarrs-python has no zip store: zarr-python silently uses BatchedCodecPipeline even in strict
     # mode. The adapter must notice and refuse rather than report zarr-python's result as zarrs'.
     write_hierarchy("zarr-python", tmp_path / "s", 3)
-    r = adapter_clients("zarrs").call("read", store=store(zip_of(tmp_path / "s", tmp_path / "s.zip"), "zip"),
+    r = adapter_clients("zarrs-python").call("read", store=store(zip_of(tmp_path / "s", tmp_path / "s.zip"), "zip"),
                                       format="v3", node="a", output=str(tmp_path / "o.npy"))
     assert not r.ok and r.unsupported, r.body
     assert "BatchedCodecPipeline" in r.error_message
@@ -127,7 +127,7 @@ from zarr.storage import LocalStore
 a = zarr.create_array(LocalStore(sys.argv[1]), shape=(3,), chunks=(2,), dtype="|S3", zarr_format=2)
 a[...] = [b"ab", b"c", b"def"]
 """, str(tmp_path / "s"))
-    r = adapter_clients("zarrs").call("read", store=store(tmp_path / "s"), format="v2", node="",
+    r = adapter_clients("zarrs-python").call("read", store=store(tmp_path / "s"), format="v2", node="",
                                       output=str(tmp_path / "o.npy"))
     assert not r.ok and r.unsupported, r.body
 
