@@ -1,24 +1,46 @@
-"""`zarr-conformance report --compare OLD NEW`: what changed between two recorded runs."""
+"""`zarr-conformance report`: render the published report from recorded results, or compare two
+recorded runs (`--compare OLD NEW`). Nothing is re-run."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 
 def register(subparsers) -> None:
     report = subparsers.add_parser(
-        "report", help="compare recorded results (new passes, regressions, new wrong data)",
-        description="Compare two JSONL results files of `zarr-conformance run`. Exit status 1 when any "
-                    "record got worse (passed -> anything else, a new failure, crash or unexplained wrong data).")
-    report.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"), required=True, help="the two results files")
+        "report", help="render the compatibility report from recorded results, or compare two runs",
+        description="Render reports/index.html, reports/README.md, reports/results.json and badges from a JSONL "
+                    "results file of `zarr-conformance run` (nothing is re-run). With --compare OLD NEW, print what "
+                    "changed between two results files instead; exit status 1 when any record got worse "
+                    "(passed -> anything else, a new failure, crash or unexplained wrong data).")
+    report.add_argument("--results", metavar="FILE", default="reports/latest/results.jsonl",
+                        help="the results to render (default: reports/latest/results.jsonl)")
+    report.add_argument("--out", metavar="DIR", default="reports", help="where the report goes (default: reports/)")
+    report.add_argument("--fixtures", metavar="DIR", help="the corpus the results were recorded on (default: fixtures/)")
+    report.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"), help="compare two results files instead")
     report.add_argument("--rename", action="append", default=[], metavar="OLD=NEW",
-                        help="an adapter renamed between the runs (e.g. zarrs=zarrs-python); repeatable")
-    report.add_argument("--limit", type=int, default=200, metavar="N", help="lines per section (default 200)")
-    report.set_defaults(func=compare_command)
+                        help="with --compare: an adapter renamed between the runs (e.g. zarrs=zarrs-python); repeatable")
+    report.add_argument("--limit", type=int, default=200, metavar="N", help="with --compare: lines per section (default 200)")
+    report.set_defaults(func=report_command)
 
 
-def compare_command(args) -> int:
-    from .compare import render
+def report_command(args) -> int:
+    if args.compare:
+        from .compare import render
 
-    renames = dict(item.split("=", 1) for item in args.rename if "=" in item)
-    text, regressed = render(args.compare[0], args.compare[1], renames, args.limit)
-    print(text)
-    return 1 if regressed else 0
+        renames = dict(item.split("=", 1) for item in args.rename if "=" in item)
+        text, regressed = render(args.compare[0], args.compare[1], renames, args.limit)
+        print(text)
+        return 1 if regressed else 0
+    from conformance.corpus import default_root
+
+    from .publish import publish
+
+    results = Path(args.results)
+    if not results.is_file():
+        print(f"report: no results at {results}: record a run first (zarr-conformance run --impl all --results {results})")
+        return 2
+    fixtures = Path(args.fixtures) if args.fixtures else default_root()
+    for path in publish(results, Path(args.out), fixtures):
+        print(f"wrote {path}")
+    return 0

@@ -1,0 +1,148 @@
+"""Writes the published report from a results file: reports/index.html, reports/README.md (the
+headline tables in Markdown), reports/results.json (the counts behind them) and one shields.io
+endpoint badge per implementation under reports/badges/."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from . import matrices as m
+from .html import render as render_html
+
+
+def case_details(fixtures: Path) -> dict[str, dict]:
+    """What the drill-down shows of each case: description, tier, requirements, citation."""
+    out = {}
+    for path in sorted(fixtures.rglob("case.json")):
+        if "store" in path.relative_to(fixtures).parts[:-1]:
+            continue
+        doc = json.loads(path.read_text("utf-8"))
+        out[doc["id"]] = {k: doc[k] for k in ("description", "tier", "requirements", "citation", "adjudication") if k in doc}
+    return out
+
+
+def adapter_facts() -> tuple[dict[str, str], dict[str, str]]:
+    """(descriptions, metadata parser) of every adapter on the search path."""
+    from conformance.harness.config import all_adapters
+
+    descriptions, parsers = {}, {}
+    for config in all_adapters(strict=False):
+        descriptions[config.name] = config.description
+        parsers[config.name] = config.raw.get("parser", config.name)
+    return descriptions, parsers
+
+
+def run_meta(results: Path, records: list[dict], fixtures: Path) -> dict:
+    """The run's own facts (written beside the results by the run), else what can be said now."""
+    side = results.with_suffix(".meta.json")
+    meta = json.loads(side.read_text("utf-8")) if side.is_file() else {}
+    if "machine" not in meta:
+        from conformance.bench.machine import machine_facts
+
+        meta["machine"] = machine_facts()
+    meta.setdefault("run_id", records[0].get("run_id", "?") if records else "?")
+    meta.setdefault("date", time.strftime("%Y-%m-%d", time.gmtime(results.stat().st_mtime)))
+    version_file = fixtures / "VERSION"
+    meta.setdefault("corpus_version", version_file.read_text().strip() if version_file.is_file() else "unversioned")
+    return meta
+
+
+def headline_markdown(records: list[dict]) -> str:
+    table = m.headline(records)
+    formats = [f for f in m.FORMATS if any(f in table[n] for n in table)]
+    lines = ["| implementation | wrong data | crashes | " + " | ".join(f"{f} required | {f} strict" for f in formats) + " |",
+             "|---|---|---|" + "---|---|" * len(formats)]
+    for name in sorted(table):
+        totals = m.Cell()
+        for f in formats:
+            for t in m.TIERS:
+                totals.counts.update(table[name][f][t].counts)
+        cells = []
+        for f in formats:
+            for t in ("required", "strict"):
+                cell = table[name][f][t]
+                cells.append("–" if not cell.total else f"{cell.passed}/{cell.total}")
+        wrong, crashed = totals.counts["wrong-data"], totals.counts["errored"]
+        lines.append(f"| {name} | {'**' + str(wrong) + '**' if wrong else 0} | {'**' + str(crashed) + '**' if crashed else 0} | "
+                     + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def interop_markdown(records: list[dict], parsers: dict[str, str]) -> str:
+    lines = []
+    for fmt, grid in sorted(m.interop(records).items()):
+        writers, readers = m.interop_participants(records, fmt)
+        score, stores, members = m.interop_score(records, parsers, fmt)
+        lines += [f"### {fmt}", ""]
+        if score is not None:
+            lines += [f"Interop score: {100 * score:.0f}% of {stores} valid stores are read exactly by every pair of "
+                      f"{', '.join(members)} (one implementation per metadata parser).", ""]
+        lines.append("| writer \\ reader | " + " | ".join(readers) + " |")
+        lines.append("|---|" + "---|" * len(readers))
+        for w in writers:
+            cells = []
+            for r in readers:
+                cell = grid.get((w, r), m.Cell())
+                text = "–" if not cell.total else f"{cell.passed}/{cell.total}"
+                cells.append(f"({text})" if w == r else text)
+            lines.append(f"| {w} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def badge(name: str, records: list[dict]) -> dict:
+    """shields.io endpoint JSON: required-tier conformance, red on wrong data or crashes."""
+    cell = m.Cell()
+    for r in records:
+        if r["impl"] == name and r["test"] in m.SINGLE_TESTS and r.get("tier") == "required":
+            cell.add(r)
+    share = cell.share()
+    message = "no data" if share is None else f"{100 * share:.0f}% required"
+    if cell.counts["wrong-data"]:
+        color = "red"
+        message += f", {cell.counts['wrong-data']} wrong data"
+    elif share is not None and share >= 0.95:
+        color = "brightgreen"
+    elif share is not None and share >= 0.8:
+        color = "yellow"
+    else:
+        color = "orange"
+    return {"schemaVersion": 1, "label": f"zarr conformance: {name}", "message": message, "color": color}
+
+
+def publish(results: Path, out: Path, fixtures: Path, bench_html: str = "") -> list[Path]:
+    records = m.load_records(results)
+    meta = run_meta(results, records, fixtures)
+    descriptions, parsers = adapter_facts()
+    meta.setdefault("descriptions", descriptions)
+    meta["cases"] = len(case_details(fixtures))
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    page = out / "index.html"
+    page.write_text(render_html(records, meta, case_details(fixtures), parsers, bench_html), "utf-8")
+    written.append(page)
+    readme = out / "README.md"
+    readme.write_text(
+        "# Zarr compatibility report\n\n"
+        "Generated by `zarr-conformance report` from recorded results; do not edit by hand. "
+        "The full page with drill-downs is `index.html`.\n\n"
+        f"Run `{meta.get('run_id')}` on {meta.get('date')}, corpus {meta.get('corpus_version')}.\n\n"
+        "## Conformance (cases passed / cases, per tier)\n\n" + headline_markdown(records) + "\n\n"
+        "## Who reads whose output (cross tests; self round trips in brackets)\n\n" + interop_markdown(records, parsers) + "\n",
+        "utf-8")
+    written.append(readme)
+    summary = {"meta": meta, "implementations": {}}
+    for name, formats in m.headline(records).items():
+        summary["implementations"][name] = {
+            f: {t: dict(cell.counts) for t, cell in tiers.items()} for f, tiers in formats.items()}
+    (out / "results.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n", "utf-8")
+    written.append(out / "results.json")
+    badges = out / "badges"
+    badges.mkdir(exist_ok=True)
+    for name in m.implementations(records):
+        path = badges / f"{name}.json"
+        path.write_text(json.dumps(badge(name, records), sort_keys=True) + "\n", "utf-8")
+        written.append(path)
+    return written
