@@ -72,7 +72,7 @@ def _pct(cell: m.Cell) -> str:
 
 
 def _css(cell: m.Cell) -> str:
-    if not cell.total:
+    if not cell.total or cell.counts["unsupported"] == cell.total:
         return "none"
     if cell.counts["wrong-data"] or cell.counts["errored"]:
         return "bad"
@@ -102,6 +102,8 @@ class Page:
     def cell(self, cell: m.Cell, title: str, text: str | None = None) -> str:
         if not cell.total:
             return '<td class="none">&ndash;</td>'
+        if cell.counts["unsupported"] == cell.total and text is None:
+            text = "n/a"  # declined as a whole: not implemented rather than 0%
         key = f"c{len(self.cells)}"
         self.cells[key] = {"title": title, "summary": _summary(cell),
                            "records": [_record_view(r) for r in sorted(cell.records, key=_severity)]}
