@@ -2,7 +2,8 @@
 
 Every comparison is exact. Arrays are compared as bytes after converting both sides to the
 little-endian form of the expected dtype, so NaN payloads, -0.0 and integer extremes count, while a
-reader that returns big-endian data as native-endian values is still right.
+reader that returns big-endian data as native-endian values is still right. JSON values
+(attributes, members, what an API reports) are compared type-strictly (jsonstrict).
 """
 
 from __future__ import annotations
@@ -14,22 +15,40 @@ from typing import Any
 import numpy as np
 
 from .case import Case
+from .jsonstrict import differences
+
+
+class DataProblem(str):
+    """A problem with the array data itself (values, shape, data type of the returned array), as
+    opposed to metadata or behaviour: the harness records such a verdict as `wrong-data`. A str,
+    so that judges can keep returning lists of lines; keep the items compare_arrays returns as
+    they are (formatting them into new strings would lose the tag)."""
 
 
 @dataclass
 class ReadResult:
     node_type: str
     metadata: dict | None
-    attributes: dict
+    attributes: dict | None  # None: the implementation's API cannot give them (nothing to compare)
     data: Any = None  # np.ndarray for arrays
     members: dict | None = None
+    api: dict | None = None  # what the implementation's API reports about an array (see API_MEMBERS)
+
+
+# Members of a read response's `api` and of a read case's `expect` that describe an array.
+API_MEMBERS = ("shape", "dtype", "chunk_shape", "fill_value", "dimension_names")
 
 
 def little_endian(dtype: np.dtype) -> np.dtype:
     return dtype.newbyteorder("<") if dtype.byteorder in "<>=" or dtype.fields else dtype
 
 
-def compare_arrays(expected: np.ndarray, observed: Any, what: str = "data") -> list[str]:
+def compare_arrays(expected: np.ndarray, observed: Any, what: str = "data") -> list[DataProblem]:
+    """Where `observed` differs from `expected` (shape, kind and size of the data type, bits)."""
+    return [DataProblem(p) for p in _array_differences(expected, observed, what)]
+
+
+def _array_differences(expected: np.ndarray, observed: Any, what: str) -> list[str]:
     if observed is None:
         return [f"{what}: nothing returned"]
     observed = np.asarray(observed)
@@ -68,19 +87,72 @@ def judge_read(case: Case, result: ReadResult) -> list[str]:
     if result.node_type != exp["node_type"]:
         return [f"opened as {result.node_type}, expected {exp['node_type']}"]
     problems = []
-    if "attributes" in exp and result.attributes != exp["attributes"]:
-        problems.append(f"attributes {result.attributes!r} != expected {exp['attributes']!r}")
+    if "attributes" in exp and result.attributes is not None:
+        problems += differences(exp["attributes"], result.attributes, "attributes")
     if exp["node_type"] == "group":
-        if "members" in exp and result.members is not None and result.members != exp["members"]:
-            problems.append(f"members {result.members!r} != expected {exp['members']!r}")
-        elif "members" in exp and result.members is None:
-            problems.append("no members reported")
+        # members None: the implementation has no way to list them (zarrita.js without
+        # consolidated metadata); recorded as unchecked, like attributes it cannot give.
+        if "members" in exp and result.members is not None:
+            problems += differences(exp["members"], result.members, "members")
         return problems
+    for found in api_comparison(case, result).values():
+        problems += found or []
     expected, observed = case.expected_data(), result.data
     if exp.get("undefined") and observed is not None and np.shape(observed) == expected.shape:
         defined = ~np.load(case.dir / exp["undefined"])
         expected, observed = expected[defined], np.asarray(observed)[defined]
     return problems + compare_arrays(expected, observed)
+
+
+def api_comparison(case: Case, result: ReadResult) -> dict[str, list[str] | None]:
+    """Per API_MEMBERS member of an array: where what the implementation's API reports differs from
+    the case ([] = agrees), or None when it cannot be checked (the API does not report it, or the
+    case does not say). Data types are compared as NumPy data types regardless of byte order,
+    which is a property of the stored encoding, not of the values."""
+    api, exp = result.api or {}, case.expect
+    out: dict[str, list[str] | None] = {}
+    for member in API_MEMBERS:
+        if member not in api or member not in exp:
+            out[member] = None
+        elif member == "dtype":
+            out[member] = _dtype_differences(exp["dtype"], api["dtype"], "api/dtype")
+        elif member == "fill_value":
+            out[member] = differences(_hex_lower(exp["fill_value"]), _hex_lower(api["fill_value"]), "api/fill_value")
+        else:
+            out[member] = differences(exp[member], api[member], f"api/{member}")
+    return out
+
+
+def unchecked(case: Case, result: ReadResult) -> list[str]:
+    """What a read could not be judged on because the implementation cannot report it (or the case
+    does not say): API members of an array, and `attributes` when the API gives none."""
+    names = [m for m, found in api_comparison(case, result).items() if found is None] if result.node_type == "array" else []
+    names += ["attributes"] if result.attributes is None else []
+    return names + (["members"] if result.node_type == "group" and result.members is None else [])
+
+
+def _dtype_differences(expected, reported, where: str) -> list[str]:
+    try:
+        got = little_endian(np.dtype(_descr(reported)))
+    except (TypeError, ValueError):
+        return [f"{where}: {reported!r} is not a NumPy data type"]
+    want = little_endian(np.dtype(_descr(expected)))
+    return [] if got == want else [f"{where}: {reported!r} where {expected!r} is expected"]
+
+
+def _descr(value):
+    """A data type in JSON (a NumPy type string, or a structured type's descr as nested lists:
+    [name, type] or [name, type, shape]) as np.dtype takes it."""
+    if not isinstance(value, list):
+        return value
+    return [(name, _descr(kind), *(tuple(s) for s in shape)) for name, kind, *shape in value]
+
+
+def _hex_lower(fill):
+    """Hex digits of a {"bytes": hex} fill value in one case (either is valid hex)."""
+    if isinstance(fill, dict) and isinstance(fill.get("bytes"), str):
+        return {**fill, "bytes": fill["bytes"].lower()}
+    return fill
 
 
 def judge_reject(case: Case, raised: bool, message: str = "", reason: str | None = None) -> list[str]:
@@ -123,8 +195,18 @@ def judge_refused_write(case: Case, raised: bool, message: str = "", reason: str
 
 
 def judge_write(case: Case, store_path: Path, reader: Any = None) -> list[str]:
-    """Judge a store written for a write case, reading it back with the reference."""
+    """Judge a store written for a write case by what the spec requires, reading it back with the
+    reference (never with the writer): the key layout (`keys` exactly, apart from `optional_keys`;
+    `required_keys`; `forbidden_keys`), exact `documents` / `document_members` / `stored` values
+    where the case cites a sentence demanding them (`exact_basis`), and the MEANING of the written
+    node: it must be valid to the reference and describe the same node as the request
+    (write_semantics: data type, shape, chunking, chunk keys, codec semantics, fill value bit for
+    bit, dimension names, attributes type-strictly). Data read back that differs from the input is
+    returned as DataProblem items (the harness records `wrong-data`); everything else as str."""
     from conformance.reference import get_format, open_store
+    from conformance.reference.errors import ZarrError
+
+    from .write_semantics import meaning_differences, requested_node, semantic_view
 
     exp = case.expect
     req = case.write_request()
@@ -132,47 +214,35 @@ def judge_write(case: Case, store_path: Path, reader: Any = None) -> list[str]:
     store = open_store(store_path)
     try:
         keys = sorted(store.list())
-        if exp.get("keys") is not None and keys != sorted(exp["keys"]):
-            extra = sorted(set(keys) - set(exp["keys"]))
+        if exp.get("keys") is not None:
+            optional = set(exp.get("optional_keys", ()))
+            extra = sorted(set(keys) - set(exp["keys"]) - optional)
             lost = sorted(set(exp["keys"]) - set(keys))
-            problems.append(f"keys differ: unexpected {extra[:10]}, missing {lost[:10]}")
+            if extra or lost:
+                problems.append(f"keys differ: unexpected {extra[:10]}, missing {lost[:10]}")
         for key in exp.get("required_keys", ()):
             if key not in keys:
                 problems.append(f"required key {key!r} was not written")
         for key in exp.get("forbidden_keys", ()):
             if key in keys:
                 problems.append(f"key {key!r} must not be written")
-        from conformance.reference import jsonio
-        from conformance.reference.errors import ZarrError
-
         for key, want in exp.get("documents", {}).items():
-            raw = store.get(key)
-            if raw is None:
-                problems.append(f"document {key!r} missing")
-                continue
-            try:
-                got = jsonio.loads(raw, key)
-            except ZarrError as exc:
-                problems.append(f"document {key!r}: {exc}")
-                continue
-            if got != want:
-                problems.append(f"document {key!r} is {got!r}, expected {want!r}")
-        problems += check_stored(case, store)
+            got = _document(store, key, problems)
+            if got is not _ABSENT:
+                problems += [f"document {key!r}: {d}" for d in differences(want, got)]
         for key, members in exp.get("document_members", {}).items():
-            raw = store.get(key)
-            try:
-                got = jsonio.loads(raw, key) if raw is not None else None
-            except ZarrError as exc:
-                problems.append(f"document {key!r}: {exc}")
+            got = _document(store, key, problems)
+            if got is _ABSENT:
                 continue
             if not isinstance(got, dict):
-                problems.append(f"document {key!r} missing or not an object")
+                problems.append(f"document {key!r} is not a JSON object")
                 continue
             for member, want in members.items():
                 if member not in got:
                     problems.append(f"{key}: member {member!r} missing")
-                elif got[member] != want:
-                    problems.append(f"{key}: {member} is {got[member]!r}, expected {want!r}")
+                else:
+                    problems += [f"{key}: {d}" for d in differences(want, got[member], member)]
+        problems += check_stored(case, store)
         fmt = get_format(case.format)
         try:
             node = fmt.open_node(store, fmt.normalize_path(req.path))
@@ -180,8 +250,9 @@ def judge_write(case: Case, store_path: Path, reader: Any = None) -> list[str]:
             return problems + [f"the reference cannot open what was written: {exc}"]
         if node.kind != req.node_type:
             return problems + [f"wrote a {node.kind}, expected a {req.node_type}"]
-        if node.attrs != req.attributes:
-            problems.append(f"attributes read back {node.attrs!r} != requested {req.attributes!r}")
+        requested = requested_node(fmt, req)
+        problems += meaning_differences(semantic_view(requested, case.format, requested.store),
+                                        semantic_view(node, case.format, store))
         if req.node_type == "array" and req.data is not None:
             try:
                 problems += compare_arrays(req.data, node.read(), "data read back by the reference")
@@ -190,3 +261,22 @@ def judge_write(case: Case, store_path: Path, reader: Any = None) -> list[str]:
     finally:
         store.close()
     return problems
+
+
+_ABSENT = object()
+
+
+def _document(store, key: str, problems: list[str]) -> Any:
+    """The JSON document stored at `key` (parsed strictly), or _ABSENT after noting why not."""
+    from conformance.reference import jsonio
+    from conformance.reference.errors import ZarrError
+
+    raw = store.get(key)
+    if raw is None:
+        problems.append(f"document {key!r} missing")
+        return _ABSENT
+    try:
+        return jsonio.loads(raw, key)
+    except ZarrError as exc:
+        problems.append(f"document {key!r}: {exc}")
+        return _ABSENT

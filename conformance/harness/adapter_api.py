@@ -9,16 +9,23 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 PROTOCOL = 1
-OPS = ("describe", "read", "write", "list", "validate", "zom", "shutdown")
+OPS = ("describe", "read", "write", "list", "validate", "zom", "bench", "shutdown")
+# Code of this package counts as adapter code (the dispatcher, these helpers), except the
+# reference implementation, which is the implementation under test of the reference adapter.
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+REFERENCE_DIR = PACKAGE_DIR / "reference"
 
 
 class Unsupported(Exception):
-    """Raise from an adapter method for a request the implementation knows it cannot serve
-    (a capability missing at run time). Recorded as `unsupported`, not as a failure."""
+    """Raise from an adapter method for a request outside what the adapter drives (e.g. a format
+    the library does not implement). Recorded as `unsupported` only when adapter.toml declares
+    the answer in [[errors]] (category "unsupported"); otherwise the harness records `errored`."""
 
 
 class ProtocolError(Exception):
@@ -88,7 +95,9 @@ def dtype_str(array) -> str:
 
 # ---- dispatching ------------------------------------------------------------------------------
 
-def error_response(exc: BaseException, unsupported: bool = False) -> dict:
+def error_response(exc: BaseException, unsupported: bool = False, adapter_dir: str | os.PathLike | None = None) -> dict:
+    """The failure response for `exc`: its class name and module, and its origin, which tells a
+    refusal by the implementation from a bug in the adapter (see raised_in_adapter)."""
     reason = getattr(exc, "reason", None)
     return {
         "ok": False,
@@ -97,13 +106,62 @@ def error_response(exc: BaseException, unsupported: bool = False) -> dict:
             "type": type(exc).__name__,
             "message": str(exc) or type(exc).__name__,
             "reason": reason if isinstance(reason, str) else None,
+            "module": type(exc).__module__,
+            "origin": "adapter" if raised_in_adapter(exc, adapter_dir) else "implementation",
         },
     }
 
 
-def handle(adapter: Any, request: dict) -> dict:
+def from_implementation(exc: BaseException) -> BaseException:
+    """Mark `exc`, which came out of a call into a compiled implementation (a C++ / Rust
+    extension such as tensorstore's binding, which has no Python frame of its own), as raised by
+    the implementation; the adapter re-raises it unchanged. Returns `exc`."""
+    exc.__zarr_conformance_origin__ = "implementation"
+    return exc
+
+
+def adapter_code_dirs(adapter: Any, adapter_dir: str | os.PathLike | None) -> list[str]:
+    """The folders holding the adapter's own code: its folder, and the folder of every class it
+    inherits from outside the standard library and site-packages (the zarrs-python adapter extends
+    the zarr-python one, the broken test adapters extend the reference's)."""
+    dirs = [os.fspath(adapter_dir)] if adapter_dir is not None else []
+    for cls in type(adapter).__mro__:
+        module = sys.modules.get(cls.__module__)
+        file = getattr(module, "__file__", None)
+        if file and "site-packages" not in file and not file.startswith(sys.base_prefix):
+            dirs.append(os.path.dirname(os.path.abspath(file)))
+    return list(dict.fromkeys(dirs))
+
+
+def raised_in_adapter(exc: BaseException, adapter_dir) -> bool:
+    """Was `exc` raised by adapter code: is the innermost frame of its traceback a file of the
+    adapter's folder or of this package (outside the reference implementation)? An exception
+    that was never raised (no traceback) was made by the adapter side too; one the adapter
+    marked with from_implementation was not. A relative file name is compiled code naming its
+    source (Cython: "numcodecs/zstd.pyx"), never adapter code: resolved, it would land in the
+    working directory, which is the adapter's folder."""
+    if getattr(exc, "__zarr_conformance_origin__", None) == "implementation":
+        return False
+    tb = exc.__traceback__
+    if tb is None:
+        return True
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    filename = tb.tb_frame.f_code.co_filename
+    if not os.path.isabs(filename):
+        return False
+    path = Path(filename).resolve()
+    roots = [Path(d).resolve() for d in ([adapter_dir] if isinstance(adapter_dir, (str, os.PathLike)) else adapter_dir or ())]
+    if any(path.is_relative_to(root) for root in roots):
+        return True
+    return path.is_relative_to(PACKAGE_DIR) and not path.is_relative_to(REFERENCE_DIR)
+
+
+def handle(adapter: Any, request: dict, adapter_dir: str | os.PathLike | None = None) -> dict:
     """Call the adapter method for `request["op"]`; returns the complete response (with id,
-    ok, elapsed; protocol for describe). Never raises for an adapter's exception."""
+    ok, elapsed; protocol for describe). Never raises for an adapter's exception. `adapter_dir`:
+    the adapter's folder, whose code is adapter code (error origins)."""
+    adapter_dir = adapter_code_dirs(adapter, adapter_dir)
     rid = request.get("id")
     op = request.get("op")
     start = time.perf_counter()
@@ -117,7 +175,7 @@ def handle(adapter: Any, request: dict) -> dict:
         return {"id": rid, "ok": True, "elapsed": time.perf_counter() - start}
     method = getattr(adapter, op, None) if op in OPS else None
     if method is None or not callable(method):
-        response = error_response(ProtocolError(f"unknown or unimplemented op {op!r}"))
+        response = error_response(ProtocolError(f"unknown or unimplemented op {op!r}"), adapter_dir=adapter_dir)
     else:
         try:
             response = method(request)
@@ -130,12 +188,12 @@ def handle(adapter: Any, request: dict) -> dict:
             if op == "describe":
                 response.setdefault("protocol", PROTOCOL)
         except Unsupported as exc:
-            response = error_response(exc, unsupported=True)
+            response = error_response(exc, unsupported=True, adapter_dir=adapter_dir)
         except MemoryError as exc:
             # Out of memory (the child's cap): reported so the harness records `errored` and restarts.
-            response = error_response(exc)
+            response = error_response(exc, adapter_dir=adapter_dir)
         except Exception as exc:
-            response = error_response(exc)
+            response = error_response(exc, adapter_dir=adapter_dir)
     response["id"] = rid
     response["elapsed"] = time.perf_counter() - start
     return response

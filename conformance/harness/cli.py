@@ -25,6 +25,8 @@ def register(subparsers) -> None:
     run.add_argument("--timeout", type=float, metavar="S", help="seconds per adapter request (default 60)")
     run.add_argument("--memory", metavar="SIZE", help="memory cap per adapter process (default 4GiB, 0 = none)")
     run.add_argument("--in-process", action="store_true", help="import adapters without requirements in-process")
+    run.add_argument("--no-probe", action="store_true",
+                     help="skip cases needing a capability an adapter does not declare (default: probe them)")
     run.add_argument("--ci", action="store_true", help="hypothesis profile 'ci' (100 examples per property, derandomized)")
     run.add_argument("pytest_args", nargs=argparse.REMAINDER, help="after --: extra pytest arguments")
     run.set_defaults(func=run_command)
@@ -74,6 +76,8 @@ def pytest_arguments(args, run_id: str, results: Path) -> list[str]:
         argv += ["--adapter-memory", args.memory]
     if args.in_process:
         argv.append("--in-process")
+    if args.no_probe:
+        argv.append("--no-probe")
     if args.ci:
         argv += ["--hypothesis-profile", "ci"]
     if args.jobs > 1:

@@ -1,8 +1,10 @@
-"""Adapter folders: finding them, reading and validating adapter.toml, known-failure entries."""
+"""Adapter folders: finding them, reading and validating adapter.toml (with its error rules) and
+known-failures.toml."""
 
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
@@ -44,7 +46,30 @@ class KnownFailure:
         return any(case_id == pattern or fnmatchcase(case_id, pattern) for pattern in self.cases)
 
     def describe(self) -> str:
-        return f"known failure: {self.reason} ({self.issue})"
+        return f"known failure {self.id}: {self.reason} ({self.issue})"
+
+    def as_record(self) -> dict:
+        """The record's `known_failure` member."""
+        return {"id": self.id, "reason": self.reason, "issue": self.issue, "strict": self.strict,
+                **({"report": self.report} if self.report else {})}
+
+
+@dataclass(frozen=True)
+class ErrorRule:
+    """One adapter.toml [[errors]] entry: which of the implementation's exceptions mean what
+    (a reason category: metadata, codec, chunk-data, io; or unsupported, or crash)."""
+    type: str  # class name, or module.ClassName
+    category: str
+    message: str | None = None  # regular expression, searched in the message
+    reason: str | None = None  # why (required for unsupported and crash)
+
+    def matches(self, error: dict) -> bool:
+        """Does an error response's `error` object fall under this rule?"""
+        name = error.get("type", "")
+        qualified = f"{error['module']}.{name}" if error.get("module") else name
+        if self.type not in (name, qualified):
+            return False
+        return self.message is None or re.search(self.message, error.get("message", "")) is not None
 
 
 @dataclass(frozen=True)
@@ -61,6 +86,8 @@ class AdapterConfig:
     capabilities: frozenset[str] = frozenset()
     known_failures: tuple[KnownFailure, ...] = ()
     reason_codes: bool = False
+    parser: str = ""  # the metadata parser this column uses (adapter.toml `parser`, default: its name)
+    errors: tuple[ErrorRule, ...] = ()
     raw: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -71,7 +98,7 @@ class AdapterConfig:
         for entry in self.known_failures:
             if entry.matches(test, case_id, role, peer):
                 return entry
-        if test == "cross" and role == "writer":
+        if test in ("cross", "roundtrip") and role == "writer":
             # The writer step of a cross test sends the write case's own request, so a known
             # write bug applies. Not strict: a write judged wrong by its documents may still be
             # read back correctly by a peer.
@@ -98,6 +125,7 @@ def load_adapter_config(folder: str | os.PathLike) -> AdapterConfig:
     found += [f"capabilities: unknown capability {c!r}" for c in _unknown_capabilities(caps)]
     if doc.get("transport") == "python" and not (folder / doc.get("module", "adapter.py")).is_file():
         found.append(f"module: {doc.get('module', 'adapter.py')} does not exist in {folder}")
+    found += _bad_patterns(doc.get("errors", ()))
     if found:
         raise AdapterConfigError(f"{path}:\n  " + "\n  ".join(found))
     return AdapterConfig(
@@ -106,8 +134,22 @@ def load_adapter_config(folder: str | os.PathLike) -> AdapterConfig:
         command=tuple(doc.get("command", ())), requirements=tuple(doc.get("requirements", ())),
         npm=tuple(doc.get("npm", ())), capabilities=frozenset(caps),
         known_failures=load_known_failures(folder),
-        reason_codes=bool(doc.get("reason_codes", False)), raw=doc,
+        reason_codes=bool(doc.get("reason_codes", False)), parser=doc.get("parser", doc["name"]),
+        errors=tuple(ErrorRule(**rule) for rule in doc.get("errors", ())), raw=doc,
     )
+
+
+def _bad_patterns(rules) -> list[str]:
+    """[[errors]] messages that are not regular expressions (the schema cannot tell)."""
+    out = []
+    for i, rule in enumerate(rules if isinstance(rules, list) else ()):
+        pattern = rule.get("message") if isinstance(rule, dict) else None
+        if isinstance(pattern, str):
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                out.append(f"errors/{i}/message: not a regular expression: {exc}")
+    return out
 
 
 def load_known_failures(folder: Path) -> tuple[KnownFailure, ...]:

@@ -139,5 +139,12 @@ def stage_command_folder(config: AdapterConfig) -> Path:
     folder = npm_dir(config)
     for item in config.folder.iterdir():
         if item.is_file():
-            shutil.copy2(item, folder / item.name)
+            target = folder / item.name
+            if target.is_file() and target.read_bytes() == item.read_bytes():
+                continue
+            # Another worker may be starting the command from this folder right now: it must
+            # never see a half-copied file, so copy aside and rename into place.
+            partial = folder / f".{item.name}.{os.getpid()}.partial"
+            shutil.copy2(item, partial)
+            os.replace(partial, target)
     return folder

@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from .records import OUTCOMES, summary_table, unexpected
+from .records import OUTCOMES, PAIR_TESTS, summary_table, unexpected
 
 FAILURES_SHOWN = 40
 
@@ -87,17 +87,22 @@ class RunReporter:
         if bad:
             lines += ["", f"{len(bad)} unexpected outcome(s):"]
             for r in bad[:FAILURES_SHOWN]:
-                who = f"{r['writer']}->{r['reader']}" if r["test"] in ("cross", "property") else r["impl"]
+                who = f"{r['writer']}->{r['reader']}" if r["test"] in PAIR_TESTS else r["impl"]
                 first = (r["message"] or "").strip().splitlines()[:1]
-                lines.append(f"  {r['outcome'].upper():8} {r['test']:8} {who} {r['case']}: {first[0] if first else ''}"[:300])
+                lines.append(f"  {r['outcome'].upper():10} {r['test']:9} {who} {r['case']}: {first[0] if first else ''}"[:300])
             if len(bad) > FAILURES_SHOWN:
                 lines.append(f"  ... and {len(bad) - FAILURES_SHOWN} more (see the results file)")
         lines += [f"warning: {w}" for w in stale]
         if results_path:
             lines.append(f"results: {results_path}")
-        # One closing line in the plain 'N passed, N failed, N skipped' form CI systems read:
-        # failed = unexpected outcomes; skipped = unsupported and known failures.
-        passed = sum(r["outcome"] == "passed" for r in records)
-        skipped = sum(r["outcome"] in ("unsupported", "known-failure") for r in records)
-        lines.append(f"matrix: {passed} passed, {len(bad)} failed, {skipped} skipped")
+        # Wrong data and crashes first, known or not; then one closing line in the plain
+        # 'N passed, N failed, N skipped' form CI systems read: failed = the outcomes that fail the
+        # run (unknown wrong data, errored, failed); skipped = the rest (unsupported, known failures,
+        # known wrong data).
+        counts = Counter(r["outcome"] for r in records)
+        known_wrong = sum(r["outcome"] == "wrong-data" and bool(r.get("known_failure")) for r in records)
+        lines.append(f"wrong data: {counts['wrong-data']} ({known_wrong} known), errored: {counts['errored']}, "
+                     f"failed: {counts['failed']}, probes: {sum(bool(r.get('probe')) for r in records)}")
+        passed = counts["passed"]
+        lines.append(f"matrix: {passed} passed, {len(bad)} failed, {len(records) - passed - len(bad)} skipped")
         return "\n".join(lines)

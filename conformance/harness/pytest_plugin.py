@@ -7,9 +7,11 @@ environment where zarr-conformance is installed: it only adds options and acts o
 `@pytest.mark.conformance(<test kind>)`; other test suites are not affected.
 
 Parametrisation: adapters x cases (ordered writer/reader pairs for cross and property tests).
-Capabilities decide `unsupported` (a skip with the reason), known failures become strict xfails,
-and every test ends as one results record, built on the worker (attached to the report) and
-written by the process that sees all reports (the xdist controller, or the only process).
+conformance.harness.plan decides per test whether it runs, runs as a probe (a capability the
+adapter does not declare) or is skipped as `unsupported`, and which known failure applies (an
+xfail, so that plain pytest runs show it as such). Every test ends as one results record, built on
+the worker (attached to the report) and written by the process that sees all reports (the xdist
+controller, or the only process).
 """
 
 from __future__ import annotations
@@ -21,9 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from .outcomes import classify
+from .outcomes import classify, settle
+from .plan import Plan, plan_cross, plan_property, plan_single
 from .records import TESTS, ResultsWriter, make_record, new_run_id, summary_table
-from .session import Options, SuiteSession, TestContext, case_needs, missing, zom_lacks
+from .session import Options, SuiteSession, TestContext
 from .transport import DEFAULT_TIMEOUT
 
 SESSION = pytest.StashKey[SuiteSession]()
@@ -64,6 +67,9 @@ def pytest_addoption(parser) -> None:
                     help="only cases whose id matches this glob; repeatable")
     group.addoption("--in-process", action="store_true",
                     help="import adapters without requirements into the test process (faster, no isolation)")
+    group.addoption("--no-probe", action="store_true",
+                    help="skip read/reject/write/zom cases needing a capability the adapter does not declare "
+                         "(default: run them as probes)")
     group.addoption("--run-id", default=None, help="id shared by every record of this run (default: generated)")
 
 
@@ -85,7 +91,7 @@ def pytest_configure(config) -> None:
         timeout=config.getoption("adapter_timeout"), memory_limit=memory or None,
         fixtures=Path(config.getoption("corpus")) if config.getoption("corpus") else None,
         kinds=kinds, cases=tuple(config.getoption("cases")), in_process=config.getoption("in_process"),
-        run_id=config.getoption("run_id") or new_run_id(),
+        run_id=config.getoption("run_id") or new_run_id(), probe=not config.getoption("no_probe"),
     )
     config.stash[SESSION] = SuiteSession(options)
     if config.getoption("impl"):
@@ -124,37 +130,14 @@ def pytest_generate_tests(metafunc) -> None:
 
 
 def _single_params(session: SuiteSession, test: str):
-    out = []
-    for name, config in session.adapters.items():
-        for case in session.cases(test):
-            marks = []
-            lacking = missing(case_needs(test, case), config)
-            if test == "zom":
-                lacking += zom_lacks(case, config.capabilities)
-            if lacking:
-                marks.append(pytest.mark.skip(reason=f"unsupported: {name} lacks {', '.join(lacking)}"))
-            elif (entry := config.known_failure(test, case.id)) is not None:
-                marks.append(_xfail(entry))
-            out.append(pytest.param(name, case, marks=marks, id=f"{name}:{case.id}"))
-    return out
+    return [pytest.param(name, case, marks=_marks(plan_single(session, test, name, case)), id=f"{name}:{case.id}")
+            for name in session.adapters for case in session.cases(test)]
 
 
 def _cross_params(session: SuiteSession):
-    out = []
-    for (wname, wconf), (rname, rconf) in itertools.product(session.adapters.items(), repeat=2):
-        for case in session.cases("cross"):
-            lacking = [f"{wname} (writer) lacks {c}" for c in missing(case_needs("cross", case, "writer"), wconf)]
-            lacking += [f"{rname} (reader) lacks {c}" for c in missing(case_needs("cross", case, "reader"), rconf)]
-            marks = []
-            if lacking:
-                marks.append(pytest.mark.skip(reason="unsupported: " + "; ".join(lacking)))
-            else:
-                entry = (wconf.known_failure("cross", case.id, "writer", rname)
-                         or rconf.known_failure("cross", case.id, "reader", wname))
-                if entry is not None:
-                    marks.append(_xfail(entry))
-            out.append(pytest.param(wname, rname, case, marks=marks, id=f"{wname}->{rname}:{case.id}"))
-    return out
+    return [pytest.param(wname, rname, case, marks=_marks(plan_cross(session, wname, rname, case)),
+                         id=f"{wname}->{rname}:{case.id}")
+            for wname, rname in itertools.product(session.adapters, repeat=2) for case in session.cases("cross")]
 
 
 def property_pairs(session: SuiteSession) -> list[tuple[str, str]]:
@@ -167,32 +150,34 @@ def property_pairs(session: SuiteSession) -> list[tuple[str, str]]:
 
 
 def _property_params(session: SuiteSession, function: str):
-    from conformance.suite import PROPERTY_FORMATS, property_id
+    from conformance.suite import property_id
 
     case_id = property_id(function)
-    out = []
-    for wname, rname in property_pairs(session):
-        wconf, rconf = session.config(wname), session.config(rname)
-        marks = []
-        fmt = f"format:{PROPERTY_FORMATS[case_id]}"
-        lacking = [f"{wname} lacks {c}" for c in missing({"op:write", "store:directory", fmt}, wconf)]
-        lacking += [f"{rname} lacks {c}" for c in missing({"op:read", "store:directory", fmt}, rconf)]
-        if lacking:
-            marks.append(pytest.mark.skip(reason="unsupported: " + "; ".join(lacking)))
-        else:
-            entry = (wconf.known_failure("property", case_id, "writer", rname)
-                     or rconf.known_failure("property", case_id, "reader", wname))
-            if entry is not None:
-                marks.append(_xfail(entry))
-        out.append(pytest.param(wname, rname, marks=marks, id=f"{wname}->{rname}"))
-    return out
+    return [pytest.param(wname, rname, marks=_marks(plan_property(session, case_id, wname, rname)), id=f"{wname}->{rname}")
+            for wname, rname in property_pairs(session)]
 
 
-def _xfail(entry):
+def _marks(plan: Plan) -> list:
+    if plan.mode == "skip":
+        return [pytest.mark.skip(reason=plan.skip_reason)]
+    if plan.known is None:
+        return []
     # raises=AssertionError: a known wrong answer is expected, a crash is still `errored` unless the
-    # entry says the bug is a crash.
-    return pytest.mark.xfail(reason=entry.describe(), strict=entry.strict,
-                             raises=None if entry.crashes else AssertionError)
+    # entry says the bug is a crash. outcomes.settle makes the final call (wrong data stays wrong-data).
+    return [pytest.mark.xfail(reason=plan.known.describe(), strict=plan.known.strict,
+                              raises=None if plan.known.crashes else AssertionError)]
+
+
+def plan_of(item) -> Plan:
+    """The plan of a collected suite test (recomputed: plans are a pure function of the session)."""
+    session: SuiteSession = item.config.stash[SESSION]
+    test = item.get_closest_marker("conformance").args[0]
+    params = item.callspec.params
+    if test == "property":
+        return plan_property(session, _property_case(item), params["writer"], params["reader"])
+    if test == "cross":
+        return plan_cross(session, params["writer"], params["reader"], params["case"])
+    return plan_single(session, test, params["impl"], params["case"])
 
 
 def pytest_collection_modifyitems(config, items) -> None:
@@ -218,7 +203,7 @@ def pytest_collection_modifyitems(config, items) -> None:
 @pytest.fixture
 def harness(request):
     """The suite's way to reach adapters (see conformance.harness.session.TestContext)."""
-    context = TestContext(request.config.stash[SESSION])
+    context = TestContext(request.config.stash[SESSION], plan_of(request.node), request.node.callspec.params.get("case"))
     request.node.stash[CONTEXT] = context
     yield context
     context.cleanup()
@@ -239,9 +224,13 @@ def pytest_runtest_makereport(item, call):
 def _record(item, test: str, report, call) -> dict:
     session: SuiteSession = item.config.stash[SESSION]
     context = item.stash.get(CONTEXT, None)
+    plan = plan_of(item)
     params = item.callspec.params
     case = params.get("case")
-    outcome, message = classify(report, call.excinfo)
+    case_id = case.id if case is not None else _property_case(item)
+    raw, message = classify(report, call.excinfo)
+    probed = context.probed if context else ()
+    outcome, message, known = settle(raw, message, plan.known, probed)
     writer, reader = params.get("writer"), params.get("reader")
     impl = params.get("impl") or reader
     if test in ("read", "reject", "zom"):
@@ -250,19 +239,15 @@ def _record(item, test: str, report, call) -> dict:
         writer = impl
     store = {"kind": case.store_kind if case is not None and test in ("read", "reject", "zom") else "directory"}
     fields = dict(context.fields) if context else {}
-    known = None
-    if getattr(report, "wasxfail", None) is not None or message.startswith("known failure"):
-        entry = _known_entry(session, test, case.id if case is not None else _property_case(item), impl, writer, reader)
-        if entry is not None:
-            known = {"reason": entry.reason, "issue": entry.issue, "strict": entry.strict}
     return make_record(
-        run_id=session.options.run_id, test=test, case=case.id if case is not None else _property_case(item),
+        run_id=session.options.run_id, test=plan.test, case=case_id,
         impl=impl, writer=writer, reader=reader, outcome=outcome, message=message,
         requirements=case.requirements if case is not None else fields.pop("requirements", []),
         elapsed=report.duration, adapter_elapsed=context.adapter_elapsed if context else None,
         versions=context.versions if context else {}, tier=case.tier if case is not None else fields.pop("tier", None),
         format=case.format if case is not None else fields.pop("format", None), store=store,
-        known_failure=known, nodeid=item.nodeid, **fields,
+        known_failure=known.as_record() if known is not None else None, probe=True if probed else None,
+        pair="self" if test == "property" and writer == reader else None, nodeid=item.nodeid, **fields,
     )
 
 
@@ -270,13 +255,6 @@ def _property_case(item) -> str:
     from conformance.suite import property_id
 
     return property_id(item.originalname)
-
-
-def _known_entry(session, test, case_id, impl, writer, reader):
-    if test in ("cross", "property"):
-        return (session.config(writer).known_failure(test, case_id, "writer", reader)
-                or session.config(reader).known_failure(test, case_id, "reader", writer))
-    return session.config(impl).known_failure(test, case_id)
 
 
 # ---- writing records and the summary (controller side) -----------------------------------------
@@ -326,6 +304,8 @@ def _orphan_record(report, options: Options) -> dict | None:
     kind = match.group(1) if match.group(1) in TESTS else "property"
     who, _, case = match.group(2).partition(":")
     writer, _, reader = who.partition("->")
+    if kind == "cross" and writer == reader:
+        kind = "roundtrip"
     return make_record(run_id=options.run_id, test=kind, case=case or "?", impl=reader or writer,
                        writer=writer if reader else None, reader=reader or None, outcome="errored",
                        message=f"the test process died: {str(report.longrepr)[:1000]}", nodeid=report.nodeid)

@@ -52,7 +52,8 @@ def load_adapter_class(folder: str | os.PathLike):
     return getattr(module, doc.get("class", "Adapter"))
 
 
-def serve(adapter, stdin, stdout) -> None:
+def serve(adapter, stdin, stdout, folder: str | os.PathLike | None = None) -> None:
+    """Answer requests until shutdown or end of input; `folder`: the adapter's (error origins)."""
     for line in stdin:
         if not line.strip():
             continue
@@ -65,7 +66,7 @@ def serve(adapter, stdin, stdout) -> None:
             response.update(id=-1, elapsed=0.0)
             request = {}
         else:
-            response = handle(adapter, request)
+            response = handle(adapter, request, folder)
         stdout.write(json.dumps(response) + "\n")
         stdout.flush()
         if request.get("op") == "shutdown":
@@ -82,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     adapter = load_adapter(argv[0])
-    serve(adapter, sys.stdin, protocol_out)
+    serve(adapter, sys.stdin, protocol_out, argv[0])
     return 0
 
 

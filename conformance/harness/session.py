@@ -36,6 +36,7 @@ class Options:
     cases: tuple[str, ...] = ()  # case id globs; empty = all
     in_process: bool = False
     run_id: str = ""
+    probe: bool = True  # run read/reject/write/zom cases an adapter declines anyway (conformance.harness.plan)
 
 
 class SuiteSession:
@@ -140,18 +141,29 @@ def zom_lacks(case, caps) -> list[str]:
 
 
 class TestContext:
-    """Handed to each suite test as the `conformance` fixture; collects what goes into the record."""
+    """Handed to each suite test as the `harness` fixture; collects what goes into the record.
+
+    `plan` (conformance.harness.plan.Plan) says whether the test is a probe; `case` gives the
+    reason code a refusal is compared with."""
 
     __test__ = False  # not a test class, whatever pytest thinks of the name
 
-    def __init__(self, session: SuiteSession):
+    def __init__(self, session: SuiteSession, plan=None, case=None):
         self.session = session
+        self.plan = plan
+        self.case = case
+        self.probed: tuple[str, ...] = plan.lacking if plan is not None and plan.mode == "probe" else ()
         self.used: dict[str, AdapterClient] = {}
         self.fields: dict = {}
         self._workdirs: list[Path] = []
 
+    @property
+    def probe(self) -> bool:
+        return bool(self.probed)
+
     def adapter(self, name: str, needs=()) -> AdapterClient:
-        """The running adapter, after checking the capabilities its describe() reports."""
+        """The running adapter, after checking the capabilities its describe() reports: one that
+        narrows them at run time is skipped, or probed where a probe is allowed."""
         pool = self.session.pool
         pool.register(self.session.config(name))
         client = pool.get(name)
@@ -160,7 +172,9 @@ class TestContext:
             self.used[name] = client
         description = client.describe()
         lacking = missing(needs, description.capabilities)
-        if lacking:
+        if lacking and self.plan is not None and self.plan.may_probe(lacking, self.session.options.probe):
+            self.probed = tuple(dict.fromkeys(self.probed + tuple(lacking)))
+        elif lacking:
             pytest.skip(f"unsupported: {name} does not report {', '.join(lacking)} at run time")
         return client
 
@@ -169,9 +183,32 @@ class TestContext:
         self._workdirs.append(path)
         return path
 
-    def check_unsupported(self, name: str, response: Response) -> None:
-        if response.unsupported:
-            pytest.skip(f"unsupported: {name} cannot serve this request: {response.describe_error()}")
+    def refusal(self, name: str, response: Response, record: bool = True):
+        """Judge a failed response (None for a successful one): a crash, or an `unsupported` answer
+        adapter.toml does not declare, raises Crashed (`errored`); otherwise the Refusal
+        (conformance.harness.refusals) is returned, and recorded (`refusal`) if `record`."""
+        from .outcomes import Crashed
+        from .refusals import judge_refusal
+
+        if response.ok:
+            return None
+        refusal = judge_refusal(self.session.config(name), response.body)
+        if refusal.verdict in ("crash", "undeclared"):
+            raise Crashed(f"{name}: {refusal.why}: {refusal.describe()}")
+        if record:
+            expected = (self.case.expect.get("reason") or self.case.expect.get("must_fail")) if self.case is not None else None
+            self.fields["refusal"] = refusal.as_record(expected)
+        return refusal
+
+    def check_response(self, name: str, response: Response):
+        """As refusal(), and then a declared unsupported answer, and in a probe any refusal, skips
+        the test (`unsupported`): what comes back is a clean refusal for the test to judge."""
+        refusal = self.refusal(name, response)
+        if refusal is not None and refusal.verdict == "unsupported":
+            pytest.skip(f"unsupported: {name}: {refusal.why} ({refusal.describe()})")
+        if refusal is not None and self.probe:
+            pytest.skip(f"refused cleanly: {refusal.type}: {refusal.message}")
+        return refusal
 
     @property
     def adapter_elapsed(self) -> float | None:

@@ -45,7 +45,7 @@ class InProcessTransport:
                 self._adapter = load_adapter(self.folder)
             except Exception as exc:
                 raise AdapterErrored(f"cannot load the adapter in-process: {type(exc).__name__}: {exc}") from None
-        response = handle(self._adapter, json.loads(json.dumps(message)))
+        response = handle(self._adapter, json.loads(json.dumps(message)), self.folder)
         try:
             return json.loads(json.dumps(response))
         except (TypeError, ValueError) as exc:
@@ -55,7 +55,7 @@ class InProcessTransport:
         if self._adapter is not None:
             from .adapter_api import handle
 
-            handle(self._adapter, {"id": 0, "op": "shutdown"})
+            handle(self._adapter, {"id": 0, "op": "shutdown"}, self.folder)
             self._adapter = None
 
     @property

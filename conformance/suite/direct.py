@@ -1,13 +1,24 @@
-"""Calling the suite's test functions without pytest's collection: one (outcome, message) per
-(test kind, adapter, case), classified exactly as the plugin classifies them. Used by the
-self-tests (tests/broken, tests/harness), where one pytest run inside another would be slow."""
+"""Calling the suite's test functions without pytest's collection: one verdict per (test kind,
+adapter, case), planned (conformance.harness.plan) and settled (conformance.harness.outcomes)
+exactly as the plugin does. Used by the self-tests (tests/broken, tests/harness), where one
+pytest run inside another would be slow."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import pytest
 
-from conformance.harness.outcomes import is_failure
-from conformance.harness.session import SuiteSession, TestContext, case_needs, missing, zom_lacks
+from conformance.harness.outcomes import describe_exception, raw_outcome, settle
+from conformance.harness.plan import plan_single
+from conformance.harness.session import SuiteSession, TestContext
+
+
+@dataclass
+class Verdict:
+    outcome: str
+    message: str
+    fields: dict = field(default_factory=dict)  # what the record would carry besides: probe, refusal, unchecked, ...
 
 
 def suite_function(test: str):
@@ -17,20 +28,22 @@ def suite_function(test: str):
             "zom": test_zom.test_zom}[test]
 
 
-def run_case(session: SuiteSession, test: str, name: str, case) -> tuple[str, str]:
-    config = session.config(name)
-    lacking = missing(case_needs(test, case), config)
-    if test == "zom":
-        lacking += zom_lacks(case, config.capabilities)
-    if lacking:
-        return "unsupported", ", ".join(lacking)
-    context = TestContext(session)
+def run_case(session: SuiteSession, test: str, name: str, case) -> Verdict:
+    plan = plan_single(session, test, name, case)
+    if plan.mode == "skip":
+        return Verdict("unsupported", plan.skip_reason)
+    context = TestContext(session, plan, case)
     try:
         suite_function(test)(harness=context, impl=name, case=case)
-        return "passed", ""
+        raw, message = "passed", ""
     except pytest.skip.Exception as exc:
-        return "unsupported", str(exc)
-    except Exception as exc:  # classified like the plugin does
-        return ("failed" if is_failure(exc) else "errored"), f"{type(exc).__name__}: {exc}"
+        raw, message = "unsupported", str(exc)
+    except Exception as exc:
+        raw, message = raw_outcome(exc), describe_exception(exc)
     finally:
         context.cleanup()
+    outcome, message, known = settle(raw, message, plan.known, context.probed)
+    fields = dict(context.fields, **({"probe": True} if context.probe else {}))
+    if known is not None:
+        fields["known_failure"] = known.as_record()
+    return Verdict(outcome, message, fields)

@@ -1,5 +1,7 @@
 """Reject cases: a store that breaks the spec must fail to open (stage "open") or to read (stage
-"read"). A crash or a hang is not a rejection (outcome `errored`). Adapters whose errors carry
+"read"). Only a clean refusal counts: a crash (a crash-type exception, an exception raised in
+adapter code) or a hang is `errored` (see TestContext.check_response). The refusal's category is
+recorded against the one the case's reason code implies (`refusal`). Adapters whose errors carry
 this project's reason codes (the reference) must give the case's reason code."""
 
 import pytest

@@ -1,7 +1,8 @@
 """Write cases: the adapter creates the node in an empty directory store; the REFERENCE then
 reads the store back and judge_write decides (keys, documents, data bit-identical to the input).
-A writer is never judged by its own reader. Cases with `must_fail` are requests the writer must
-refuse (an invalid path, ...)."""
+A writer is never judged by its own reader; data the reference reads back different from the
+input is `wrong-data` (judge_write keeps compare_arrays' DataProblems). Cases with `must_fail` are
+requests the writer must refuse (an invalid path, ...)."""
 
 import pytest
 

@@ -1,6 +1,7 @@
 """A suite that cannot fail is worth nothing: each miniature broken implementation here (one bug
 each, see */adapter.py) must be caught, i.e. the relevant part of the suite must give at least one
-`failed` outcome on the cases that target its bug, while the reference passes the same cases.
+`failed` or `wrong-data` outcome on the cases that target its bug (and no `errored`: a bug is a
+wrong answer, not a crash), while the reference passes the same cases.
 
 The suite's own test functions are called directly (one shared session, adapter processes reused),
 which exercises exactly the checks `zarr-conformance run` makes; tests/harness covers the plugin."""
@@ -53,10 +54,11 @@ def test_the_suite_catches_the_bug(target, session, corpus, tmp_path_factory):
             if CASE_KIND[test] != case.kind:
                 continue
             reference = run_case(session, test, "reference", case)
-            assert reference[0] == "passed", f"the reference must pass {case.id} ({test}): {reference}"
-            outcomes.append((case.id, test, *run_case(session, test, target.bug, case)))
+            assert reference.outcome == "passed", f"the reference must pass {case.id} ({test}): {reference}"
+            verdict = run_case(session, test, target.bug, case)
+            outcomes.append((case.id, test, verdict.outcome, verdict.message))
     assert outcomes, f"no case to run for {target.bug}"
-    failed = [o for o in outcomes if o[2] == "failed"]
+    failed = [o for o in outcomes if o[2] in ("failed", "wrong-data")]
     assert failed, f"{target.bug} was not caught on {len(outcomes)} case(s): {outcomes}"
     assert not [o for o in outcomes if o[2] == "errored"], outcomes
 

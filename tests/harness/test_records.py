@@ -1,4 +1,5 @@
-"""Results records and protocol messages against their JSON Schemas; the summary table."""
+"""Results records and protocol messages against their JSON Schemas; the summary table and the
+closing line; error origins."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import pytest
 
 from conformance.harness import schemas
 from conformance.harness.adapter_api import Unsupported, handle
-from conformance.harness.records import make_record, summary_table, tally
+from conformance.harness.progress import RunReporter
+from conformance.harness.records import OUTCOMES, make_record, summary_table, tally, unexpected
 
 
 def test_all_schemas_are_valid_json_schemas():
@@ -26,9 +28,16 @@ def test_records_follow_the_schema():
     assert schemas.problems("result-record", record()) == []
     full = record(test="cross", writer="a", reader="b", impl="b", outcome="known-failure", message="m",
                   adapter_elapsed=0.1, versions={"a": {"zarr": "3.1.6"}}, tier="required", format="v3",
-                  store={"kind": "s3", "location": "s3://b/k"}, known_failure={"reason": "r", "issue": "https://x/1"},
+                  store={"kind": "s3", "location": "s3://b/k"},
+                  known_failure={"id": "k", "reason": "r", "issue": "https://x/1", "strict": True},
                   metrics={"bytes": 10, "throughput": 1.5})
     assert schemas.problems("result-record", full) == []
+    new_members = record(test="roundtrip", writer="a", reader="a", impl="a", outcome="wrong-data", probe=True,
+                         unchecked=["chunk_shape", "attributes"], tier="strict",
+                         refusal={"type": "ValueError", "message": "m", "category": "codec",
+                                  "expected_category": "metadata", "right_reason": False})
+    assert schemas.problems("result-record", new_members) == []
+    assert schemas.problems("result-record", record(test="property", writer="a", reader="a", pair="self")) == []
     assert schemas.problems("result-record", {**record(), "outcome": "crashed"})
     with pytest.raises(ValueError):
         record(outcome="crashed")
@@ -46,6 +55,20 @@ def test_tally_counts_cross_records_for_both_sides():
     assert "all records" in text and "2 records in 1.5 s" in text
 
 
+def test_wrong_data_and_crashes_come_first_and_fail_the_run_unless_known():
+    assert OUTCOMES[:2] == ("wrong-data", "errored")
+    known = {"id": "k", "reason": "r", "issue": "https://x/1"}
+    records = [record(outcome="passed"), record(outcome="wrong-data"), record(outcome="wrong-data", known_failure=known),
+               record(outcome="errored"), record(outcome="known-failure", known_failure=known), record(outcome="unsupported")]
+    assert [r["outcome"] for r in unexpected(records)] == ["wrong-data", "errored"]
+    header = summary_table(records).splitlines()[0].split()
+    assert header[1:3] == ["wrong-data", "errored"]
+    lines = RunReporter().summary(records, [], None).splitlines()
+    assert lines[-2] == "wrong data: 2 (1 known), errored: 1, failed: 0, probes: 0"
+    # the plain form a CI pytest-summary reader takes; unknown wrong data and errored count as failed
+    assert lines[-1] == "matrix: 1 passed, 2 failed, 3 skipped"
+
+
 class Thing:
     def describe(self, request):
         return {"name": "t", "version": "1", "versions": {}}
@@ -60,13 +83,64 @@ class Thing:
 @pytest.mark.parametrize("op, check", [
     ("describe", lambda r: r["ok"] and r["protocol"] == 1),
     ("read", lambda r: not r["ok"] and r["unsupported"] and r["error"]["message"] == "no zip stores"),
-    ("write", lambda r: not r["ok"] and r["error"] == {"type": "ValueError", "message": "boom", "reason": None}),
+    ("write", lambda r: not r["ok"] and r["error"] == {"type": "ValueError", "message": "boom", "reason": None,
+                                                        "module": "builtins", "origin": "adapter"}),  # raised by the adapter class itself
     ("list", lambda r: not r["ok"] and r["error"]["type"] == "ProtocolError"),
 ])
 def test_dispatcher_responses_follow_the_schemas(op, check):
     response = handle(Thing(), {"id": 7, "op": op})
     assert response["id"] == 7 and response["elapsed"] >= 0 and check(response)
     assert schemas.response_problems(op, response) == []
+
+
+def test_error_origin_tells_adapter_code_from_the_implementation(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from conformance.harness.adapter_api import error_response
+
+    def raise_in(folder: Path, code: str):
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / "mod.py"
+        path.write_text(f"def go():\n    {code}\n")
+        namespace = {}
+        exec(compile(path.read_text(), str(path), "exec"), namespace)
+        try:
+            namespace["go"]()
+        except Exception as exc:
+            return exc
+
+    adapter_dir = tmp_path / "adapter"
+    in_adapter = raise_in(adapter_dir, "raise ValueError('mine')")
+    in_library = raise_in(tmp_path / "site-packages" / "lib", "{}['missing']")
+    assert error_response(in_adapter, adapter_dir=adapter_dir)["error"]["origin"] == "adapter"
+    assert error_response(in_library, adapter_dir=adapter_dir)["error"] == {
+        "type": "KeyError", "message": "'missing'", "reason": None, "module": "builtins", "origin": "implementation"}
+    # compiled code names its source relatively (Cython); the child's working directory is the
+    # adapter folder, so resolving such a name would blame the adapter
+    namespace = {}
+    exec(compile("def go():\n    raise RuntimeError('decompression error')\n", "numcodecs/zstd.pyx", "exec"), namespace)
+    with pytest.raises(RuntimeError) as compiled:
+        namespace["go"]()
+    monkeypatch.chdir(adapter_dir)
+    assert error_response(compiled.value, adapter_dir=adapter_dir)["error"]["origin"] == "implementation"
+    # an extension without Python frames (tensorstore) raises in the adapter's call: the adapter marks it
+    from conformance.harness.adapter_api import from_implementation
+
+    marked = from_implementation(raise_in(adapter_dir / "again", "raise ValueError('from C++')"))
+    assert error_response(marked, adapter_dir=adapter_dir)["error"]["origin"] == "implementation"
+    # the reference implementation is an implementation; the rest of the package is adapter-side code
+    from conformance.harness.adapter_api import save_data
+    from conformance.reference.errors import MetadataError
+    from conformance.reference.jsonio import loads
+
+    with pytest.raises(MetadataError) as refused:
+        loads(b"{", "zarr.json")
+    assert error_response(refused.value)["error"]["origin"] == "implementation"
+    import numpy as np
+
+    with pytest.raises(TypeError) as misused:
+        save_data(tmp_path / "a.npy", np.array([object()], dtype=object))
+    assert error_response(misused.value)["error"]["origin"] == "adapter"
 
 
 def test_schema_catches_a_bad_read_response():

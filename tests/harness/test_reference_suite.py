@@ -26,10 +26,10 @@ def test_reference_passes_every_case(corpus):
     try:
         for case in cases:
             for test in [t for t, kind in CASE_KIND.items() if kind == case.kind and t != "cross"]:
-                outcome, message = run_case(session, test, "reference", case)
-                outcomes[outcome] += 1
-                if outcome != "passed":
-                    bad.append(f"{test} {case.id}: {outcome}: {message[:300]}")
+                verdict = run_case(session, test, "reference", case)
+                outcomes[verdict.outcome] += 1
+                if verdict.outcome != "passed":
+                    bad.append(f"{test} {case.id}: {verdict.outcome}: {verdict.message[:300]}")
     finally:
         session.close()
     assert not bad, f"{len(bad)} of {sum(outcomes.values())} not passed:\n" + "\n".join(bad[:30])

@@ -10,3 +10,17 @@ Reference = load_adapter_class(ADAPTERS_DIR / "reference")
 
 def triggered(request: dict) -> bool:
     return "trigger" in request.get("store", {}).get("location", "")
+
+
+# A stand-in for the library under test: code outside the fake's own folder, so that what it
+# raises has origin "implementation" (see conformance.harness.adapter_api.raised_in_adapter).
+class LibraryError(Exception):
+    """How the pretend library refuses something: a clean refusal, not a crash type."""
+
+
+def library_refuses(what: str):
+    raise LibraryError(f"cannot handle {what}")
+
+
+def library_crashes(value=None):
+    return value.shape  # AttributeError: a library bug, whatever the input

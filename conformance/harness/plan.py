@@ -1,0 +1,82 @@
+"""How one test runs: the single place that decides, per (test kind, adapter or writer/reader pair,
+case), whether it runs normally, runs as a probe, or is skipped, and which known-failure entry
+applies. The pytest plugin (parametrisation, the per-test context, the record) and
+conformance.suite.direct both ask here, so that the two ways of running cannot disagree.
+
+A probe is a test of something the adapter does not declare (a format, data type, codec, feature,
+store or node kind): it runs anyway, because "not declared" is only a claim. A clean refusal then
+makes it `unsupported`; a passing probe says the capability could be declared; wrong data or a
+crash count as they would without the claim. Op capabilities are never probed (an adapter without
+an op has no method to call), nor are cross and property tests (pairs: who would be blamed?)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .config import KnownFailure
+from .session import SuiteSession, case_needs, missing, zom_lacks
+
+PROBED_TESTS = frozenset({"read", "reject", "write", "zom"})
+
+
+@dataclass(frozen=True)
+class Plan:
+    test: str  # the record's test kind (a cross test of one adapter with itself: "roundtrip")
+    mode: str  # "run", "probe" or "skip"
+    lacking: tuple[str, ...] = ()  # probe: what the adapter does not declare; skip: the reason's parts
+    known: KnownFailure | None = None
+
+    @property
+    def skip_reason(self) -> str:
+        return "unsupported: " + "; ".join(self.lacking)
+
+    def may_probe(self, lacking, enabled: bool) -> bool:
+        """May this test go on as a probe when the adapter turns out to lack these capabilities at
+        run time (its describe() narrows adapter.toml)?"""
+        return probe_allowed(self.test, lacking, enabled)
+
+
+def probe_allowed(test: str, lacking, enabled: bool) -> bool:
+    """May a test that lacks these capabilities run as a probe?"""
+    return enabled and test in PROBED_TESTS and not any(c.startswith("op:") for c in lacking)
+
+
+def plan_single(session: SuiteSession, test: str, impl: str, case) -> Plan:
+    """read, reject, write and zom tests of one adapter."""
+    config = session.config(impl)
+    lacking = missing(case_needs(test, case), config)
+    if test == "zom":
+        lacking += zom_lacks(case, config.capabilities)
+    known = config.known_failure(test, case.id)
+    if not lacking:
+        return Plan(test, "run", known=known)
+    if probe_allowed(test, lacking, session.options.probe):
+        return Plan(test, "probe", tuple(lacking), known)
+    return Plan(test, "skip", (f"{impl} lacks {', '.join(lacking)}",))
+
+
+def plan_cross(session: SuiteSession, writer: str, reader: str, case) -> Plan:
+    """A cross test; with writer == reader it is recorded as `roundtrip` (and matched so by
+    known-failure entries: `test = "cross"` does not cover it)."""
+    test = "roundtrip" if writer == reader else "cross"
+    wconf, rconf = session.config(writer), session.config(reader)
+    lacking = [f"{writer} (writer) lacks {c}" for c in missing(case_needs("cross", case, "writer"), wconf)]
+    lacking += [f"{reader} (reader) lacks {c}" for c in missing(case_needs("cross", case, "reader"), rconf)]
+    if lacking:
+        return Plan(test, "skip", tuple(lacking))
+    known = wconf.known_failure(test, case.id, "writer", reader) or rconf.known_failure(test, case.id, "reader", writer)
+    return Plan(test, "run", known=known)
+
+
+def plan_property(session: SuiteSession, case_id: str, writer: str, reader: str) -> Plan:
+    from conformance.suite import PROPERTY_FORMATS
+
+    wconf, rconf = session.config(writer), session.config(reader)
+    fmt = f"format:{PROPERTY_FORMATS[case_id]}"
+    lacking = [f"{writer} lacks {c}" for c in missing({"op:write", "store:directory", fmt}, wconf)]
+    lacking += [f"{reader} lacks {c}" for c in missing({"op:read", "store:directory", fmt}, rconf)]
+    if lacking:
+        return Plan("property", "skip", tuple(lacking))
+    known = (wconf.known_failure("property", case_id, "writer", reader)
+             or rconf.known_failure("property", case_id, "reader", writer))
+    return Plan("property", "run", known=known)
