@@ -51,7 +51,7 @@ def region_of(node: dict) -> tuple[slice, ...]:
     return tuple(slice(a, b) for a, b in node["region"])
 
 
-# ---- zarr-python 3 (and zarrs, which is zarr-python with a Rust codec pipeline) -----------------
+# ---- zarr-python 3 (and zarrs through zarrs-python: zarr-python with a Rust codec pipeline) -------
 class ZarrPython3:
     name = "zarr-python"
 
@@ -111,6 +111,8 @@ class ZarrPython3:
 
 
 class Zarrs(ZarrPython3):
+    # The writer key "zarrs" names the gold stores (fixtures/*/gold-zarrs/); the column that reads
+    # and writes through this same stack is the adapter zarrs-python.
     name = "zarrs"
     CONFIG = {"codec_pipeline.path": "zarrs.ZarrsCodecPipeline", "codec_pipeline.strict": True,
               "codec_pipeline.validate_checksums": True}

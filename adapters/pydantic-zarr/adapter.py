@@ -11,6 +11,10 @@ pydantic-zarr models hierarchies, not array values, so this adapter answers
   the model too;
 - `read` of a group -> its attributes and members, taken from the model (arrays: `unsupported`,
   pydantic-zarr does not read array values).
+
+Stores are opened by zarr-python (`zarr.open`), whose metadata parser this column therefore shares
+(adapter.toml `parser`). Errors are the implementation's own (zarr's, pydantic's), left to
+propagate; each `Unsupported` the adapter raises is declared in adapter.toml `[[errors]]`.
 """
 
 from __future__ import annotations
@@ -19,7 +23,6 @@ from importlib.metadata import version
 
 import numpy as np
 import pydantic
-import pydantic_zarr
 import zarr
 from pydantic_zarr import v2 as zom_v2
 from pydantic_zarr import v3 as zom_v3
@@ -57,7 +60,7 @@ class Adapter:
     def _spec(self, request: dict):
         fmt = request.get("format")
         if fmt not in MODELS:
-            raise Unsupported(f"pydantic-zarr {pydantic_zarr.__version__} has no model for format {fmt!r}")
+            raise Unsupported(f"pydantic-zarr {version('pydantic-zarr')} has no model for format {fmt!r}")
         zarr_format, models = MODELS[fmt]
         store = open_store(request["store"])
         try:
@@ -78,7 +81,7 @@ class Adapter:
     def _judge(self, request: dict) -> dict:
         fmt = request.get("format")
         if fmt not in MODELS:
-            raise Unsupported(f"pydantic-zarr {pydantic_zarr.__version__} has no model for format {fmt!r}")
+            raise Unsupported(f"pydantic-zarr {version('pydantic-zarr')} has no model for format {fmt!r}")
         models = MODELS[fmt][1]
         document = request["model"]
         is_group = isinstance(document, dict) and (

@@ -57,10 +57,11 @@ class Adapter:
             if node.kind == "group":
                 return {"node_type": "group", "metadata": node.metadata, "attributes": node.attrs,
                         "members": dict(node.children())}
+            api = array_api(node)
             data = self.read_data(node)
             path = save_data(request["output"], data)
-            return {"node_type": "array", "metadata": node.metadata, "attributes": node.attrs, "data": path,
-                    "shape": list(data.shape), "dtype": dtype_str(data)}
+            return {"node_type": "array", "metadata": node.metadata, "attributes": node.attrs, "api": api,
+                    "data": path, "shape": list(data.shape), "dtype": dtype_str(data)}
         finally:
             store.close()
 
@@ -126,6 +127,74 @@ class Adapter:
         finally:
             store.close()
 
+    def bench(self, request: dict) -> dict:
+        """Time one write or read (conformance/bench); only the operation itself is timed."""
+        import time
+
+        from conformance.reference import MemoryStore
+        from conformance.reference.array import PARALLEL_MIN_CHUNKS, _threads
+
+        fmt = get_format(request["format"])
+        path = fmt.normalize_path(request["path"])
+        spec, write = request["store"], request["operation"] == "write"
+        if spec["kind"] == "memory":
+            store = MemoryStore(None if write else _files_of(request["source"]))
+        else:
+            store = DirectoryStore(spec["location"], read_only=not write)
+        settings = {"threads": _threads(), "parallel_min_chunks": PARALLEL_MIN_CHUNKS,
+                    "write_empty_chunks": True, "store": type(store).__name__}
+        try:
+            if write:
+                array = fmt.create_array(store, path, request["metadata"], {})
+                data = load_data(request["data"])
+                start = time.perf_counter()
+                array.write(None, data)
+                seconds = time.perf_counter() - start
+                if spec["kind"] == "memory" and request.get("dump"):
+                    _dump(store.data, request["dump"])
+                return {"seconds": seconds, "settings": settings}
+            array = fmt.open_node(store, path)
+            regions = request.get("regions")
+            start = time.perf_counter()
+            if regions is None:
+                out = array.read()
+            else:
+                out = [array.read(tuple(slice(a, b) for a, b in region)) for region in regions]
+            seconds = time.perf_counter() - start
+            out = out if regions is None else np.stack(out)
+            return {"seconds": seconds, "data": save_data(request["output"], out), "settings": settings}
+        finally:
+            store.close()
+
+
+def json_value(value):
+    """A fill value of a variable-length type as JSON (bytes as latin-1 text, tuples as lists)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).decode("latin-1")
+    if isinstance(value, (list, tuple)):
+        return [json_value(v) for v in value]
+    return value
+
+
+def array_api(node) -> dict:
+    """What the reference's Array object reports: shape, dtype, chunk shape (the chunk grid's:
+    the shard shape when sharded), the exact fill value, and (v3) dimension names."""
+    dtype = np.dtype(node.dtype)
+    fill = node.fill_value  # a 0-d array with the exact fill bits, or None (undefined)
+    if fill is None or dtype.hasobject:
+        fill_value = {"value": json_value(None if fill is None else np.asarray(fill)[()])}
+    else:
+        fill_value = {"bytes": np.asarray(fill, dtype=dtype).astype(dtype.newbyteorder("<")).tobytes().hex()}
+    api = {"shape": list(node.shape),
+           "dtype": "|O" if dtype.hasobject else json_value(dtype.descr) if dtype.fields else dtype.str,
+           "chunk_shape": list(node.chunks), "fill_value": fill_value}
+    if hasattr(node, "dimension_names"):  # v3 arrays only
+        names = node.dimension_names
+        api["dimension_names"] = None if names is None else list(names)
+    return api
+
 
 def validate_model(document, format: str, schema: str) -> dict:
     """A model document judged by a ZEP 6 JSON Schema ("fixed": ours, which the reference's models
@@ -162,3 +231,27 @@ def walk(store, fmt, path: str) -> dict[str, str]:
 
 def finding(path: str, exc) -> dict:
     return {"path": path, "reason": exc.reason, "requirement": exc.requirement, "message": exc.message}
+
+
+def _files_of(folder: str) -> dict[str, bytes]:
+    """Every file under `folder` as {key: bytes} (bench: filling a memory store, untimed)."""
+    import os
+
+    out = {}
+    for root, _dirs, files in os.walk(folder):
+        for name in files:
+            full = os.path.join(root, name)
+            with open(full, "rb") as f:
+                out[os.path.relpath(full, folder).replace(os.sep, "/")] = f.read()
+    return out
+
+
+def _dump(data: dict, folder: str) -> None:
+    """A memory store's keys as files under `folder` (bench: checking a memory write, untimed)."""
+    import os
+
+    for key, value in data.items():
+        target = os.path.join(folder, *key.split("/"))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as f:
+            f.write(bytes(value))

@@ -1,13 +1,22 @@
 """Adapter for zarr-python 3 (the `zarr` package, 3.1.x).
 
 Runs in its own venv (see adapter.toml): imports only the stdlib, numpy, zarr and the harness's
-stdlib+numpy helpers. The zarrs adapter subclasses this one (it swaps the codec pipeline).
+stdlib+numpy helpers. The zarrs-python adapter subclasses this one (it swaps the codec pipeline).
 
-Reads go through zarr's public API (`zarr.open`); the metadata returned is the raw document as
-stored (zarr.json / .zarray), fetched through zarr's own store. Writes build the array from the
-requested document itself (`parse_array_metadata` = `ArrayV3Metadata.from_dict` /
-`ArrayV2Metadata.from_dict`), let zarr serialise and save that metadata, then write the data
-through zarr's array API: what lands in the store is zarr's rendering of the requested array.
+Reads go through zarr's public API (`zarr.open`). What a read reports comes from zarr's objects:
+the data, `attributes` (`attrs`), group `members` (`Group.members()`) and, for arrays, `api`:
+shape, dtype, chunk_shape (`shards`, else `chunks`), fill_value and (v3) dimension_names
+(`metadata.dimension_names`). `metadata` is the raw document as stored (zarr.json / .zarray /
+.zgroup), fetched through zarr's own store, for the record only.
+
+Errors are zarr's own exceptions, left to propagate (adapter.toml `[[errors]]` maps them to
+categories); the adapter raises `Unsupported` only for formats and store kinds zarr-python does not
+implement, each declared in adapter.toml.
+
+Writes build the array from the requested document itself (`parse_array_metadata` =
+`ArrayV3Metadata.from_dict` / `ArrayV2Metadata.from_dict`), let zarr serialise and save that
+metadata, then write the data through zarr's array API: what lands in the store is zarr's rendering
+of the requested array.
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ from zarr.storage import LocalStore, StorePath, ZipStore
 
 ZARR_FORMATS = {"v2": 2, "v3": 3}
 METADATA_KEYS = {2: (".zarray", ".zgroup"), 3: ("zarr.json", "zarr.json")}
+ARRAY, GROUP = 0, 1
 
 
 def zarr_format_of(request: dict) -> int:
@@ -56,13 +66,66 @@ def open_store(spec: dict, *, writable: bool = False):
 
 
 def raw_document(store, key: str) -> dict | None:
-    """The metadata document exactly as stored (parsed leniently: zarr itself accepts NaN tokens)."""
+    """The metadata document exactly as stored (parsed leniently: zarr itself accepts NaN tokens),
+    for the record; None if absent or not JSON. Never raises for the document's content: the
+    adapter's own parse must not pass for a refusal by zarr."""
     from zarr.core.buffer import default_buffer_prototype
 
     buf = sync(store.get(key, prototype=default_buffer_prototype()))
     if buf is None:
         return None
-    return json.loads(buf.to_bytes())
+    try:
+        return json.loads(buf.to_bytes())
+    except ValueError:  # not UTF-8 / not JSON
+        return None
+
+
+def json_value(value: Any) -> Any:
+    """A fill value of a variable-length type as JSON (bytes as latin-1 text, tuples as lists)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).decode("latin-1")
+    if isinstance(value, (list, tuple)):
+        return [json_value(v) for v in value]
+    return value
+
+
+def api_dtype(dtype: np.dtype) -> Any:
+    """A numpy dtype in the protocol's spelling: "|O" for variable-length types (numpy object and
+    StringDType, which travel as object arrays), the field list for structured types, else str."""
+    dtype = np.dtype(dtype)
+    if dtype.kind in "OT":
+        return "|O"
+    if dtype.fields:
+        return json_value(dtype.descr)
+    return dtype.str
+
+
+def api_fill_value(fill: Any, dtype: np.dtype) -> dict:
+    """{"bytes": little-endian hex of the fill in `dtype`} or {"value": json} (variable-length
+    types, null fill)."""
+    dtype = np.dtype(dtype)
+    if fill is None or dtype.kind in "OT":
+        return {"value": json_value(fill)}
+    value = np.asarray(fill, dtype=dtype)  # a numpy scalar of this dtype already: no conversion
+    return {"bytes": value.astype(dtype.newbyteorder("<")).tobytes().hex()}
+
+
+def array_api(array: Array) -> dict:
+    """What zarr's Array object reports about itself."""
+    api: dict[str, Any] = {"shape": list(array.shape), "dtype": api_dtype(array.dtype)}
+    try:
+        shards, chunks = array.shards, array.chunks
+    except NotImplementedError:  # zarr defines both only for regular chunk grids: it cannot say
+        pass
+    else:
+        api["chunk_shape"] = list(shards if shards is not None else chunks)
+    api["fill_value"] = api_fill_value(array.fill_value, array.dtype)
+    if array.metadata.zarr_format == 3:
+        names = array.metadata.dimension_names
+        api["dimension_names"] = None if names is None else list(names)
+    return api
 
 
 def to_plain_array(value: Any) -> np.ndarray:
@@ -90,7 +153,7 @@ class Adapter:
         return {"name": self.name, "version": zarr.__version__,
                 "versions": self.implementation_versions()}
 
-    # -- hooks the zarrs adapter overrides --------------------------------------------------------
+    # -- hooks the zarrs-python adapter overrides -------------------------------------------------
     def check_array(self, array: Array) -> None:
         """Called on every array before its data is read or written."""
 
@@ -107,14 +170,16 @@ class Adapter:
             try:
                 node = zarr.open(store=store, path=path, zarr_format=zf, mode="r")
                 if isinstance(node, zarr.Group):
-                    return {"node_type": "group", "attributes": dict(node.attrs.asdict()),
-                            "members": members_of(node)}
+                    return {"node_type": "group",
+                            "metadata": raw_document(store, metadata_key(path, zf, GROUP)),
+                            "attributes": dict(node.attrs.asdict()), "members": members_of(node)}
                 self.check_array(node)
                 data = to_plain_array(node[...] if node.ndim else node[()])
-                key = f"{path}/{METADATA_KEYS[zf][0]}".lstrip("/")
+                api = array_api(node)  # after the data: zarr has its say on the store first
+                attributes = dict(node.attrs.asdict())
                 written = save_data(request["output"], data)
-                return {"node_type": "array", "metadata": raw_document(store, key),
-                        "attributes": dict(node.attrs.asdict()), "data": written,
+                return {"node_type": "array", "metadata": raw_document(store, metadata_key(path, zf, ARRAY)),
+                        "attributes": attributes, "api": api, "data": written,
                         "shape": list(data.shape), "dtype": data.dtype.str}
             finally:
                 store.close()
@@ -171,8 +236,105 @@ class Adapter:
             elif data.size:
                 array[...] = data
 
+    # -- bench (conformance/bench): one timed write or read --------------------------------------
+    def bench_settings(self) -> dict:
+        """zarr.config values that change throughput, and numcodecs' blosc threading."""
+        import numcodecs.blosc
+
+        keys = ("async.concurrency", "threading.max_workers", "codec_pipeline.path",
+                "codec_pipeline.batch_size", "array.write_empty_chunks")
+        return {**{key: zarr.config.get(key) for key in keys},
+                "blosc_nthreads": numcodecs.blosc.get_nthreads(),
+                "blosc_use_threads": numcodecs.blosc.use_threads}
+
+    def bench_watch(self, array: Array):
+        """Called before the timed operation; returns a check to run after it (zarrs-python
+        proves there that its own pipeline did the work)."""
+        return lambda: None
+
+    def bench(self, request: dict) -> dict:
+        import time
+
+        zf = zarr_format_of(request)
+        path = node_path(request.get("path"))
+        spec, write = request["store"], request["operation"] == "write"
+        with self.configure():
+            if spec["kind"] == "memory":
+                store = zarr.storage.MemoryStore(None if write else _buffers_of(request["source"]))
+            else:
+                store = open_store(spec, writable=write)
+            settings = {**self.bench_settings(), "store": type(store).__name__}
+            try:
+                if write:
+                    document = dict(request["metadata"], attributes={})
+                    metadata = parse_array_metadata(document)
+                    async_array = AsyncArray(metadata=metadata, store_path=StorePath(store, path))
+                    sync(async_array._save_metadata(metadata, ensure_parents=True))
+                    array = Array(async_array)
+                    self.check_array(array)
+                    data = load_data(request["data"])
+                    check = self.bench_watch(array)
+                    start = time.perf_counter()
+                    array[...] = data
+                    seconds = time.perf_counter() - start
+                    check()
+                    if spec["kind"] == "memory" and request.get("dump"):
+                        _dump_store(store, request["dump"])
+                    return {"seconds": seconds, "settings": settings}
+                array = zarr.open_array(store=store, path=path, zarr_format=zf, mode="r")
+                self.check_array(array)
+                regions = request.get("regions")
+                check = self.bench_watch(array)
+                start = time.perf_counter()
+                if regions is None:
+                    out = array[...]
+                else:
+                    out = [array[tuple(slice(a, b) for a, b in region)] for region in regions]
+                seconds = time.perf_counter() - start
+                check()
+                out = out if regions is None else np.stack(out)
+                return {"seconds": seconds, "data": save_data(request["output"], out), "settings": settings}
+            finally:
+                store.close()
+
     def close(self) -> None:
         pass
+
+
+def _buffers_of(folder: str) -> dict:
+    """Every file under `folder` as zarr Buffers by key (bench: filling a MemoryStore, untimed)."""
+    import os
+
+    from zarr.core.buffer import default_buffer_prototype
+
+    out = {}
+    for root, _dirs, files in os.walk(folder):
+        for name in files:
+            full = os.path.join(root, name)
+            with open(full, "rb") as f:
+                out[os.path.relpath(full, folder).replace(os.sep, "/")] = default_buffer_prototype().buffer.from_bytes(f.read())
+    return out
+
+
+def _dump_store(store, folder: str) -> None:
+    """Every key of `store` as a file under `folder`, through zarr's store API (untimed)."""
+    import os
+
+    from zarr.core.buffer import default_buffer_prototype
+
+    async def keys():
+        return [key async for key in store.list()]
+
+    for key in sync(keys()):
+        value = sync(store.get(key, prototype=default_buffer_prototype()))
+        target = os.path.join(folder, *key.split("/"))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as f:
+            f.write(value.to_bytes())
+
+
+def metadata_key(path: str, zf: int, kind: int) -> str:
+    return f"{path}/{METADATA_KEYS[zf][kind]}".lstrip("/")
 
 
 def members_of(group: "zarr.Group") -> dict:

@@ -5,6 +5,12 @@ Format v2 is zarr 2's native format. Format "v3-draft" is served by zarr 2's exp
 "protocol" draft layout (`zarr.json` entry point, `meta/root/<path>.array.json`,
 `data/root/<path>/c0/0`): capability `format:v3-draft-zp2`, not the seed-002 layout.
 
+Reads report what zarr 2's objects say: the data, `attributes` (`attrs`), group `members`
+(`Group.items()`) and, for arrays, `api`: shape, dtype, chunk_shape (`chunks`) and fill_value of
+the `Array` (zarr 2 has no dimension names). `metadata` is the raw document through zarr 2's store,
+for the record only. Errors are zarr 2's own exceptions, left to propagate; the adapter raises
+`Unsupported` only for formats and layouts zarr 2 does not implement (declared in adapter.toml).
+
 Writes go through zarr 2's own metadata codec: the requested document is decoded with
 `Metadata2` / `Metadata3.decode_array_metadata` and the array is created with
 `zarr.storage.init_array` from the decoded values, so zarr 2 encodes and writes the document;
@@ -120,11 +126,54 @@ def require_zp2_document(document: dict | None) -> None:
 
 
 def raw_document(store, key: str) -> dict | None:
+    """The document as stored, or None if absent or not JSON. Never raises for the document's
+    content: the adapter's own parse must not pass for a refusal by zarr 2 (which then opens the
+    store and says what it says)."""
     try:
         raw = store[key]
     except KeyError:
         return None
-    return json.loads(raw)
+    try:
+        return json.loads(raw)
+    except ValueError:  # not UTF-8 / not JSON
+        return None
+
+
+def json_value(value):
+    """A fill value of a variable-length type as JSON (bytes as latin-1 text, tuples as lists)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).decode("latin-1")
+    if isinstance(value, (list, tuple)):
+        return [json_value(v) for v in value]
+    return value
+
+
+def api_dtype(dtype):
+    """A numpy dtype in the protocol's spelling: "|O" for object, the field list for structured
+    types, else the type string."""
+    dtype = np.dtype(dtype)
+    if dtype.hasobject:
+        return "|O"
+    if dtype.fields:
+        return json_value(dtype.descr)
+    return dtype.str
+
+
+def api_fill_value(fill, dtype) -> dict:
+    """{"bytes": little-endian hex of the fill in `dtype`} or {"value": json} (object types, null)."""
+    dtype = np.dtype(dtype)
+    if fill is None or dtype.hasobject:
+        return {"value": json_value(fill)}
+    value = np.asarray(fill, dtype=dtype)
+    return {"bytes": value.astype(dtype.newbyteorder("<")).tobytes().hex()}
+
+
+def array_api(array) -> dict:
+    """What zarr 2's Array object reports about itself."""
+    return {"shape": list(array.shape), "dtype": api_dtype(array.dtype), "chunk_shape": list(array.chunks),
+            "fill_value": api_fill_value(array.fill_value, array.dtype)}
 
 
 def codec_or_none(config):
@@ -161,15 +210,18 @@ class Adapter:
         store = open_store(request["store"], zv)
         try:
             node = self._open(store, path, zv)
-            attributes = dict(node.attrs.asdict())
+            as_read = node.attrs.asdict()
+            # zarr 2 hands back whatever .zattrs holds; a non-object is reported as read, never repaired
+            attributes, extra = (dict(as_read), {}) if isinstance(as_read, dict) else (None, {"attributes_as_read": as_read})
             if kind_of(node) == "group":
                 members = {name: kind_of(child) for name, child in node.items()}
-                return {"node_type": "group", "attributes": attributes, "members": members}
+                return {"node_type": "group", "attributes": attributes, **extra, "members": members}
             data = np.asarray(node[...])
+            api = array_api(node)  # after the data: zarr 2 has its say on the store first
             key = _prefix_to_array_key(store, _path_to_prefix(path))
             written = save_data(request["output"], data)
             return {"node_type": "array", "metadata": raw_document(store, key),
-                    "attributes": attributes, "data": written, "shape": list(data.shape),
+                    "attributes": attributes, **extra, "api": api, "data": written, "shape": list(data.shape),
                     "dtype": "|O" if data.dtype.hasobject else data.dtype.str}
         finally:
             store.close()
@@ -248,3 +300,68 @@ class Adapter:
         if meta["attributes"]:
             zarr.open_array(store, mode="r+", path=path or None, zarr_version=3).attrs.put(meta["attributes"])
 
+
+    # -- bench (conformance/bench): one timed write or read ---------------------------------------
+    def bench(self, request: dict) -> dict:
+        import time
+
+        if request.get("format") != "v2":
+            raise Unsupported(f"zarr-python {zarr.__version__} does not implement format {request.get('format')!r} "
+                              "(its v3 is the early-2022 draft: format v3-draft, layout v3-draft-zp2)")
+        path = node_path(request.get("path"))
+        spec, write = request["store"], request["operation"] == "write"
+        if spec["kind"] == "memory":
+            store = zarr.storage.MemoryStore()
+            if not write:
+                for key, value in _files_of(request["source"]).items():
+                    store[key] = value
+        else:
+            store = DirectoryStore(spec["location"])
+        try:
+            if write:
+                self._init_v2(store, path, request["metadata"])
+                array = zarr.open_array(store, mode="r+", path=path or None, zarr_version=2)
+                data = load_data(request["data"])
+                start = time.perf_counter()
+                array[...] = data
+                seconds = time.perf_counter() - start
+                if spec["kind"] == "memory" and request.get("dump"):
+                    for key in list(store.keys()):
+                        _write_file(request["dump"], key, bytes(store[key]))
+            else:
+                array = zarr.open_array(store, mode="r", path=path or None, zarr_version=2)
+                regions = request.get("regions")
+                start = time.perf_counter()
+                if regions is None:
+                    out = array[...]
+                else:
+                    out = [array[tuple(slice(a, b) for a, b in region)] for region in regions]
+                seconds = time.perf_counter() - start
+                out = out if regions is None else np.stack(out)
+            settings = {"store": type(store).__name__, "chunk_loop": "serial (zarr 2 reads and writes one chunk after another)",
+                        **({"chunk_files": "written to a temporary file, then renamed"} if spec["kind"] == "directory" else {}),
+                        "write_empty_chunks": array._write_empty_chunks,
+                        "blosc_nthreads": numcodecs.blosc.get_nthreads(), "blosc_use_threads": numcodecs.blosc.use_threads}
+            if write:
+                return {"seconds": seconds, "settings": settings}
+            return {"seconds": seconds, "data": save_data(request["output"], out), "settings": settings}
+        finally:
+            store.close()
+
+
+def _files_of(folder: str) -> dict[str, bytes]:
+    """Every file under `folder` as {key: bytes} (bench: filling a MemoryStore, untimed)."""
+    out = {}
+    for root, _dirs, files in os.walk(folder):
+        for name in files:
+            full = os.path.join(root, name)
+            with open(full, "rb") as f:
+                out[os.path.relpath(full, folder).replace(os.sep, "/")] = f.read()
+    return out
+
+
+def _write_file(folder: str, key: str, value: bytes) -> None:
+    target = os.path.join(folder, *key.split("/"))
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    with open(target, "wb") as f:
+        f.write(value)

@@ -4,17 +4,18 @@ import { readFileSync, writeFileSync } from "node:fs";
 import * as zarr from "zarrita";
 import { readNpy, writeNpy } from "./npy.mjs";
 
+// The adapter's own refusal of a request it cannot drive zarrita for; every message is declared
+// in adapter.toml [[errors]] (type "Unsupported", category "unsupported").
 export class Unsupported extends Error {
   name = "Unsupported";
 }
-
 
 const DESCR = {
   int8: "|i1", uint8: "|u1", int16: "<i2", uint16: "<u2", int32: "<i4", uint32: "<u4",
   int64: "<i8", uint64: "<u8", float16: "<f2", float32: "<f4", float64: "<f8", bool: "|b1",
 };
 
-function descrOf(dtype) {
+export function descrOf(dtype) {
   if (DESCR[dtype]) return DESCR[dtype];
   let m = /^v2:([US])(\d+)$/.exec(dtype);
   if (m) return m[1] === "U" ? `<U${m[2]}` : `|S${m[2]}`;
@@ -102,7 +103,7 @@ export function loadChunk(path) {
   }
   let npy = readNpy(path);
   let m = /^([<>|=])([a-zA-Z])(\d+)$/.exec(npy.descr);
-  if (!m) throw new Unsupported(`input data type ${npy.descr}`);
+  if (!m) throw new Unsupported(`zarrita has no data type for numpy ${npy.descr}`);
   let [, order, kind, size] = m;
   let stride = npy.fortranOrder ? cStrides([...npy.shape].reverse()).reverse() : cStrides(npy.shape);
   if (kind === "b" && size === "1") {

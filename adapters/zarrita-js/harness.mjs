@@ -1,18 +1,24 @@
 // zarrita.js adapter: speaks the harness's NDJSON protocol (adapters/README.md) on stdin/stdout.
 //
 // Reads v2 and v3 arrays and groups through zarrita's public API (zarr.open.v2 / open.v3,
-// zarr.get, Array.getChunk for 0-d arrays). zarrita cannot list a store: group members and `list`
-// come from consolidated metadata (zarr.withConsolidatedMetadata) when the store has it, otherwise
-// the request is answered `unsupported`. Writes are v3 only (zarr.create + zarr.set), translated
-// from the requested metadata document into create() options; what create() cannot express
-// (another chunk grid, the v2 key encoding, extra members, storage transformers) is `unsupported`.
-// zarrita's own UnsupportedError (e.g. gzip encode, set on sharded arrays) is `unsupported` too.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+// zarr.get, Array.getChunk for 0-d arrays) and reports what that API says about the node (`api`,
+// `attributes` from zarrita's getters; nothing is parsed from the stored documents for them).
+// zarrita has no store listing: group members and `list` come from consolidated metadata
+// (zarr.withMaybeConsolidatedMetadata) when zarrita finds it; otherwise a group is reported with
+// `members: null` and `list` is answered `unsupported` (declared in adapter.toml [[errors]]).
+// Writes are v3 only (zarr.create + zarr.set), translated from the requested metadata document
+// into create() options; what create() cannot express (another chunk grid, the v2 key encoding,
+// extra members, storage transformers) is the adapter's own `Unsupported` answer, declared in
+// adapter.toml. zarrita's errors are reported as they are (type, message, origin); adapter.toml
+// [[errors]] maps them to categories.
+import { endianness } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
 import * as zarr from "zarrita";
 import { FileSystemStore, ZipFileStore } from "@zarrita/storage";
-import { Unsupported, loadChunk, saveChunk } from "./chunks.mjs";
+import { Unsupported, cStrides, descrOf, loadChunk, saveChunk } from "./chunks.mjs";
 
 const PROTOCOL = 1;
 
@@ -41,7 +47,7 @@ function openStore(spec) {
     return ZipFileStore.fromBlob(new Blob([bytes]));
   }
   if (spec.kind === "url" && /^https?:/.test(spec.location)) return new zarr.FetchStore(spec.location);
-  throw new Unsupported(`store ${spec.kind} ${spec.location}`);
+  throw new Unsupported(`zarrita-js drives no store ${spec.kind} ${spec.location}`);
 }
 
 function nodePath(raw) {
@@ -69,13 +75,11 @@ async function rawDocument(store, location, name) {
   }
 }
 
-async function listing(store, format) {
-  try {
-    let listable = await zarr.withConsolidatedMetadata(store, { format });
-    return listable.contents();
-  } catch (err) {
-    throw new Unsupported(`zarrita cannot list a store without consolidated metadata (${err.message})`);
-  }
+// zarrita's only listing: the contents of consolidated metadata, when zarrita finds it
+// (withMaybeConsolidatedMetadata hands back the plain store otherwise). null: no listing.
+async function consolidatedContents(store, format) {
+  let listable = await zarr.withMaybeConsolidatedMetadata(store, { format });
+  return typeof listable.contents === "function" ? listable.contents() : null;
 }
 
 function relativeTo(base, path) {
@@ -87,45 +91,136 @@ function relativeTo(base, path) {
 
 // ---- requests ---------------------------------------------------------------------------------
 
-// The node kind from the stored document, so that zarrita reports why an array fails to open
-// (open.v2 without `kind` retries as a group and reports "Not found: v2 group" instead).
-async function storedKind(store, location, format) {
-  if (format === "v2") {
-    if ((await store.get(location.resolve(".zarray").path)) !== undefined) return "array";
-    if ((await store.get(location.resolve(".zgroup").path)) !== undefined) return "group";
-    return undefined;
-  }
-  let doc = await rawDocument(store, location, "zarr.json");
-  return doc?.node_type === "array" || doc?.node_type === "group" ? doc.node_type : undefined;
+// v2: which document exists decides the kind asked for, so that zarrita reports why an array
+// fails to open (open.v2 without `kind` retries as a group and reports "Not found: v2 group"
+// instead). Only the presence of the key is looked at, never its content. v3 needs no hint: a
+// single zarr.json, and zarrita decides from it.
+async function v2Kind(store, location) {
+  if ((await store.get(location.resolve(".zarray").path)) !== undefined) return "array";
+  if ((await store.get(location.resolve(".zgroup").path)) !== undefined) return "group";
+  return undefined;
 }
 
-// Attributes must travel as a JSON object; a reader that accepted something else (a list, null)
-// still accepted it: report {} and the value as read, so a reject case records the acceptance.
+// Attributes as zarrita's `attrs` getter gives them. The contract wants an object or null: a value
+// zarrita accepted that is not an object (a list, a string) is reported as `attributes_as_read`
+// with `attributes: null`; zarrita's undefined (no attributes member) is null too.
 function attributesOf(node) {
   let attrs = node.attrs;
   if (attrs !== null && typeof attrs === "object" && !Array.isArray(attrs)) return { attributes: attrs };
-  return { attributes: {}, attributes_as_read: attrs ?? null };
+  if (attrs === undefined || attrs === null) return { attributes: null };
+  return { attributes: null, attributes_as_read: attrs };
+}
+
+// ---- what zarrita's Array reports (`api`) ---------------------------------------------------
+
+// The constructors zarrita itself uses for a data type (its getCtr, which is not exported).
+function typedArrayFor(dtype) {
+  let m = /^v2:([US])(\d+)$/.exec(dtype);
+  if (m) {
+    let chars = Number(m[2]);
+    return m[1] === "U"
+      ? { make: () => new zarr.UnicodeStringArray(chars, 1), unit: 4 }
+      : { make: () => new zarr.ByteStringArray(chars, 1), unit: 1 };
+  }
+  let ctor = {
+    int8: Int8Array, int16: Int16Array, int32: Int32Array, int64: BigInt64Array,
+    uint8: Uint8Array, uint16: Uint16Array, uint32: Uint32Array, uint64: BigUint64Array,
+    float16: globalThis.Float16Array, float32: Float32Array, float64: Float64Array,
+    bool: zarr.BoolArray,
+  }[dtype];
+  if (!ctor) return null;
+  return { make: () => new ctor(1), unit: dtype === "bool" ? 1 : ctor.BYTES_PER_ELEMENT };
+}
+
+function hex(bytes) {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// zarrita's fillValue as the bytes it fills a missing chunk with: one element of zarrita's typed
+// array for the data type, filled the way Array.getChunk fills (data.fill(fillValue)), in
+// little-endian order. Variable-length types and a null fill travel as {"value": ...}.
+function fillValueOf(arr) {
+  let fill = arr.fillValue;
+  if (fill === undefined) return undefined;
+  let typed = fill === null ? null : typedArrayFor(arr.dtype);
+  let asValue = () => {
+    if (fill instanceof Uint8Array) return { value: String.fromCharCode(...fill) };
+    if (typeof fill === "number" && !Number.isFinite(fill)) return { value: String(fill) };
+    if (typeof fill === "bigint") return { value: Number.isSafeInteger(Number(fill)) ? Number(fill) : fill.toString() };
+    return { value: fill };
+  };
+  if (!typed) return asValue();
+  let one = typed.make();
+  try {
+    one.fill(fill);
+  } catch {
+    return asValue(); // zarrita's typed array refuses this value: report the value as zarrita holds it
+  }
+  let raw = one._data ?? one;
+  let bytes = new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength).slice();
+  if (endianness() === "BE" && typed.unit > 1) {
+    for (let i = 0; i < bytes.length; i += typed.unit) bytes.subarray(i, i + typed.unit).reverse();
+  }
+  return { bytes: hex(bytes) };
+}
+
+// The symbol-keyed context zarrita keeps on an Array (hierarchy.ts CONTEXT_MARKER): the only
+// place zarrita says whether the array is sharded. Array.chunks is then the inner chunk shape,
+// not the chunk grid's (the shard shape), so chunk_shape is left out for sharded arrays.
+function isSharded(arr) {
+  let marker = Object.getOwnPropertySymbols(arr).find((s) => s.description === "zarrita.context");
+  return marker !== undefined && arr[marker]?.kind === "sharded";
+}
+
+const isList = (v, item) => Array.isArray(v) && v.every(item);
+const isCount = (min) => (n) => Number.isSafeInteger(n) && n >= min;
+
+// Members whose value zarrita holds in a form the response cannot carry (a shape that is not a
+// list of counts, say, from a document zarrita accepted unchecked) are left out: absent = the API
+// gives no usable answer. Such an array does not get through zarr.get anyway.
+function apiOf(arr) {
+  let api = {};
+  if (isList(arr.shape, isCount(0))) api.shape = arr.shape;
+  if (typeof arr.dtype === "string") {
+    api.dtype = descrOf(arr.dtype) ?? (arr.dtype === "v2:object" || arr.dtype === "string" ? "|O" : arr.dtype);
+  }
+  if (!isSharded(arr) && isList(arr.chunks, isCount(1))) api.chunk_shape = arr.chunks;
+  let fill = fillValueOf(arr);
+  if (fill !== undefined) api.fill_value = fill;
+  let names = arr.dimensionNames;
+  if (isList(names, (n) => n === null || typeof n === "string")) api.dimension_names = names;
+  return api;
 }
 
 async function read(req) {
   let store = openStore(req.store);
   let path = nodePath(req.node);
   let location = locate(store, path);
-  let kind = await storedKind(store, location, req.format);
-  let node = await openerFor(req.format)(location, kind ? { kind } : {});
-  let { attributes, ...extra } = attributesOf(node);
-  if (node.kind === "group") {
-    let members = {};
-    for (let { path: p, kind } of await listing(store, req.format)) {
-      let rel = relativeTo(path, p);
-      if (rel && !rel.includes("/")) members[rel] = kind;
-    }
-    return { node_type: "group", attributes, ...extra, members };
+  let options = {};
+  if (req.format === "v2") {
+    let kind = await v2Kind(store, location);
+    if (kind) options.kind = kind;
   }
-  let chunk = node.shape.length === 0 ? await node.getChunk([]) : await zarr.get(node);
+  let node = await openerFor(req.format)(location, options);
+  let attributes = attributesOf(node);
+  if (node.kind === "group") {
+    let contents = await consolidatedContents(store, req.format);
+    let members = null;
+    if (contents !== null) {
+      members = {};
+      for (let { path: p, kind } of contents) {
+        let rel = relativeTo(path, p);
+        if (rel && !rel.includes("/")) members[rel] = kind;
+      }
+    }
+    return { node_type: "group", ...attributes, members };
+  }
+  let api = apiOf(node);
+  let zeroD = Array.isArray(node.shape) && node.shape.length === 0;
+  let chunk = zeroD ? await node.getChunk([]) : await zarr.get(node);
   let metadata = await rawDocument(store, location, req.format === "v3" ? "zarr.json" : ".zarray");
   let saved = saveChunk(req.output, node.dtype, chunk);
-  return { node_type: "array", metadata, attributes, ...extra, data: saved.path, shape: chunk.shape, dtype: saved.dtype };
+  return { node_type: "array", metadata, ...attributes, api, data: saved.path, shape: chunk.shape, dtype: saved.dtype };
 }
 
 async function list(req) {
@@ -134,8 +229,10 @@ async function list(req) {
   let node = await openerFor(req.format)(locate(store, path));
   // paths from the store root, like the reference adapter's
   if (node.kind === "array") return { nodes: { [path]: "array" } };
+  let contents = await consolidatedContents(store, req.format);
+  if (contents === null) throw new Unsupported("zarrita cannot list a store without consolidated metadata");
   let nodes = { [path]: "group" };
-  for (let { path: p, kind } of await listing(store, req.format)) {
+  for (let { path: p, kind } of contents) {
     let rel = relativeTo(path, p);
     if (rel) nodes[p.replace(/^\/+/, "")] = kind;
   }
@@ -153,7 +250,7 @@ function fillScalar(doc, rawLine) {
   let v = doc.fill_value;
   let dtype = doc.data_type;
   if (dtype === "int64" || dtype === "uint64") {
-    if (typeof v !== "number") throw new Unsupported(`fill_value ${JSON.stringify(v)} for ${dtype}`);
+    if (typeof v !== "number") throw new Unsupported(`zarr.create has no scalar for fill_value ${JSON.stringify(v)} of data type ${dtype}`);
     if (Number.isSafeInteger(v)) return BigInt(v);
     for (let m of rawLine.matchAll(/"fill_value"\s*:\s*(-?\d+)(?=\s*[,}])/g)) {
       if (Number(m[1]) === v) return BigInt(m[1]);
@@ -175,7 +272,7 @@ function fillScalar(doc, rawLine) {
         return view.getFloat64(0);
       }
     }
-    throw new Unsupported(`fill_value ${v} for ${dtype}`);
+    throw new Unsupported(`zarr.create has no scalar for fill_value ${v} of data type ${dtype}`);
   }
   return v;
 }
@@ -184,7 +281,7 @@ function createOptions(doc, attributes, rawLine) {
   let extra = Object.keys(doc).filter((k) => !CREATE_MEMBERS.has(k));
   if (extra.length) throw new Unsupported(`zarr.create cannot write the members ${extra.join(", ")}`);
   if ((doc.storage_transformers ?? []).length) throw new Unsupported("zarr.create writes no storage transformers");
-  if (doc.chunk_grid?.name !== "regular") throw new Unsupported(`chunk grid ${JSON.stringify(doc.chunk_grid)}`);
+  if (doc.chunk_grid?.name !== "regular") throw new Unsupported(`zarr.create writes only the regular chunk grid, not ${JSON.stringify(doc.chunk_grid)}`);
   let encoding = doc.chunk_key_encoding ?? { name: "default" };
   if (encoding.name !== "default") throw new Unsupported(`zarr.create has no chunk key encoding ${encoding.name}`);
   let options = {
@@ -203,7 +300,7 @@ function createOptions(doc, attributes, rawLine) {
 async function write(req, rawLine) {
   if (req.format !== "v3") throw new Unsupported(`zarrita writes only format v3, not ${req.format}`);
   let store = new FileSystemStore(req.store.location);
-  if (req.store.kind !== "directory") throw new Unsupported(`writes to ${req.store.kind} stores`);
+  if (req.store.kind !== "directory") throw new Unsupported(`zarrita-js drives no store ${req.store.kind} for writing`);
   let location = locate(store, nodePath(req.path));
   let attributes = req.attributes ?? {};
   if (req.node_type === "group") {
@@ -237,19 +334,114 @@ function describe() {
   };
 }
 
-const HANDLERS = { describe, read, write, list };
+// ---- bench (conformance/bench): one timed write or read -------------------------------------------
 
-function isUnsupported(err) {
-  for (let e = err; e; e = e.cause) {
-    if (e instanceof Unsupported || e?.name === "UnsupportedError") return true;
+// Every file under `folder` as {key: bytes}, keys as zarrita asks for them ("/zarr.json").
+function filesOf(folder, prefix = "") {
+  let out = new Map();
+  for (let entry of readdirSync(join(folder, prefix), { withFileTypes: true })) {
+    let rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) for (let [k, v] of filesOf(folder, rel)) out.set(k, v);
+    else out.set(`/${rel}`, new Uint8Array(readFileSync(join(folder, rel))));
   }
-  return false;
+  return out;
 }
 
+function dumpMap(map, folder) {
+  for (let [key, value] of map) {
+    let target = join(folder, ...key.replace(/^\/+/, "").split("/"));
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, value);
+  }
+}
+
+function benchSettings(store) {
+  return {
+    store: store instanceof Map ? "Map (zarrita's in-memory store)" : "FileSystemStore",
+    chunk_queue: "zarrita's default createQueue: every chunk of a call requested at once, no limit",
+    codec_threads: "1 (the JS main thread; numcodecs.js codecs in WebAssembly)",
+    libuv_threadpool_size: process.env.UV_THREADPOOL_SIZE ?? "4 (default; file I/O)",
+  };
+}
+
+async function bench(req, rawLine) {
+  if (req.format !== "v3") throw new Unsupported(`zarrita writes only format v3, not ${req.format}`);
+  let memory = req.store.kind === "memory";
+  let write = req.operation === "write";
+  let store = memory ? (write ? new Map() : filesOf(req.source)) : new FileSystemStore(req.store.location);
+  let location = locate(store, nodePath(req.path));
+  let settings = benchSettings(store);
+  if (write) {
+    let arr = await zarr.create(location, createOptions(req.metadata ?? {}, {}, rawLine));
+    let chunk = loadChunk(req.data);
+    let start = performance.now();
+    await zarr.set(arr, null, chunk);
+    let seconds = (performance.now() - start) / 1000;
+    if (memory && req.dump) dumpMap(store, req.dump);
+    return { seconds, settings };
+  }
+  let arr = await zarr.open.v3(location, { kind: "array" });
+  let regions = req.regions ?? null;
+  let parts = [];
+  let start = performance.now();
+  if (regions === null) parts.push(await zarr.get(arr));
+  else for (let region of regions) parts.push(await zarr.get(arr, region.map(([a, b]) => zarr.slice(a, b))));
+  let seconds = (performance.now() - start) / 1000;
+  let out = parts[0];
+  if (regions !== null) {
+    // stacked: [len(regions), *region shape], each part copied in C order
+    let size = parts.reduce((n, p) => n + p.data.length, 0);
+    let data = new parts[0].data.constructor(size);
+    let offset = 0;
+    for (let p of parts) {
+      data.set(p.data, offset);
+      offset += p.data.length;
+    }
+    let shape = [parts.length, ...parts[0].shape];
+    out = { data, shape, stride: cStrides(shape) };
+  }
+  let saved = saveChunk(req.output, arr.dtype, out);
+  return { seconds, data: saved.path, settings };
+}
+
+const HANDLERS = { describe, read, write, list, bench };
+
+// ---- errors ------------------------------------------------------------------------------------
+
+const ADAPTER_DIR = dirname(fileURLToPath(import.meta.url));
+const ADAPTER_FILES = new Set(["harness.mjs", "chunks.mjs", "npy.mjs"]);
+
+// The innermost stack frame that is a file (frames of V8 builtins such as JSON.parse and of
+// node: internals are skipped, like Python's innermost traceback frame never being C code).
+function innermostFile(stack) {
+  for (let line of String(stack ?? "").split("\n")) {
+    if (!/^\s+at /.test(line)) continue;
+    let m = /\(?((?:file:\/\/)?\/[^()]*?):\d+(?::\d+)?\)?\s*$/.exec(line);
+    if (!m) continue;
+    return m[1].startsWith("file://") ? fileURLToPath(m[1]) : m[1];
+  }
+  return null;
+}
+
+function originOf(err) {
+  let file = innermostFile(err?.stack);
+  if (file && dirname(file) === ADAPTER_DIR && ADAPTER_FILES.has(basename(file))) return "adapter";
+  return "implementation";
+}
+
+function typeOf(err) {
+  if (err === null || err === undefined) return String(err);
+  return err.name || err.constructor?.name || typeof err;
+}
+
+// type = err.name (or the constructor's name), message with the chain of causes (zarrita wraps a
+// codec's failure in CodecPipelineError with `cause`), origin from the innermost file frame.
 function errorOf(err) {
   let message = String(err?.message ?? err);
-  if (err?.cause?.message) message += ` (cause: ${err.cause.message})`;
-  return { type: err?.name ?? err?.constructor?.name ?? "Error", message, reason: null };
+  for (let cause = err?.cause, depth = 0; cause !== undefined && cause !== null && depth < 5; cause = cause.cause, depth++) {
+    message += ` (cause: ${typeOf(cause)}: ${cause?.message ?? cause})`;
+  }
+  return { type: typeOf(err), message, reason: null, origin: originOf(err) };
 }
 
 async function handle(req, rawLine) {
@@ -265,7 +457,8 @@ async function handle(req, rawLine) {
       response = { ok: true, ...(await handler(req, rawLine)) };
       if (req.op === "describe") response.protocol = PROTOCOL;
     } catch (err) {
-      response = { ok: false, ...(isUnsupported(err) ? { unsupported: true } : {}), error: errorOf(err) };
+      // only the adapter's own Unsupported answers are flagged (each is declared in adapter.toml)
+      response = { ok: false, ...(err instanceof Unsupported ? { unsupported: true } : {}), error: errorOf(err) };
     }
   }
   return { ...response, id: req.id, elapsed: elapsed() };

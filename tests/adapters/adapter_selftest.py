@@ -4,7 +4,9 @@ must read and to read back what it wrote; bit-exact comparison."""
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -13,6 +15,9 @@ import numpy as np
 from conformance.harness import envs
 from conformance.harness.client import child_env
 from conformance.harness.config import find_adapter
+
+
+_snippets = itertools.count()
 
 
 def run_python(adapter: str, code: str, *args: str) -> str:
@@ -25,10 +30,14 @@ def run_node(adapter: str, code: str, *args: str) -> str:
     """Run ES module `code` next to the adapter's installed npm packages."""
     config = find_adapter(adapter)
     node_modules = envs.ensure_npm(config)
-    script = node_modules.parent / "_selftest_snippet.mjs"
+    # one file per call: pytest-xdist workers share the folder (ESM resolves imports from it)
+    script = node_modules.parent / f"_selftest_snippet_{os.getpid()}_{next(_snippets)}.mjs"
     script.write_text(code, encoding="utf-8")
-    return _run(["node", str(script), *args], cwd=node_modules.parent,
-                env=child_env({"NODE_PATH": str(node_modules)}))
+    try:
+        return _run(["node", str(script), *args], cwd=node_modules.parent,
+                    env=child_env({"NODE_PATH": str(node_modules)}))
+    finally:
+        script.unlink(missing_ok=True)
 
 
 def _run(argv: list[str], cwd, env) -> str:
@@ -64,3 +73,16 @@ def load_json(path: Path):
 def store(path: Path, kind: str = "directory") -> dict:
     return {"kind": kind, "location": str(path)}
 
+
+
+def error_rule(adapter: str, body: dict):
+    """The adapter.toml [[errors]] rule the harness applies to a failed response (the first that
+    matches), or None."""
+    error = body.get("error") or {}
+    return next((rule for rule in find_adapter(adapter).errors if rule.matches(error)), None)
+
+
+def declared_unsupported(adapter: str, body: dict) -> bool:
+    """Is this failed response a refusal adapter.toml declares as `unsupported`?"""
+    rule = error_rule(adapter, body)
+    return rule is not None and rule.category == "unsupported"

@@ -1,11 +1,14 @@
 """The zarr-python2 adapter (zarr 2.18.7 in its own venv) against stores written by zarr 2 itself:
-format v2, and its experimental v3 (the early-2022 draft layout, format v3-draft)."""
+format v2, and its experimental v3 (the early-2022 draft layout, format v3-draft); what reads report
+(`api`) against what zarr 2's Array objects say; refusals as declared in adapter.toml."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
-from adapter_selftest import load_json, pinned_version, run_python, same_bits, store
+from adapter_selftest import declared_unsupported, error_rule, load_json, pinned_version, run_python, same_bits, store
 
 # Writes a v2 hierarchy and a v3-draft array with zarr 2 itself (argv: v2 folder, draft folder).
 WRITE = """
@@ -22,6 +25,19 @@ s[...] = ["a", "bcd", "ef"]
 d = zarr.open_array(DirectoryStoreV3(sys.argv[2]), mode="w", path="x/arr", shape=(4, 3), chunks=(3, 2),
                     dtype="<f4", fill_value=float("nan"), zarr_version=3)
 d[...] = np.arange(12, dtype="<f4").reshape(4, 3) / 4
+"""
+
+# What zarr 2's Array says about a node (argv: folder, path, zarr_version).
+REPORT = """
+import os, sys, json
+os.environ["ZARR_V3_EXPERIMENTAL_API"] = "1"
+import numpy as np, zarr
+from zarr._storage.v3 import DirectoryStoreV3
+zv = int(sys.argv[3])
+st = DirectoryStoreV3(sys.argv[1]) if zv == 3 else zarr.storage.DirectoryStore(sys.argv[1])
+a = zarr.open_array(st, mode="r", path=sys.argv[2], zarr_version=zv)
+fill = np.asarray(a.fill_value, dtype=a.dtype).astype(a.dtype.newbyteorder("<")).tobytes().hex()
+print(json.dumps({"shape": list(a.shape), "dtype": a.dtype.str, "chunks": list(a.chunks), "fill": fill}))
 """
 
 READ_BACK = """
@@ -44,8 +60,14 @@ def test_read_v2_and_draft_stores_written_by_zarr2(adapter_clients, tmp_path):
     assert r.ok, r.describe_error()
     assert same_bits(np.load(r.body["data"]), np.arange(35, dtype=">i8").reshape(5, 7) * 10**15)
     assert r.body["metadata"] == load_json(tmp_path / "v2/a/.zarray")
+    lib = json.loads(run_python("zarr-python2", REPORT, str(tmp_path / "v2"), "a", "2"))
+    assert r.body["api"] == {"shape": lib["shape"], "dtype": lib["dtype"], "chunk_shape": lib["chunks"],
+                             "fill_value": {"bytes": lib["fill"]}}
+    assert r.body["api"] == {"shape": [5, 7], "dtype": ">i8", "chunk_shape": [2, 3],
+                             "fill_value": {"bytes": "ff" * 8}}  # no dimension names in zarr 2
     r = client.call("read", store=store(tmp_path / "v2"), format="v2", node="g/s", output=str(tmp_path / "s.npy"))
     assert r.ok and np.load(r.body["data"]).tolist() == ["a", "bcd", "ef"]
+    assert r.body["api"]["dtype"] == "<U3" and r.body["api"]["fill_value"] == {"bytes": "00" * 12}
     r = client.call("read", store=store(tmp_path / "v2"), format="v2", node="", output=str(tmp_path / "r.npy"))
     assert r.body["node_type"] == "group" and r.body["attributes"] == {"title": "t"}
     assert r.body["members"] == {"a": "array", "g": "group"}
@@ -56,6 +78,10 @@ def test_read_v2_and_draft_stores_written_by_zarr2(adapter_clients, tmp_path):
     assert r.ok, r.describe_error()
     assert same_bits(np.load(r.body["data"]), np.arange(12, dtype="<f4").reshape(4, 3) / 4)
     assert r.body["metadata"] == load_json(tmp_path / "draft/meta/root/x/arr.array.json")
+    lib = json.loads(run_python("zarr-python2", REPORT, str(tmp_path / "draft"), "x/arr", "3"))
+    assert r.body["api"] == {"shape": lib["shape"], "dtype": lib["dtype"], "chunk_shape": lib["chunks"],
+                             "fill_value": {"bytes": lib["fill"]}}
+    assert r.body["api"]["fill_value"] == {"bytes": "0000c07f"}  # float32 NaN
 
 
 def test_write_v2_exact_bytes_and_read_back_by_zarr2(adapter_clients, tmp_path):
@@ -95,14 +121,26 @@ def test_seed002_layout_and_ambiguous_draft_writes_are_unsupported(adapter_clien
     client = adapter_clients("zarr-python2")
     r = client.call("read", store=store(tmp_path), format="v3-draft", node="", output=str(tmp_path / "o.npy"))
     assert not r.ok and r.unsupported and "early-2022" in r.error_message
+    assert declared_unsupported("zarr-python2", r.body)
     seed002 = {"shape": [2], "data_type": "float64", "chunk_grid": {"type": "regular", "chunk_shape": [2], "separator": "/"},
                "chunk_memory_layout": "C", "fill_value": 0, "extensions": [], "attributes": {}, "codecs": []}
     r = client.call("write", store=store(tmp_path / "w"), format="v3-draft", node_type="array", path="a",
                     metadata=seed002, attributes={}, data=None)
-    assert not r.ok and r.unsupported
+    assert not r.ok and r.unsupported and declared_unsupported("zarr-python2", r.body)
     r = client.call("write", store=store(tmp_path / "w"), format="v3-draft", node_type="group", path="g",
                     metadata=None, attributes={}, data=None)
-    assert not r.ok and r.unsupported
+    assert not r.ok and r.unsupported and declared_unsupported("zarr-python2", r.body)
+
+
+def test_an_unreadable_entry_point_is_zarr2s_to_refuse(adapter_clients, tmp_path):
+    # the adapter reads zarr.json itself to tell the two drafts apart; a document that is not JSON
+    # must not be refused by that peek (it would pass for zarr 2's refusal): zarr 2 decides
+    (tmp_path / "zarr.json").write_text('{"zarr_format": ')
+    r = adapter_clients("zarr-python2").call("read", store=store(tmp_path), format="v3-draft", node="",
+                                             output=str(tmp_path.parent / "o.npy"))
+    assert not r.ok and not r.unsupported
+    assert r.body["error"]["origin"] == "implementation", r.body
+    assert error_rule("zarr-python2", r.body).category == "metadata"
 
 
 def test_reads_never_modify_the_store(adapter_clients, tmp_path):
@@ -116,7 +154,8 @@ def test_reads_never_modify_the_store(adapter_clients, tmp_path):
     assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == before
 
 
-def test_final_v3_is_unsupported(adapter_clients, tmp_path):
+def test_final_v3_is_a_declared_unsupported(adapter_clients, tmp_path):
     r = adapter_clients("zarr-python2").call("read", store=store(tmp_path), format="v3", node="",
                                              output=str(tmp_path / "o.npy"))
     assert not r.ok and r.unsupported
+    assert r.body["error"]["origin"] == "adapter" and declared_unsupported("zarr-python2", r.body)

@@ -1,6 +1,7 @@
-"""The zarr-python 3 based adapters (zarr-python, zarrs, pydantic-zarr) against stores written by
-the implementation itself in the adapter's own environment, and what they write read back by the
-implementation and checked byte for byte."""
+"""The zarr-python 3 based adapters (zarr-python, zarrs-python, pydantic-zarr) against stores written
+by the implementation itself in the adapter's own environment, and what they write read back by the
+implementation and checked byte for byte; what reads report (`api`, attributes, members) against
+what zarr's own objects say; errors as the implementation raised them."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import zipfile
 import numpy as np
 import pytest
 
-from adapter_selftest import load_json, pinned_version, run_python, same_bits, store
+from adapter_selftest import (declared_unsupported, error_rule, load_json, pinned_version, run_python, same_bits,
+                              store)
 
 A = (np.arange(35, dtype="<i4").reshape(5, 7) * 3 - 7)
 B = np.array([1.5, -0.0, np.inf, 0.0], dtype="<f8")
@@ -70,11 +72,15 @@ def test_read_arrays_written_by_the_implementation(adapter_clients, adapter, zar
     write_hierarchy(adapter, tmp_path / "s", zarr_format)
     client = adapter_clients(adapter)
     fmt = f"v{zarr_format}"
+    apis = {"a": {"shape": [5, 7], "dtype": "<i4", "chunk_shape": [2, 3], "fill_value": {"bytes": "ffffffff"}},
+            "sub/b": {"shape": [4], "dtype": "<f8", "chunk_shape": [3], "fill_value": {"bytes": "0" * 16}}}
     for node, want, attrs in [("a", A, {"k": [1, 2]}), ("sub/b", B, {})]:
         r = client.call("read", store=store(tmp_path / "s"), format=fmt, node=node, output=str(tmp_path / "o.npy"))
         assert r.ok, r.describe_error()
         assert r.body["node_type"] == "array" and r.body["attributes"] == attrs
         assert same_bits(np.load(r.body["data"]), want)
+        names = {"dimension_names": None} if zarr_format == 3 else {}  # v2 arrays have none in zarr's API
+        assert r.body["api"] == {**apis[node], **names}
         doc = "zarr.json" if zarr_format == 3 else ".zarray"
         assert r.body["metadata"] == load_json(tmp_path / "s" / node / doc)  # the document as stored
 
@@ -87,6 +93,8 @@ def test_group_read_and_list(adapter_clients, adapter, tmp_path):
     assert r.ok, r.describe_error()
     assert r.body["node_type"] == "group" and r.body["attributes"] == {"title": "t"}
     assert r.body["members"] == {"a": "array", "sub": "group"}
+    if adapter in ZARR3_FAMILY:
+        assert r.body["metadata"] == load_json(tmp_path / "s" / "zarr.json")  # the group document as stored
     r = client.call("list", store=store(tmp_path / "s"), format="v3", node="")
     assert r.ok, r.describe_error()
     assert r.body["nodes"] == {"": "group", "a": "array", "sub": "group", "sub/b": "array"}
@@ -115,21 +123,123 @@ def test_zarrs_answers_unsupported_when_zarr_python_falls_back_to_its_own_pipeli
     # mode. The adapter must notice and refuse rather than report zarr-python's result as zarrs'.
     write_hierarchy("zarr-python", tmp_path / "s", 3)
     r = adapter_clients("zarrs-python").call("read", store=store(zip_of(tmp_path / "s", tmp_path / "s.zip"), "zip"),
-                                      format="v3", node="a", output=str(tmp_path / "o.npy"))
+                                             format="v3", node="a", output=str(tmp_path / "o.npy"))
     assert not r.ok and r.unsupported, r.body
     assert "BatchedCodecPipeline" in r.error_message
+    assert r.body["error"]["origin"] == "adapter"  # the adapter's own check refused ...
+    assert declared_unsupported("zarrs-python", r.body)  # ... as adapter.toml declares
 
 
-def test_zarrs_refuses_data_types_its_pipeline_lacks(adapter_clients, tmp_path):
+def test_zarrs_refusal_of_a_data_type_is_its_own_exception(adapter_clients, tmp_path):
+    # zarrs' pipeline refuses numpy kinds S U V M m O T with UnsupportedDataTypeError (strict mode):
+    # the adapter lets it through as it is; adapter.toml declares it unsupported.
     run_python("zarr-python", """
 import sys, zarr
 from zarr.storage import LocalStore
-a = zarr.create_array(LocalStore(sys.argv[1]), shape=(3,), chunks=(2,), dtype="|S3", zarr_format=2)
-a[...] = [b"ab", b"c", b"def"]
+a = zarr.create_array(LocalStore(sys.argv[1]), shape=(3,), chunks=(2,), dtype=str, zarr_format=3)
+a[...] = ["ab", "c", "def"]
 """, str(tmp_path / "s"))
-    r = adapter_clients("zarrs-python").call("read", store=store(tmp_path / "s"), format="v2", node="",
+    r = adapter_clients("zarrs-python").call("read", store=store(tmp_path / "s"), format="v3", node="",
+                                             output=str(tmp_path / "o.npy"))
+    assert not r.ok and not r.unsupported, r.body
+    error = r.body["error"]
+    assert (error["type"], error["module"], error["origin"]) == ("UnsupportedDataTypeError", "zarrs.pipeline",
+                                                                 "implementation")
+    assert declared_unsupported("zarrs-python", r.body)
+
+
+V2_LZ4 = {"zarr_format": 2, "shape": [4], "chunks": [4], "dtype": "<i4", "compressor": {"id": "lz4", "acceleration": 1},
+          "fill_value": 0, "order": "C", "filters": None}
+V3_ZSTD_LEVEL_TOO_LOW = {
+    "zarr_format": 3, "node_type": "array", "shape": [4], "data_type": "int32",
+    "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4]}},
+    "chunk_key_encoding": {"name": "default"}, "fill_value": 0,
+    "codecs": [{"name": "bytes", "configuration": {"endian": "little"}},
+               {"name": "zstd", "configuration": {"level": -200000, "checksum": False}}],
+}
+
+
+def test_zarrs_metadata_refusals_carry_the_rust_message(adapter_clients, tmp_path):
+    # UnsupportedMetadataError comes without a message, `from` the Rust side's error: the adapter
+    # gives it that text. "unsupported codec lz4" is declared unsupported; an invalid configuration
+    # zarr-python let through is a metadata refusal, not unsupported, although zarrs' wording
+    # ("configuration is unsupported: ...") has the word in it.
+    client = adapter_clients("zarrs-python")
+    (tmp_path / "lz4").mkdir()
+    (tmp_path / "lz4" / ".zarray").write_text(json.dumps(V2_LZ4))
+    r = client.call("read", store=store(tmp_path / "lz4"), format="v2", node="", output=str(tmp_path / "o.npy"))
+    assert not r.ok and not r.unsupported, r.body
+    assert r.error_type == "UnsupportedMetadataError" and r.body["error"]["origin"] == "implementation"
+    assert r.error_message.startswith("unsupported codec lz4"), r.error_message
+    assert declared_unsupported("zarrs-python", r.body)
+    (tmp_path / "zstd").mkdir()
+    (tmp_path / "zstd" / "zarr.json").write_text(json.dumps(V3_ZSTD_LEVEL_TOO_LOW))
+    r = client.call("read", store=store(tmp_path / "zstd"), format="v3", node="", output=str(tmp_path / "o.npy"))
+    assert not r.ok and not r.unsupported, r.body
+    assert r.error_type == "UnsupportedMetadataError" and "unsupported" in r.error_message
+    assert error_rule("zarrs-python", r.body).category == "metadata"
+
+
+# Writes a v3 sharded array with dimension names and a v2 big-endian array with zarr itself
+# (argv: folder, "zarrs" or ""), then prints what zarr's Array objects say about them.
+WRITE_AND_REPORT = """
+import sys, json, numpy as np, zarr
+from zarr.storage import LocalStore
+folder, pipeline = sys.argv[1], sys.argv[2]
+if pipeline:
+    zarr.config.set({"codec_pipeline.path": "zarrs.ZarrsCodecPipeline", "codec_pipeline.strict": True})
+s = zarr.create_array(LocalStore(folder), name="sharded", shape=(6, 8), chunks=(2, 2), shards=(4, 4),
+                      dtype="<u2", fill_value=7, dimension_names=["y", None], attributes={"k": 1})
+s[...] = np.arange(48, dtype="<u2").reshape(6, 8)
+b = zarr.create_array(LocalStore(folder), name="v2/be", shape=(5,), chunks=(2,), dtype=">i4", fill_value=-3,
+                      zarr_format=2)
+b[...] = np.arange(5)
+out = {}
+for name, zf in (("sharded", 3), ("v2/be", 2)):
+    a = zarr.open_array(LocalStore(folder, read_only=True), path=name, zarr_format=zf, mode="r")
+    out[name] = {"shape": list(a.shape), "dtype": a.dtype.str, "chunks": list(a.chunks),
+                 "shards": None if a.shards is None else list(a.shards),
+                 "fill": np.asarray(a.fill_value).astype(a.dtype.newbyteorder("<")).tobytes().hex(),
+                 "dimension_names": list(a.metadata.dimension_names) if zf == 3 else "absent"}
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("adapter", ZARR3_FAMILY)
+def test_api_is_what_zarr_reports(adapter_clients, adapter, tmp_path):
+    reported = json.loads(run_python(adapter, WRITE_AND_REPORT, str(tmp_path / "s"),
+                                     "zarrs" if adapter == "zarrs-python" else ""))
+    lib = reported["sharded"]
+    assert (lib["chunks"], lib["shards"]) == ([2, 2], [4, 4])  # zarr: chunks is the inner chunk shape
+    r = adapter_clients(adapter).call("read", store=store(tmp_path / "s"), format="v3", node="sharded",
                                       output=str(tmp_path / "o.npy"))
-    assert not r.ok and r.unsupported, r.body
+    assert r.ok, r.describe_error()
+    assert r.body["api"] == {"shape": lib["shape"], "dtype": lib["dtype"], "chunk_shape": lib["shards"],
+                             "fill_value": {"bytes": lib["fill"]}, "dimension_names": lib["dimension_names"]}
+    assert r.body["api"] == {"shape": [6, 8], "dtype": "<u2", "chunk_shape": [4, 4], "fill_value": {"bytes": "0700"},
+                             "dimension_names": ["y", None]}
+    assert r.body["attributes"] == {"k": 1}
+    if adapter == "zarrs-python":
+        return  # zarrs-python refuses non-native byte orders (declared unsupported)
+    lib = reported["v2/be"]
+    r = adapter_clients(adapter).call("read", store=store(tmp_path / "s"), format="v2", node="v2/be",
+                                      output=str(tmp_path / "o.npy"))
+    assert r.ok, r.describe_error()
+    assert r.body["api"] == {"shape": lib["shape"], "dtype": lib["dtype"], "chunk_shape": lib["chunks"],
+                             "fill_value": {"bytes": lib["fill"]}}  # v2: no dimension names in zarr's API
+    assert r.body["api"]["dtype"] == ">i4" and r.body["api"]["fill_value"] == {"bytes": "fdffffff"}
+
+
+def test_an_exception_inside_zarr_is_reported_as_the_implementations(adapter_clients, tmp_path):
+    # a zarr.json holding a JSON array: zarr 3.1.6 fails inside its own code with AttributeError
+    # ('list' object has no attribute 'get'). The adapter passes it on as it is: type, module and
+    # origin "implementation" (the harness then records a crash, not a clean refusal).
+    (tmp_path / "zarr.json").write_text('[{"zarr_format": 3, "node_type": "array"}]')
+    r = adapter_clients("zarr-python").call("read", store=store(tmp_path), format="v3", node="",
+                                            output=str(tmp_path.parent / "o.npy"))
+    assert not r.ok and not r.unsupported, r.body
+    error = r.body["error"]
+    assert (error["type"], error["module"], error["origin"]) == ("AttributeError", "builtins", "implementation"), error
 
 
 V3_UNCOMPRESSED = {
@@ -179,10 +289,16 @@ def test_write_group_with_attributes(adapter_clients, adapter, tmp_path):
     assert load_json(tmp_path / "w/zarr.json")["node_type"] == "group"
 
 
-def test_unknown_formats_are_unsupported_not_failed(adapter_clients, tmp_path):
-    r = adapter_clients("zarr-python").call("read", store=store(tmp_path), format="v3-draft", node="",
-                                            output=str(tmp_path / "o.npy"))
+@pytest.mark.parametrize("adapter", ZARR3_FAMILY + ["pydantic-zarr"])
+def test_unknown_formats_are_a_declared_unsupported(adapter_clients, adapter, tmp_path):
+    r = adapter_clients(adapter).call("read", store=store(tmp_path), format="v3-draft", node="",
+                                      output=str(tmp_path / "o.npy"))
     assert not r.ok and r.unsupported
+    assert r.error_type == "Unsupported" and declared_unsupported(adapter, r.body)
+    if adapter != "zarrs-python":
+        # raised by the adapter. (Under zarrs-python the same code runs from adapters/zarr-python,
+        # outside that adapter's folder, and is reported with origin "implementation".)
+        assert r.body["error"]["origin"] == "adapter"
 
 
 def test_pydantic_zarr_zom_is_the_implementations_model(adapter_clients, tmp_path):
@@ -202,6 +318,7 @@ print(json.dumps(GroupSpec.from_zarr(g).model_dump(mode="json")))
     r = adapter_clients("pydantic-zarr").call("read", store=store(tmp_path / "s"), format="v3", node="a",
                                               output=str(tmp_path / "o.npy"))
     assert not r.ok and r.unsupported  # a metadata model: no array values
+    assert declared_unsupported("pydantic-zarr", r.body)
     # the model-document form of op zom: its own model is valid, an array with members is not
     r = adapter_clients("pydantic-zarr").call("zom", model=expected, format="v3")
     assert r.body["valid"] is True and r.body["findings"] == []
