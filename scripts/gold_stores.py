@@ -227,6 +227,9 @@ def freeze(case: GoldCase, written: Path, expected: dict, versions: dict, fixtur
     (staging / "case.json").write_text(json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=True) + "\n", "utf-8")
     shutil.rmtree(target, ignore_errors=True)
     os.replace(staging, target)
+    from conformance.corpus.gold_verdicts import apply_gold_updates
+
+    apply_gold_updates(target)  # tier policy, citation, adjudication, read expectations (scripts/gold_verdicts.py)
 
 
 def check_versions(writer: Writer, versions: dict) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 KINDS = ("read", "reject", "write", "zom")
-TIERS = ("required", "optional", "extension")
+TIERS = ("required", "strict", "optional", "extension")
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -1,4 +1,4 @@
-"""`zarr-conformance corpus generate | check | coverage | list`."""
+"""`zarr-conformance corpus generate | check | coverage | list | disputes`."""
 
 from __future__ import annotations
 
@@ -17,13 +17,23 @@ def register(sub) -> None:
     g = s.add_parser("generate", help="rebuild every generated case deterministically (gold stores are kept)")
     g.add_argument("--only", metavar="PREFIX", help="only cases whose id starts with PREFIX")
     g.set_defaults(func=_generate)
-    c = s.add_parser("check", help="regenerate into a temporary folder and fail on any byte difference")
+    c = s.add_parser("check", help="regenerate into a temporary folder and fail on any byte difference; check "
+                                   "citations, tier consistency, exact-check bases, adjudications and gold cases")
     c.set_defaults(func=_check)
     v = s.add_parser("coverage", help="share of testable requirements cited by at least one case, per family")
     v.set_defaults(func=_coverage)
     l = s.add_parser("list", help="list cases (id, kind, tier, requirements)")
     l.add_argument("--kind", choices=["read", "reject", "write", "zom"])
     l.set_defaults(func=_list)
+    d = s.add_parser("disputes", help="cases where two or more independent implementations disagree with the reference",
+                     description="List each case where the reference passes and two or more independent "
+                                 "implementations (columns sharing a metadata parser count once) record an outcome "
+                                 "other than passed/unsupported. Cases with an adjudication in case.json are resolved "
+                                 "(shown with --all). Exit 1 while an unresolved dispute remains.")
+    d.add_argument("--results", action="append", type=Path, metavar="FILE",
+                   help="results JSONL (repeatable; default: reports/latest/results.jsonl or results/matrix.jsonl)")
+    d.add_argument("--all", action="store_true", help="also list adjudicated disputes")
+    d.set_defaults(func=_disputes)
 
 
 def _root(args) -> Path:
@@ -61,12 +71,38 @@ def _check(args) -> int:
             print(f"{label}: {k}")
         if len(keys) > 20:
             print(f"{label}: ... and {len(keys) - 20} more")
+    failed = False
     if differ or only_fresh or only_committed:
         print(f"corpus check FAILED: {len(differ)} differing, {len(only_fresh)} missing, {len(only_committed)} stale files; "
               "run `zarr-conformance corpus generate`")
+        failed = True
+    failed = _verdict_checks(root) or failed
+    if failed:
         return 1
-    print(f"corpus check ok: {n} generated cases, {len(fresh)} files identical")
+    print(f"corpus check ok: {n} generated cases, {len(fresh)} files identical; citations, tiers, exact-check "
+          "bases, adjudications and gold cases consistent")
     return 0
+
+
+def _verdict_checks(root: Path) -> bool:
+    """The checks of conformance.corpus.checks on the corpus at `root`; True when any fails."""
+    from .case import load_cases
+    from .checks import all_problems
+    from .citations import specs_root
+
+    specs = specs_root()
+    if specs is None:
+        _say("spec texts not found (set ZARR_CONFORMANCE_SPECS): citation quotes are not checked")
+    failed = False
+    for name, problems in all_problems(load_cases(root), specs).items():
+        for line in problems[:30]:
+            print(f"{name}: {line}")
+        if len(problems) > 30:
+            print(f"{name}: ... and {len(problems) - 30} more")
+        if problems:
+            print(f"corpus check FAILED: {len(problems)} {name} problems")
+            failed = True
+    return failed
 
 
 def _coverage(args) -> int:
@@ -80,6 +116,20 @@ def _coverage(args) -> int:
     print(f"{len(cases)} cases")
     print(render(coverage(cases)))
     return 1 if bad else 0
+
+
+def _disputes(args) -> int:
+    from .case import load_cases
+    from .disputes import default_results, find_disputes, load_records, parsers, render
+
+    paths = args.results or default_results()
+    if not paths:
+        print("no results file: pass --results FILE (reports/latest/results.jsonl and results/matrix.jsonl do not exist)")
+        return 2
+    cases = {c.id: c for c in load_cases(_root(args))}
+    disputes = find_disputes(load_records(paths), cases, parsers())
+    print(render(disputes, show_all=args.all))
+    return 1 if any(d.in_corpus and not d.resolved for d in disputes) else 0
 
 
 def _list(args) -> int:

@@ -6,8 +6,13 @@ reference or key by key, for hand-built bytes) and states the expectation. Gener
 case folder in sorted order with seeded data, sorted JSON and fixed compressor settings, so the same
 code and pinned versions give the same bytes (`corpus check` enforces this).
 
+Besides the store and the expectation, every case.json says why its verdict holds: the question
+it asks and its tier (questions.py), the spec sentences it rests on (citations.toml), the settlement
+of any dispute about it (adjudications.toml), and for array reads the chunk shape and fill value
+the reference reads from the store.
+
 Gold stores written by real implementations carry `provenance` in case.json; the generator never
-touches them.
+touches them (scripts/gold_verdicts.py adds the verdict members to them).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import importlib
 import json
 import pkgutil
 import shutil
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -41,33 +47,65 @@ class CaseSpec:
     requirements: tuple[str, ...]
     needs: tuple[str, ...]
     build: Callable[["CaseWriter"], None]
+    question: str | None = None
+    tier_reason: str | None = None
+    citation: tuple[dict, ...] | None = None  # a builder's own citations (else from citations.toml)
 
 
 REGISTRY: dict[str, CaseSpec] = {}
 
 
-def case(id: str, *, kind: str, requirements, description: str, needs=(), tier: str = "required", format: str | None = None):
+def case(id: str, *, kind: str, requirements, description: str, needs=(), tier: str | None = None,
+         format: str | None = None, question: str | None = None, tier_reason: str | None = None, citation=None):
     """Register a case builder. The format defaults to the first segment of the id."""
 
     def register(build: Callable[["CaseWriter"], None]):
         add_case(id, kind=kind, requirements=requirements, description=description, needs=needs,
-                 tier=tier, format=format, build=build)
+                 tier=tier, format=format, build=build, question=question, tier_reason=tier_reason,
+                 citation=citation)
         return build
 
     return register
 
 
-def add_case(id, *, kind, requirements, description, build, needs=(), tier="required", format=None) -> None:
-    """Register a case directly (for table-driven builders that make many cases in a loop)."""
+def add_case(id, *, kind, requirements, description, build, needs=(), tier=None, format=None,
+             question=None, tier_reason=None, citation=None) -> None:
+    """Register a case directly (for table-driven builders that make many cases in a loop).
+
+    `question` names what the case asks (default: the first matching glob of questions.RULES; every
+    reject case must have one). A question of questions.QUESTIONS fixes the tier: `tier` may be left
+    out, and a different tier (other than `extension`) needs a case-specific `tier_reason`. Without
+    a question the tier defaults to required. `citation`: the case's own [{requirement, spec,
+    section, quote}] list instead of the citations.toml entries of its requirements."""
+    from .questions import OPTIONAL_DATA_TYPE_REASON, OPTIONAL_DATA_TYPES, QUESTIONS, question_for
+
     if id in REGISTRY:
         raise ValueError(f"duplicate case id {id}")
+    question = question or question_for(id)
+    if question and question not in QUESTIONS:
+        raise ValueError(f"{id}: unknown question {question!r} (questions.QUESTIONS)")
+    if kind == "reject" and question is None:
+        raise ValueError(f"{id}: a reject case must name its question (questions.RULES or question=)")
+    policy = QUESTIONS.get(question) if question else None
+    if policy is not None:
+        if tier is None:
+            tier = policy.tier
+        elif tier not in (policy.tier, "extension") and not tier_reason:
+            raise ValueError(f"{id}: tier {tier!r} differs from its question {question!r} ({policy.tier}) "
+                             "without a tier_reason")
+        if tier == policy.tier and not tier_reason:
+            tier_reason = policy.reason
+    fmt = format or id.split("/")[0]
+    if fmt in ("v3", "v3-draft") and kind != "zom" and set(needs) & OPTIONAL_DATA_TYPES and tier != "extension":
+        tier, tier_reason = "optional", OPTIONAL_DATA_TYPE_REASON
+    tier = tier or "required"
     if kind not in KINDS or tier not in TIERS:
         raise ValueError(f"{id}: bad kind {kind!r} or tier {tier!r}")
-    fmt = format or id.split("/")[0]
     needs = tuple(sorted(set(needs) | {f"format:{fmt}"}))
     if unknown(needs):
         raise ValueError(f"{id}: unknown capability names {unknown(needs)}")
-    REGISTRY[id] = CaseSpec(id, kind, fmt, tier, description, tuple(requirements), needs, build)
+    REGISTRY[id] = CaseSpec(id, kind, fmt, tier, description, tuple(requirements), needs, build,
+                            question, tier_reason, tuple(citation) if citation is not None else None)
 
 
 def seed_for(case_id: str) -> int:
@@ -140,10 +178,21 @@ class CaseWriter:
     def expect_write(self, *, node_type: str = "array", path: str = "", metadata: dict | None = None,
                      attributes: dict | None = None, data: Any = None, keys=None, required_keys=(),
                      forbidden_keys=(), documents: dict | None = None, document_members: dict | None = None,
-                     stored: dict[str, dict] | None = None, must_fail: str | None = None) -> None:
-        """`stored`: checks on raw stored values, by key: {"equals": bytes} (saved as a file),
-        {"size": n}, {"prefix": bytes}, {"crc32c_suffix": True} (last 4 bytes are the LE CRC-32C of
-        the rest). `must_fail`: the write request itself must be refused (a reason code)."""
+                     stored: dict[str, dict] | None = None, must_fail: str | None = None, optional_keys=(),
+                     exact_basis=()) -> None:
+        """`keys`: the exact key set, apart from `optional_keys` (keys a writer may or may not write,
+        such as v3 ancestor group documents). `stored`: checks on raw stored values, by key:
+        {"equals": bytes} (saved as a file), {"size": n}, {"prefix": bytes}, {"crc32c_suffix": True}
+        (last 4 bytes are the LE CRC-32C of the rest). `documents`, `document_members` and `stored`
+        hold a writer to exact values, so they need `exact_basis`: the requirement IDs (among the
+        case's own) whose cited sentences demand those exact bytes or members; everything else is
+        judged by meaning (write_semantics). `must_fail`: the write request itself must be refused
+        (a reason code)."""
+        if (documents or document_members or stored) and not exact_basis:
+            raise ValueError(f"{self.spec.id}: exact documents/members/stored values need an exact_basis")
+        if set(exact_basis) - set(self.spec.requirements):
+            raise ValueError(f"{self.spec.id}: exact_basis {sorted(set(exact_basis) - set(self.spec.requirements))} "
+                             "are not requirements of the case")
         request: dict[str, Any] = {"node_type": node_type, "path": path, "metadata": metadata,
                                    "attributes": attributes or {}, "data": None}
         if data is not None:
@@ -168,6 +217,10 @@ class CaseWriter:
         }
         if checks:
             self.expect["stored"] = checks
+        if optional_keys:
+            self.expect["optional_keys"] = sorted(optional_keys)
+        if exact_basis:
+            self.expect["exact_basis"] = sorted(exact_basis)
         if must_fail is not None:
             from ..reference.errors import REASONS
 
@@ -221,16 +274,60 @@ def build_case(spec: CaseSpec) -> dict[str, bytes]:
     else:
         for key, value in w.store.data.items():
             files[f"{store_name}/{key}"] = value
+    if spec.kind == "read" and w.expect.get("node_type") == "array":
+        w.expect.update(reference_read_expectations(spec.format, w.store, w.node))
     doc = {
         "id": spec.id, "description": spec.description, "kind": spec.kind, "format": spec.format,
         "tier": spec.tier, "requirements": list(spec.requirements), "needs": needs,
         "store": store_name, "node": w.node, "expect": w.expect,
     }
+    doc.update(verdict_members(spec.id, spec.tier, spec.requirements, spec.question, spec.tier_reason, spec.citation))
     files["case.json"] = (json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
     size = sum(len(v) for v in files.values())
     if size > MAX_CASE_BYTES:
         raise ValueError(f"{spec.id}: {size} bytes exceeds the {MAX_CASE_BYTES} byte case limit")
     return files
+
+
+def reference_read_expectations(format_name: str, store, node: str) -> dict:
+    """`chunk_shape`, `fill_value` (and `dimension_names`) of the array at `node`, as the reference
+    reads them from the case's own store."""
+    from ..reference import get_format
+    from .write_semantics import read_expectations
+
+    fmt = get_format(format_name)
+    with warnings.catch_warnings():  # the draft's fallback data types warn on every open
+        warnings.simplefilter("ignore")
+        return read_expectations(fmt.open_node(store, fmt.normalize_path(node)))
+
+
+def verdict_members(case_id: str, tier: str, requirements, question: str | None, tier_reason: str | None,
+                    citation) -> dict:
+    """The case.json members that say why the verdict holds: `question`, `tier_reason`, `citation`
+    (required and strict cases: the builder's own list, else the question's sentences and the
+    citations.toml entries of the requirements) and `adjudication` (adjudications.toml)."""
+    from .adjudications import adjudication_for
+    from .citations import citations_for
+    from .questions import QUESTIONS
+
+    out: dict[str, Any] = {}
+    if question:
+        out["question"] = question
+    if tier_reason:
+        out["tier_reason"] = tier_reason
+    if citation is None and tier in ("required", "strict"):
+        extra = QUESTIONS[question].citation if question in QUESTIONS else ()
+        citation = [{"requirement": requirements[0], **c} for c in extra] + citations_for(requirements)
+    if citation:
+        unique = []
+        for entry in citation:
+            if entry not in unique:
+                unique.append(dict(entry))
+        out["citation"] = unique
+    adjudication = adjudication_for(case_id)
+    if adjudication is not None:
+        out["adjudication"] = adjudication
+    return out
 
 
 def zip_bytes(data: dict[str, bytes]) -> bytes:

@@ -217,7 +217,7 @@ def judge_write(case: Case, store_path: Path, reader: Any = None) -> list[str]:
         if exp.get("keys") is not None:
             optional = set(exp.get("optional_keys", ()))
             extra = sorted(set(keys) - set(exp["keys"]) - optional)
-            lost = sorted(set(exp["keys"]) - set(keys))
+            lost = sorted(set(exp["keys"]) - set(keys) - optional)
             if extra or lost:
                 problems.append(f"keys differ: unexpected {extra[:10]}, missing {lost[:10]}")
         for key in exp.get("required_keys", ()):

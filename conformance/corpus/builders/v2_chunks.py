@@ -85,7 +85,7 @@ def _(w):
 
 
 def _filter_case(case_id, dtype, filters, requirements, description, *, fill=0, values=None, compressor=None,
-                 tier="required", check_order=True):
+                 tier=None, check_order=True):
     """A read case whose chunks go through `filters` (in list order) then `compressor`; with
     `check_order` the builder proves that decoding in the wrong order gives different values."""
     def build(w):
@@ -241,7 +241,7 @@ reject_case("v2/chunks/reject-zlib-stream-uncompressed", zarray((4,), (4,), "<i4
 reject_case("v2/chunks/reject-gzip-under-zlib", zarray((4,), (4,), "<i4", 0, compressor=COMPRESSORS["zlib"]),
             "corrupt-chunk", ["V2-CHUNK-001"],
             "v2 compressor zlib but the chunk is a gzip member: reading fails (lenient readers may sniff gzip)",
-            needs=[*I4, "codec:zlib"], stage="read", chunk=False, tier="optional",
+            needs=[*I4, "codec:zlib"], stage="read", chunk=False,
             extra={"0": gzip.compress(_RAW4, mtime=0)})
 reject_case("v2/chunks/reject-raw-chunk-short", zarray((4,), (4,), "<i4", 0), "corrupt-chunk", ["V2-CHUNK-005"],
             "v2 raw chunk of 12 bytes where the full chunk is 16: reading fails (chunks are always full size)",
@@ -258,8 +258,7 @@ reject_case("v2/chunks/reject-blosc-trailing-byte", zarray((4,), (4,), "<i4", 0,
             "corrupt-chunk", ["V2-CHUNK-007"],
             "v2 blosc chunk with one byte appended (header cbytes no longer equals the stored length) fails on read "
             "(strict readers)",
-            needs=[*I4, "codec:blosc"], stage="read", chunk=False, extra={"0": _BLOSC_FRAME + b"\x00"},
-            tier="optional")  # readers that trust the self-describing header may decode it
+            needs=[*I4, "codec:blosc"], stage="read", chunk=False, extra={"0": _BLOSC_FRAME + b"\x00"})  # readers that trust the self-describing header may decode it
 reject_case("v2/chunks/reject-blosc-nbytes-mismatch",
             zarray((8,), (8,), "<i4", 0, compressor=COMPRESSORS["blosc"]), "corrupt-chunk", ["V2-CHUNK-007"],
             "v2 blosc chunk whose header nbytes (16) is half the chunk size (32) fails on read",
@@ -293,7 +292,7 @@ def _(w):
                   "03000000 01000000 04000000 02000000 05000000")
 def _(w):
     w.expect_write(metadata=zarray((2, 3), (2, 3), "<i4", -1, order="F"), data=np.arange(6, dtype="<i4").reshape(2, 3),
-                   required_keys=[".zarray", "0.0"], document_members={".zarray": {"order": "F"}},
+                   required_keys=[".zarray", "0.0"], exact_basis=["V2-CHUNK-006"],
                    stored={"0.0": {"equals": bytes.fromhex("00000000 03000000 01000000 04000000 02000000 05000000")}})
 
 
@@ -316,7 +315,7 @@ def _(w):
     stored = {key: {"size": 8} for key in _keys((3, 2))}
     stored["0.0"] = {"equals": np.ascontiguousarray(data[0:2, 0:2]).tobytes()}
     w.expect_write(metadata=zarray((5, 3), (2, 2), "<i2", 0), data=data, required_keys=[".zarray", *_keys((3, 2))],
-                   stored=stored)
+                   stored=stored, exact_basis=["V2-CHUNK-005"])
 
 
 @case("v2/chunks/write-blosc-header", kind="write", needs=["dtype:float64", "codec:blosc", "op:write"],
@@ -349,9 +348,9 @@ for _name in ("zlib", "gzip", "zstd", "lz4", "bz2", "lzma"):
         data = sample(w.rng, (7, 5), "<i8", avoid=np.int64(0))
         w.expect_write(metadata=zarray((7, 5), (3, 3), "<i8", 0, compressor=comp), data=data,
                        required_keys=[".zarray", *_keys((3, 2))],
-                       stored={key: {"prefix": magic} for key in _keys((3, 2))})
+                       stored={key: {"prefix": magic} for key in _keys((3, 2))}, exact_basis=["V2-CHUNK-007"])
 
     add_case(f"v2/chunks/write-{_name}", kind="write", build=_build,
-             needs=["dtype:int64", f"codec:{_name}", "op:write"], requirements=["V2-CHUNK-001", "V2-META-004"],
+             needs=["dtype:int64", f"codec:{_name}", "op:write"], requirements=["V2-CHUNK-001", "V2-CHUNK-007", "V2-META-004"],
              description=f"v2 write of <i8 (7,5) in (3,3) chunks with compressor {_name}: every chunk starts with the "
                          f"{_name} stream's own header (no Zarr header) and the data reads back exactly")

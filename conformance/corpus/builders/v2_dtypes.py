@@ -19,7 +19,7 @@ def _b64(raw: bytes) -> str:
 
 
 def _raw_case(case_id: str, typestr, shape, raw: bytes, expected: np.ndarray, requirements, description: str,
-              *, tier: str = "required", fill=None, extra_needs=()) -> None:
+              *, tier: str | None = None, fill=None, extra_needs=()) -> None:
     """One chunk holding exactly `raw`, compressor and filters null. The fill defaults to a zero
     the spec defines an encoding for, else null (V2-FILL-004)."""
     dtype = expected.dtype

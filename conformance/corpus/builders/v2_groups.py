@@ -113,7 +113,7 @@ reject_case("v2/groups/reject-zgroup-not-json", b'{"zarr_format": 2', "invalid-j
 reject_case("v2/groups/reject-zgroup-list", b"[2]", "invalid-metadata", ["V2-GROUP-002"],
             "v2 .zgroup that is a JSON list is rejected", key=".zgroup", chunk=False, needs=["node:group"])
 reject_case("v2/groups/reject-array-and-group", zarray((4,), (4,), "<i4", 0), "invalid-node-type", ["V2-GROUP-001"],
-            "v2 node with both .zarray and .zgroup is rejected (it cannot be both)", needs=I4, tier="optional",
+            "v2 node with both .zarray and .zgroup is rejected (it cannot be both)", needs=I4,
             extra={".zgroup": dumps(GROUP_DOC)})
 
 # ---- paths with '.' or '..' segments (V2-KEY-005): the store holds arrays where a resolver that
@@ -269,12 +269,13 @@ def _(w):
 
 # ---- writes -------------------------------------------------------------------------------
 def _write_array(case_id, path, description, requirements, *, required=(), forbidden=(), keys=None, documents=None,
-                 attributes=None, needs=(), tier="required"):
+                 attributes=None, needs=(), tier=None):
     def build(w):
         doc = zarray((3, 4), (2, 3), "<i4", 0)
         data = sample(w.rng, (3, 4), "<i4", avoid=np.int32(0))
         w.expect_write(path=path, metadata=doc, data=data, attributes=attributes, keys=keys, required_keys=required,
-                       forbidden_keys=forbidden, documents=documents)
+                       forbidden_keys=forbidden, documents=documents,
+                       exact_basis=["V2-GROUP-002"] if documents else ())
 
     add_case(case_id, kind="write", build=build, requirements=requirements, description=description, tier=tier,
              needs=[*I4, "op:write", *needs])
@@ -306,7 +307,7 @@ _write_array("v2/keys/write-ascii-keys-unicode-attributes", "",
              "v2 write of a root array with non-ASCII attribute values: the keys are exactly .zarray, .zattrs and the "
              "four chunks (all ASCII)", ["V2-STORE-001", "V2-ATTR-003"],
              keys=[".zarray", ".zattrs", *_CHUNKS], attributes={"title": "Gr\u00fc\u00dfe \u65e5\u672c", "\u00e9": 1},
-             documents={".zattrs": {"title": "Gr\u00fc\u00dfe \u65e5\u672c", "\u00e9": 1}}, needs=["feature:attributes"])
+             needs=["feature:attributes"])
 _write_array("v2/groups/write-array-ancestors", "a/b/c", "v2 write of an array at a/b/c in an empty store creates "
              ".zgroup, a/.zgroup and a/b/.zgroup, each exactly {\"zarr_format\": 2}", ["V2-GROUP-004", "V2-GROUP-002"],
              required=[".zgroup", "a/.zgroup", "a/b/.zgroup", *_under("a/b/c")],
@@ -315,19 +316,20 @@ _write_array("v2/groups/write-array-ancestors", "a/b/c", "v2 write of an array a
              needs=["node:group"])
 _write_array("v2/attributes/write-spec-example", "data", "v2 write of an array with attributes "
              '{"foo": 42, "bar": "apples", "baz": [1, 2, 3, 4]}: data/.zattrs holds exactly that object',
-             ["V2-ATTR-001"], required=["data/.zattrs"], documents={"data/.zattrs": SPEC_ATTRS}, attributes=SPEC_ATTRS,
+             ["V2-ATTR-001"], required=["data/.zattrs"], attributes=SPEC_ATTRS,
              needs=["feature:attributes"])
 _write_array("v2/attributes/write-unicode-nested", "", 'v2 write of an array with attributes {"ü": [null, {"a": '
              '[1.5, "x"]}]}: .zattrs holds the same JSON value', ["V2-ATTR-003", "V2-ATTR-001"],
-             required=[".zattrs"], documents={".zattrs": UNICODE_ATTRS}, attributes=UNICODE_ATTRS,
+             required=[".zattrs"], attributes=UNICODE_ATTRS,
              needs=["feature:attributes"])
 
 
 def _write_group(case_id, path, description, requirements, *, required, forbidden=(), documents, attributes=None,
                  needs=()):
     def build(w):
+        # .zgroup: "The following keys MUST be present ... Other keys MUST NOT be present" (V2-GROUP-002)
         w.expect_write(node_type="group", path=path, metadata=None, attributes=attributes, required_keys=required,
-                       forbidden_keys=forbidden, documents=documents)
+                       forbidden_keys=forbidden, documents=documents, exact_basis=["V2-GROUP-002"])
 
     add_case(case_id, kind="write", build=build, requirements=requirements, description=description,
              needs=["node:group", "op:write", *needs])
@@ -342,5 +344,5 @@ _write_group("v2/groups/write-group-ancestors", "a/b", "v2 write of group a/b in
 _write_group("v2/attributes/write-group-attributes", "g", "v2 write of group g with attributes: g/.zattrs holds them "
              "and g/.zgroup stays exactly {\"zarr_format\": 2}", ["V2-ATTR-001", "V2-GROUP-002"],
              required=["g/.zgroup", "g/.zattrs"], attributes={"a": {"b": [1, 2.5, None]}, "c": "text"},
-             documents={"g/.zgroup": GROUP_DOC, "g/.zattrs": {"a": {"b": [1, 2.5, None]}, "c": "text"}},
+             documents={"g/.zgroup": GROUP_DOC},
              needs=["feature:attributes"])

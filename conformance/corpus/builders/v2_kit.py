@@ -210,7 +210,7 @@ def put_ancestors(w, path: str) -> None:
 
 
 def reject_case(case_id: str, doc_or_bytes: Any, reason: str, requirements, description: str, *, needs=(),
-                tier: str = "required", stage: str = "open", node: str = "", extra: dict[str, bytes] | None = None,
+                tier: str | None = None, stage: str = "open", node: str = "", extra: dict[str, bytes] | None = None,
                 chunk: bool = True, key: str = ".zarray") -> None:
     """A one-fault case: the document (a dict, or raw bytes for JSON-level faults) at the node's
     `key`, the valid ancestors, one stored chunk `0` of four <i4 values (so that a reader that

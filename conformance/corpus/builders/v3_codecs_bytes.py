@@ -14,7 +14,7 @@ A24 = np.arange(24, dtype="u1").reshape(2, 3, 4)
 V2_F_HEX = "00000000" "03000000" "01000000" "04000000" "02000000" "05000000"  # V2-CHUNK-006
 
 
-def _vector(slug, requirements, description, value, data_type, codecs, raw: bytes, tier="required", extra_needs=()):
+def _vector(slug, requirements, description, value, data_type, codecs, raw: bytes, tier=None, extra_needs=()):
     """One chunk holding exactly `raw`, which must read as `value`."""
 
     def build(w):
@@ -93,7 +93,7 @@ _vector("transpose-201-then-120-cancel", ["V3-TRANS-002", "V3-PIPE-002"],
         A24, "uint8", [transpose([2, 0, 1]), transpose([1, 2, 0]), RAW], A24.tobytes())
 
 
-def _edge_case(slug, requirements, description, data_type, shape, chunks, codecs, skip, tier="required"):
+def _edge_case(slug, requirements, description, data_type, shape, chunks, codecs, skip, tier=None):
     def build(w):
         dtype = np.dtype(data_type)
         fill = 0.5 if dtype.kind == "f" else -7
@@ -118,7 +118,7 @@ _edge_case("transpose-01-edge-float32-be", ["V3-TRANS-002", "V3-BYTES-001"],
 
 # ---- configurations that must not open (V3-BYTES-001/002, V3-TRANS-001, V3-PIPE-004) ---------------
 
-def _bad(slug, codecs, reason, requirements, description, data_type="int32", fill=0, tier="required", needs=(),
+def _bad(slug, codecs, reason, requirements, description, data_type="int32", fill=0, tier=None, needs=(),
          shape=(4, 6), chunks=(2, 3)):
     doc = array_doc(shape, chunks, data_type, fill, codecs=codecs)
     reject_case(f"v3/codecs/{slug}", doc, reason, requirements, f"v3 {data_type} array {description} is rejected on open",
@@ -144,7 +144,7 @@ _bad("reject-bytes-complex64-no-endian", [RAW], "invalid-codec", ["V3-BYTES-002"
 _bad("reject-bytes-uint64-no-endian", [RAW], "invalid-codec", ["V3-BYTES-002"],
      "with bytes and no endian for uint64", data_type="uint64")
 _bad("reject-bytes-unknown-member", [{"name": "bytes", "configuration": {"endian": "little", "order": "C"}}],
-     "invalid-codec", ["V3-BYTES-001"], "with an unknown bytes configuration member 'order'", tier="optional")
+     "invalid-codec", ["V3-BYTES-001"], "with an unknown bytes configuration member 'order'")
 _bad("reject-bytes-on-string", [bytes_codec("little")], "invalid-codec", ["V3-PIPE-004"],
      "of the variable-length type 'string' with the fixed-size bytes codec", data_type="string", fill="",
      tier="extension")
@@ -159,8 +159,7 @@ _bad("reject-transpose-order-out-of-range", [transpose([0, 2]), LE], "invalid-or
 _bad("reject-transpose-order-negative", [transpose([-1, 0]), LE], "invalid-order", ["V3-TRANS-001"],
      "with transpose order [-1,0] (no negative axes)")
 _bad("reject-transpose-order-floats", [transpose([1.0, 0.0]), LE], "invalid-order", ["V3-TRANS-001"],
-     "with transpose order [1.0,0.0] (not integers; JSON readers without an integer type may accept it)",
-     tier="optional")
+     "with transpose order [1.0,0.0] (not integers; JSON readers without an integer type may accept it)")
 _bad("reject-transpose-order-booleans", [transpose([True, False]), LE], "invalid-order", ["V3-TRANS-001"],
      "with transpose order [true,false] (booleans are not integers)")
 _bad("reject-transpose-order-missing", [{"name": "transpose", "configuration": {}}, LE], "invalid-codec",
@@ -172,12 +171,12 @@ _bad("reject-transpose-rank3-order-on-rank2", [transpose([2, 1, 0]), LE], "inval
 _bad("reject-transpose-rank1-order-on-rank2", [transpose([0]), LE], "invalid-order", ["V3-PIPE-004", "V3-TRANS-001"],
      "with transpose order [0] of length 1 on rank-2 chunks")
 _bad("reject-transpose-unknown-member", [{"name": "transpose", "configuration": {"order": [1, 0], "axes": [1, 0]}}, LE],
-     "invalid-codec", ["V3-TRANS-001"], "with an unknown transpose configuration member 'axes'", tier="optional")
+     "invalid-codec", ["V3-TRANS-001"], "with an unknown transpose configuration member 'axes'")
 
 
 # ---- chunks of the wrong size (V3-BYTES-004) ----------------------------------------------------
 
-def _bad_chunk(slug, raw: bytes, description, tier="optional", requirements=("V3-BYTES-004",)):
+def _bad_chunk(slug, raw: bytes, description, tier=None, requirements=("V3-BYTES-004",)):
     doc = array_doc((2,), (2,), "int32", 0, codecs=[LE])
     reject_case(f"v3/codecs/{slug}", doc, "corrupt-chunk", list(requirements), description, stage="read",
                 needs=["dtype:int32", "codec:bytes"], tier=tier, extra={"c/0": raw})

@@ -30,7 +30,7 @@ def compressible(rng, shape, dtype, fill) -> np.ndarray:
     return data
 
 
-def _chunked(slug, requirements, description, data_type, codecs, compress, *, tier="required", fill=-7, skip=((1, 0),),
+def _chunked(slug, requirements, description, data_type, codecs, compress, *, tier=None, fill=-7, skip=((1, 0),),
              shape=SHAPE, chunks=CHUNKS):
     """An array of sample data whose chunks are `compress(bytes codec output)`, with junk
     overhang and missing chunks."""
@@ -48,7 +48,7 @@ def _chunked(slug, requirements, description, data_type, codecs, compress, *, ti
               needs=[f"dtype:{data_type}", *needs_for(codecs)])
 
 
-def _bad(slug, codecs, reason, requirements, description, *, tier="required", data_type="int32", stage="open",
+def _bad(slug, codecs, reason, requirements, description, *, tier=None, data_type="int32", stage="open",
          chunk: bytes | None = None):
     doc = array_doc((2,), (2,), data_type, 0, codecs=codecs)
     reject_case(f"v3/codecs/{slug}", doc, reason, requirements, description, stage=stage, tier=tier,
@@ -87,32 +87,30 @@ _chunked("gzip-two-members", ["V3-GZIP-002"],
          "concatenation", "int32", [LE, gzip_codec(5)],
          lambda raw: gzip_bytes(raw[: len(raw) // 2], 5) + gzip_bytes(raw[len(raw) // 2 :], 5), tier="optional")
 
-for _level, _req, _tier in ((10, "V3-GZIP-001", "optional"), (-1, "V3-GZIP-001", "optional")):
-    _bad(f"reject-gzip-level-{_level}".replace("--", "-minus-"), [LE, gzip_codec(_level)], "invalid-codec", [_req],
-         f"v3 gzip level {_level} (outside 0..9) is rejected on open", tier=_tier)
+for _level in (10, -1):
+    _bad(f"reject-gzip-level-{_level}".replace("--", "-minus-"), [LE, gzip_codec(_level)], "invalid-codec", ["V3-GZIP-001"],
+         f"v3 gzip level {_level} (outside 0..9) is rejected on open")
 _bad("reject-gzip-level-string", [LE, {"name": "gzip", "configuration": {"level": "5"}}], "invalid-codec",
      ["V3-GZIP-001"], "v3 gzip level '5' (a string) is rejected on open")
 _bad("reject-gzip-level-float", [LE, {"name": "gzip", "configuration": {"level": 1.5}}], "invalid-codec",
      ["V3-GZIP-001"], "v3 gzip level 1.5 is rejected on open")
 _bad("reject-gzip-level-missing", [LE, {"name": "gzip", "configuration": {}}], "invalid-codec",
-     ["V3-GZIP-001"], "v3 gzip configuration without level is rejected on open", tier="optional")
+     ["V3-GZIP-001"], "v3 gzip configuration without level is rejected on open")
 _bad("reject-gzip-zlib-stream", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002"],
-     "v3 gzip codec with a zlib-wrapped chunk (78 9c, RFC 1950) fails on read (readers differ: recorded)",
-     tier="optional", stage="read", chunk=zlib.compress(TWO_I4, 6))
+     "v3 gzip codec with a zlib-wrapped chunk (78 9c, RFC 1950) fails on read (readers differ: recorded)", stage="read", chunk=zlib.compress(TWO_I4, 6))
 _bad("reject-gzip-raw-deflate", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002"],
-     "v3 gzip codec with a raw deflate chunk (no container) fails on read", tier="optional", stage="read",
+     "v3 gzip codec with a raw deflate chunk (no container) fails on read", stage="read",
      chunk=zlib.compress(TWO_I4, 6)[2:-4])
 _bad("reject-gzip-truncated", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002"],
      "v3 gzip chunk cut short (last 6 bytes missing) fails on read", stage="read", chunk=gzip_bytes(TWO_I4, 5)[:-6])
 _bad("reject-gzip-bad-trailer-crc", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002"],
-     "v3 gzip chunk whose member trailer CRC-32 is wrong fails on read", tier="optional", stage="read",
+     "v3 gzip chunk whose member trailer CRC-32 is wrong fails on read", stage="read",
      chunk=(lambda g: g[:-8] + bytes([g[-8] ^ 0xFF]) + g[-7:])(gzip_bytes(TWO_I4, 5)))
 _bad("reject-gzip-wrong-size", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002", "V3-BYTES-004"],
      "v3 gzip chunk that inflates to 12 bytes for a (2,) int32 chunk (8 expected) fails on read", stage="read",
-     tier="optional",
      chunk=gzip_bytes(TWO_I4 + b"\x01\x02\x03\x04", 5))
 _bad("reject-gzip-junk-after-member", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002"],
-     "v3 gzip chunk followed by 5 junk bytes fails on read", tier="optional", stage="read",
+     "v3 gzip chunk followed by 5 junk bytes fails on read", stage="read",
      chunk=gzip_bytes(TWO_I4, 5) + b"junk!")
 
 # ---- blosc (V3-BLOSC-001..005) ---------------------------------------------------------------------
@@ -147,27 +145,27 @@ _chunked("blosc-cname-differs-from-header", ["V3-BLOSC-005"],
          tier="optional")
 
 _BLOSC_BAD = [
-    ("cname-lzma", {"cname": "lzma"}, ["V3-BLOSC-001"], "cname 'lzma'", "required"),
-    ("cname-uppercase", {"cname": "LZ4"}, ["V3-BLOSC-001"], "cname 'LZ4'", "required"),
-    ("clevel-10", {"clevel": 10}, ["V3-BLOSC-001"], "clevel 10", "required"),
-    ("clevel-minus-1", {"clevel": -1}, ["V3-BLOSC-001"], "clevel -1", "required"),
-    ("shuffle-int-1", {"shuffle": 1}, ["V3-BLOSC-002"], "the v2 integer shuffle 1", "required"),
-    ("shuffle-int-0", {"shuffle": 0}, ["V3-BLOSC-002"], "the v2 integer shuffle 0", "required"),
-    ("shuffle-int-minus-1", {"shuffle": -1}, ["V3-BLOSC-002"], "the v2 automatic shuffle -1", "required"),
-    ("shuffle-byteshuffle", {"shuffle": "byteshuffle"}, ["V3-BLOSC-002"], "shuffle 'byteshuffle'", "required"),
-    ("shuffle-missing-typesize", {"typesize": None}, ["V3-BLOSC-003"], "shuffle 'shuffle' without typesize", "required"),
-    ("typesize-0", {"typesize": 0}, ["V3-BLOSC-003"], "typesize 0 (not positive)", "required"),
-    ("typesize-float", {"typesize": 4.0}, ["V3-BLOSC-003"], "typesize 4.0 (a float)", "optional"),
-    ("blocksize-negative", {"blocksize": -1}, ["V3-BLOSC-001"], "blocksize -1", "required"),
+    ("cname-lzma", {"cname": "lzma"}, ["V3-BLOSC-001"], "cname 'lzma'"),
+    ("cname-uppercase", {"cname": "LZ4"}, ["V3-BLOSC-001"], "cname 'LZ4'"),
+    ("clevel-10", {"clevel": 10}, ["V3-BLOSC-001"], "clevel 10"),
+    ("clevel-minus-1", {"clevel": -1}, ["V3-BLOSC-001"], "clevel -1"),
+    ("shuffle-int-1", {"shuffle": 1}, ["V3-BLOSC-002"], "the v2 integer shuffle 1"),
+    ("shuffle-int-0", {"shuffle": 0}, ["V3-BLOSC-002"], "the v2 integer shuffle 0"),
+    ("shuffle-int-minus-1", {"shuffle": -1}, ["V3-BLOSC-002"], "the v2 automatic shuffle -1"),
+    ("shuffle-byteshuffle", {"shuffle": "byteshuffle"}, ["V3-BLOSC-002"], "shuffle 'byteshuffle'"),
+    ("shuffle-missing-typesize", {"typesize": None}, ["V3-BLOSC-003"], "shuffle 'shuffle' without typesize"),
+    ("typesize-0", {"typesize": 0}, ["V3-BLOSC-003"], "typesize 0 (not positive)"),
+    ("typesize-float", {"typesize": 4.0}, ["V3-BLOSC-003"], "typesize 4.0 (a float)"),
+    ("blocksize-negative", {"blocksize": -1}, ["V3-BLOSC-001"], "blocksize -1"),
     ("bitshuffle-missing-typesize", {"shuffle": "bitshuffle", "typesize": None}, ["V3-BLOSC-003"],
-     "shuffle 'bitshuffle' without typesize", "required"),
-    ("cname-missing", {"cname": None}, ["V3-BLOSC-001"], "no cname (the spec gives no default)", "optional"),
-    ("clevel-missing", {"clevel": None}, ["V3-BLOSC-001"], "no clevel (the spec gives no default)", "optional"),
-    ("shuffle-missing", {"shuffle": None}, ["V3-BLOSC-002"], "no shuffle (the spec gives no default)", "optional"),
-    ("blocksize-missing", {"blocksize": None}, ["V3-BLOSC-001"], "no blocksize (the spec gives no default)", "optional"),
+     "shuffle 'bitshuffle' without typesize"),
+    ("cname-missing", {"cname": None}, ["V3-BLOSC-001"], "no cname (the spec gives no default)"),
+    ("clevel-missing", {"clevel": None}, ["V3-BLOSC-001"], "no clevel (the spec gives no default)"),
+    ("shuffle-missing", {"shuffle": None}, ["V3-BLOSC-002"], "no shuffle (the spec gives no default)"),
+    ("blocksize-missing", {"blocksize": None}, ["V3-BLOSC-001"], "no blocksize (the spec gives no default)"),
 ]
 
-for _slug, _changes, _reqs, _what, _tier in _BLOSC_BAD:
+for _slug, _changes, _reqs, _what in _BLOSC_BAD:
     _conf = dict(blosc_codec("lz4", 5, "shuffle", 4, 0)["configuration"])
     for _k, _v in _changes.items():
         if _v is None:
@@ -175,7 +173,7 @@ for _slug, _changes, _reqs, _what, _tier in _BLOSC_BAD:
         else:
             _conf[_k] = _v
     _bad(f"reject-blosc-{_slug}", [LE, {"name": "blosc", "configuration": _conf}], "invalid-codec", _reqs,
-         f"v3 blosc with {_what} is rejected on open", tier=_tier)
+         f"v3 blosc with {_what} is rejected on open")
 
 _BLOSC_OK = blosc_bytes(TWO_I4, "lz4", 5, "shuffle", 4, 0)
 _bad("reject-blosc-short-header", [LE, blosc_codec()], "corrupt-chunk", ["V3-BLOSC-004"],
@@ -185,7 +183,6 @@ _bad("reject-blosc-truncated", [LE, blosc_codec()], "corrupt-chunk", ["V3-BLOSC-
      chunk=_BLOSC_OK[:-2])
 _bad("reject-blosc-wrong-nbytes", [LE, blosc_codec()], "corrupt-chunk", ["V3-BLOSC-004", "V3-BYTES-004"],
      "v3 blosc chunk holding 12 bytes for a (2,) int32 chunk (8 expected) fails on read", stage="read",
-     tier="optional",
      chunk=blosc_bytes(TWO_I4 + b"\x00\x01\x02\x03", "lz4", 5, "shuffle", 4, 0))
 _bad("reject-blosc-zlib-chunk", [LE, blosc_codec()], "corrupt-chunk", ["V3-BLOSC-004"],
      "v3 blosc codec with a zlib stream as chunk fails on read", stage="read", chunk=zlib.compress(TWO_I4))
@@ -235,7 +232,7 @@ _bad("reject-zstd-truncated", [LE, zstd_codec(3)], "corrupt-chunk", ["V3-ZSTD-00
 # ---- crc32c (V3-CRC-001..004) -----------------------------------------------------------------------
 
 
-def _crc_vector(slug, requirements, description, codecs, tier="required"):
+def _crc_vector(slug, requirements, description, codecs, tier=None):
     def build(w):
         value = np.frombuffer(b"123456789", "u1")
         w.put_json("zarr.json", array_doc((9,), (9,), "uint8", 0, codecs=codecs))
@@ -262,13 +259,13 @@ _chunked("crc32c-twice", ["V3-CRC-002", "V3-PIPE-002"],
          [LE, CRC32C, CRC32C], lambda raw: with_crc(with_crc(raw)), fill=0.5)
 
 _bad("reject-crc32c-bit-flip", [LE, CRC32C], "checksum-mismatch", ["V3-CRC-003"],
-     "v3 crc32c chunk with one payload bit flipped fails on read", tier="optional", stage="read",
+     "v3 crc32c chunk with one payload bit flipped fails on read", stage="read",
      chunk=bytes([TWO_I4[0] ^ 0x10]) + TWO_I4[1:] + crc_bytes(TWO_I4))
 _bad("reject-crc32c-checksum-big-endian", [LE, CRC32C], "checksum-mismatch", ["V3-CRC-002", "V3-CRC-003"],
-     "v3 crc32c chunk whose checksum is stored big-endian fails on read", tier="optional", stage="read",
+     "v3 crc32c chunk whose checksum is stored big-endian fails on read", stage="read",
      chunk=TWO_I4 + crc_bytes(TWO_I4)[::-1])
 _bad("reject-crc32c-checksum-prepended", [LE, CRC32C], "checksum-mismatch", ["V3-CRC-002", "V3-CRC-003"],
-     "v3 crc32c chunk with the checksum before the data (not appended) fails on read", tier="optional", stage="read",
+     "v3 crc32c chunk with the checksum before the data (not appended) fails on read", stage="read",
      chunk=crc_bytes(TWO_I4) + TWO_I4)
 _bad("reject-crc32c-3-bytes", [LE, CRC32C], "corrupt-chunk", ["V3-CRC-004"],
      "v3 crc32c chunk of 3 bytes (too short for a checksum) fails on read", stage="read", chunk=b"\x01\x02\x03")

@@ -238,7 +238,7 @@ def outside_inner(index, chunks, inner_shape, shape) -> set[tuple[int, ...]]:
             if any(i * c + p * n >= s for i, c, p, n, s in zip(index, chunks, pos, inner_shape, shape))}
 
 
-def read_case(case_id: str, requirements, description: str, build: Callable, *, needs=(), tier: str = "required") -> None:
+def read_case(case_id: str, requirements, description: str, build: Callable, *, needs=(), tier: str | None = None) -> None:
     add_case(case_id, kind="read", build=build, needs=needs, tier=tier, requirements=requirements,
              description=description)
 

@@ -15,7 +15,7 @@ from .v3_kit import array_doc, reject_case
 
 
 def _pipeline_case(slug, requirements, description, codecs, data_type="int32", fill=-7, shape=(7, 9), chunks=(4, 4),
-                   skip=((0, 1),), tier="required", extra_needs=()):
+                   skip=((0, 1),), tier=None, extra_needs=()):
     def build(w):
         dtype = np.dtype(data_type)
         fb = fill_bits(fill, dtype)
@@ -86,7 +86,7 @@ for _slug, _codecs, _what in _ORDERS:
 
 # ---- unknown codecs and malformed entries (V3-EXT-004, V3-ARR-014) ---------------------------------
 
-def _bad(slug, codecs, reason, requirements, description, tier="required", data_type="int32", extra_needs=()):
+def _bad(slug, codecs, reason, requirements, description, tier=None, data_type="int32", extra_needs=()):
     reject_case(f"v3/pipeline/{slug}", array_doc((4, 6), (2, 3), data_type, 0, codecs=codecs), reason, requirements,
                 description, tier=tier, needs=[f"dtype:{data_type}", *needs_for(codecs), *extra_needs])
 
@@ -102,14 +102,14 @@ _bad("reject-unknown-index-codec",
      [sharding((2, 3), [LE], [LE, {"name": "no_such_checksum"}])], "unknown-codec", ["V3-EXT-004", "V3-SHARD-004"],
      "v3 sharding whose index_codecs hold an unknown codec is rejected on open")
 _bad("reject-v2-zlib-name", [LE, {"name": "zlib", "configuration": {"level": 1}}], "unknown-codec", ["V3-EXT-004"],
-     "v3 codecs with the v2 numcodecs id 'zlib' (not a v3 codec name) are rejected on open", tier="optional")
+     "v3 codecs with the v2 numcodecs id 'zlib' (not a v3 codec name) are rejected on open")
 _bad("reject-codec-entry-extra-member", [LE, {"name": "gzip", "configuration": {"level": 1}, "id": "gzip"}],
      "invalid-codec", ["V3-ARR-014"], "v3 codec entry with an extra member 'id' next to name and configuration "
-     "is rejected on open", tier="optional")
+     "is rejected on open")
 _bad("reject-codec-entry-v2-style", [LE, {"id": "gzip", "level": 1}], "invalid-codec", ["V3-ARR-014"],
      "v3 codec entry in the v2 style {'id': 'gzip', 'level': 1} (no name) is rejected on open")
 _bad("reject-codec-configuration-null", [LE, {"name": "gzip", "configuration": None}], "invalid-codec",
-     ["V3-ARR-014"], "v3 codec entry with configuration null (not an object) is rejected on open", tier="optional")
+     ["V3-ARR-014"], "v3 codec entry with configuration null (not an object) is rejected on open")
 _bad("reject-inner-codecs-empty", [sharding((2, 3), [], [LE, CRC32C])], "codec-order", ["V3-ARR-005", "V3-SHARD-003"],
      "v3 sharding with inner codecs [] (no array->bytes codec) is rejected on open")
 

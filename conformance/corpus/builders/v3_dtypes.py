@@ -69,7 +69,7 @@ for _name in FILLS:
 
 # ---- the spec's byte vectors (V3-DT-002..005, V3-DT-007) ----------------------------------------
 
-def _vector(case_id, data_type, endian, raw_hex, expected, requirements, description, tier="required"):
+def _vector(case_id, data_type, endian, raw_hex, expected, requirements, description, tier=None):
     def build(w):
         value = np.asarray(expected)
         doc = array_doc(value.shape, value.shape, data_type, FILLS[data_type] if data_type in FILLS else 0,
@@ -137,10 +137,10 @@ for _slug, _value, _req, _what in _BAD_TYPES:
 
 reject_case("v3/dtypes/reject-r-leading-zero", array_doc((4,), (2,), "r016", [0, 0]), "invalid-data-type",
             ["V3-DT-007"], "v3 data_type 'r016' (a non-canonical bit count) is rejected on open",
-            needs=["codec:bytes", "dtype:r*"], tier="optional")
+            needs=["codec:bytes", "dtype:r*"])
 
 
-@case("v3/dtypes/reject-bool-byte-02", kind="reject", needs=["dtype:bool", "codec:bytes"], tier="optional",
+@case("v3/dtypes/reject-bool-byte-02", kind="reject", needs=["dtype:bool", "codec:bytes"],
       requirements=["V3-DT-002"],
       description="v3 bool chunk holding the byte 02 (neither false nor true) fails on read")
 def _(w):
@@ -222,5 +222,4 @@ def _(w):
     data = strings(w.rng, (5,))
     data[0] = "é日本"
     doc = array_doc((5,), (2,), "string", "", codecs=[{"name": "vlen-utf8"}])
-    w.expect_write(metadata=doc, data=data, keys=["zarr.json", "c/0", "c/1", "c/2"],
-                   document_members={"zarr.json": {"data_type": "string"}})
+    w.expect_write(metadata=doc, data=data, keys=["zarr.json", "c/0", "c/1", "c/2"])

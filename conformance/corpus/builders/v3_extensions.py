@@ -3,8 +3,10 @@ and the 2023-24 legacy forms (V3HIST-*).
 
 Legacy forms: the reference reads strict 3.0 by default and accepts none of the V3HIST spellings
 (its codec pipeline has a `legacy=True` switch that opening never sets; implicit groups are always
-refused). Each V3HIST case is therefore an optional reject case: an implementation that reads the
-legacy form (zarrs reads the `endian` codec, for example) fails an optional case, nothing more.
+refused). Each V3HIST case is a reject case whose tier follows its question (questions.py): a legacy
+form with one historical reading (the `endian` codec, transpose 'F', integer shuffle) is strict, so an
+implementation that reads it is lenient, not wrong; a legacy codec list that some codec cannot take
+(gzip with no array->bytes codec) is required.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ def _doc(**changes) -> dict:
     return doc
 
 
-def _bad(slug, reason, requirements, what, tier="required", needs=(), area="extensions", **changes):
+def _bad(slug, reason, requirements, what, tier=None, needs=(), area="extensions", **changes):
     reject_case(f"v3/{area}/reject-{slug}", _doc(**changes), reason, requirements, f"v3 array {what} is rejected on open",
                 needs=[*I4, *needs], tier=tier, extra=_CHUNKS)
 
@@ -56,19 +58,17 @@ _bad("cke-unknown-must-understand-false", "invalid-chunk-key-encoding", ["V3-EXT
      "whose unknown chunk_key_encoding says must_understand false",
      chunk_key_encoding={"name": "weird", "must_understand": False})
 _bad("data-type-known-must-understand-false", "invalid-data-type", ["V3-EXT-003"],
-     "with data_type {'name': 'int32', 'must_understand': false} (3.1 forbids false for data types)",
-     tier="optional", data_type={"name": "int32", "must_understand": False})
+     "with data_type {'name': 'int32', 'must_understand': false} (3.1 forbids false for data types)", data_type={"name": "int32", "must_understand": False})
 _bad("grid-known-must-understand-false", "invalid-chunk-grid", ["V3-EXT-003"],
-     "with a regular chunk_grid that says must_understand false (3.1 forbids it for chunk grids)", tier="optional",
+     "with a regular chunk_grid that says must_understand false (3.1 forbids it for chunk grids)",
      chunk_grid={"name": "regular", "configuration": {"chunk_shape": [2]}, "must_understand": False})
 _bad("must-understand-not-boolean", "invalid-chunk-key-encoding", ["V3-EXT-003"],
-     "whose chunk_key_encoding has must_understand 0 (not a boolean)", tier="optional",
+     "whose chunk_key_encoding has must_understand 0 (not a boolean)",
      chunk_key_encoding={"name": "default", "must_understand": 0})
 _bad("codec-unknown-after-bytes", "unknown-codec", ["V3-EXT-004"], "with codecs [bytes, no_such_codec]",
      codecs=[bytes_codec("little"), {"name": "no_such_codec"}])
 _bad("codec-unknown-must-understand-false", "unknown-codec", ["V3-EXT-004", "V3-EXT-003"],
-     "with an unknown bytes->bytes codec marked must_understand false (skipping it would return undecoded data)",
-     tier="optional", codecs=[bytes_codec("little"), {"name": "no_such_codec", "must_understand": False}])
+     "with an unknown bytes->bytes codec marked must_understand false (skipping it would return undecoded data)", codecs=[bytes_codec("little"), {"name": "no_such_codec", "must_understand": False}])
 _bad("codec-unknown-array-to-array", "unknown-codec", ["V3-EXT-004"], "with an unknown codec before bytes",
      codecs=[{"name": "no_such_filter", "configuration": {}}, bytes_codec("little")])
 _bad("grid-unknown", "invalid-chunk-grid", ["V3-EXT-005"], "with the unknown chunk_grid 'rectilinear_x'",
@@ -103,39 +103,39 @@ _read("cke-shorthand-default", "v3.1 chunk_key_encoding given as the string 'def
       chunk_key_encoding="default")
 _read("cke-must-understand-true", "v3.1 chunk_key_encoding with an explicit must_understand true opens normally",
       ["V3-EXT-003"], chunk_key_encoding={"name": "default", "configuration": {"separator": "/"}, "must_understand": True})
-_read("data-type-object-form", "v3.1 data_type as the object {'name': 'int32'} reads like 'int32'", ["V3-EXT-001"],
-      data_type={"name": "int32"})
+# No read case for data_type {'name': 'int32'}: 3.0 and 3.1 both say a core data type "must be the data
+# type identifier provided as a string", so the object form is a document fault (question
+# core-type-object-form, tier strict), not a valid store.
 
 
 # ---- writers use the registered spellings (V3-EXT-006) ---------------------------------------------------
 
-def _write(slug, codecs, needs, description, tier="required"):
+def _write(slug, codecs, needs, description, tier=None):
     def build(w):
         data = sample(w.rng, (6,), "i4", avoid=np.int32(0))
         doc = array_doc((6,), (4,), "int32", 0, codecs=codecs)
-        w.expect_write(metadata=doc, data=data, keys=["zarr.json", "c/0", "c/1"],
-                       document_members={"zarr.json": {"codecs": codecs}})
+        # the reference opens the written zarr.json strictly: 'endian', 'GZip' or URI names fail to open
+        w.expect_write(metadata=doc, data=data, keys=["zarr.json", "c/0", "c/1"])
 
     add_case(f"v3/extensions/write-{slug}", kind="write", build=build, tier=tier, requirements=["V3-EXT-006", "V3-ARR-014"],
              needs=[*I4, *needs, "op:write"], description=description)
 
 
 _write("registered-bytes-gzip", [bytes_codec("little"), {"name": "gzip", "configuration": {"level": 5}}], ["codec:gzip"],
-       "v3 write with codecs bytes + gzip writes exactly those lower-case registered names and configurations "
-       "(never 'endian', 'GZip' or short-hand strings)")
+       "v3 write with codecs bytes + gzip writes the registered names of the same pipeline (never 'endian', "
+       "'GZip' or a URI)")
 _write("registered-bytes-zstd-crc32c",
        [bytes_codec("little"), {"name": "zstd", "configuration": {"level": 3, "checksum": False}}, {"name": "crc32c"}],
        ["codec:zstd", "codec:crc32c"],
-       "v3 write with codecs bytes + zstd + crc32c writes them back in the same object form "
-       "(crc32c with no configuration member)", tier="optional")
+       "v3 write with codecs bytes + zstd + crc32c writes the registered names of the same pipeline",
+       tier="extension")
 
 
 # ---- legacy 2023-24 forms (V3HIST-*): the reference refuses them all ------------------------------------------
 
 def _legacy(slug, reason, requirement, what, needs=(), stage="open", **changes):
     reject_case(f"v3/legacy/{slug}", _doc(**changes), reason, [requirement],
-                f"v3 legacy form: {what}; the reference reads strict 3.0 and refuses it", needs=[*I4, *needs],
-                tier="optional", stage=stage, extra=_CHUNKS)
+                f"v3 legacy form: {what}; the reference reads strict 3.0 and refuses it", needs=[*I4, *needs], stage=stage, extra=_CHUNKS)
 
 
 _legacy("endian-codec", "unknown-codec", "V3HIST-001", "the pre-2024 'endian' codec name in place of 'bytes'",
@@ -155,7 +155,7 @@ _legacy("fill-binary-string", "invalid-fill-value", "V3HIST-006", "float fill '0
         data_type="float32", fill_value="0b00111111100000000000000000000000")
 
 
-@case("v3/legacy/implicit-group", kind="reject", tier="optional", needs=I4 + ["node:group"],
+@case("v3/legacy/implicit-group", kind="reject", needs=I4 + ["node:group"],
       requirements=["V3HIST-003"],
       description="v3 legacy form: group 'a' implied by a/b/zarr.json but without its own zarr.json (May 2023 - "
                   "Aug 2024); the reference has no implicit groups and refuses to open it")
@@ -167,7 +167,7 @@ def _(w):
     w.expect_reject("implicit-group")
 
 
-@case("v3/legacy/gzip-without-bytes-data", kind="reject", tier="optional", needs=I4 + ["codec:gzip"],
+@case("v3/legacy/gzip-without-bytes-data", kind="reject", needs=I4 + ["codec:gzip"],
       requirements=["V3HIST-004"],
       description="v3 legacy form: codecs [gzip] over implied little-endian bytes, with a real gzip chunk; "
                   "the reference refuses the codec list")

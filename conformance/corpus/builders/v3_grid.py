@@ -155,7 +155,7 @@ def _(w):
 
 # ---- rejects ---------------------------------------------------------------------------------------
 
-def _bad_grid(slug, shape, chunk_grid, reason, requirements, what, tier="required", **kw):
+def _bad_grid(slug, shape, chunk_grid, reason, requirements, what, tier=None, **kw):
     doc = array_doc(shape, (1,) * len(shape), "int32", 0)
     doc["chunk_grid"] = chunk_grid
     reject_case(f"v3/grid/reject-{slug}", doc, reason, requirements, f"v3 chunk_grid {what} is rejected on open",
@@ -174,8 +174,7 @@ _bad_grid("chunk-shape-missing", [4], {"name": "regular", "configuration": {}}, 
           "whose configuration lacks chunk_shape")
 _bad_grid("chunk-zero", [10], _regular([0]), "invalid-chunk-shape", ["V3-GRID-009"], "chunk_shape [0] for shape [10]")
 _bad_grid("chunk-zero-empty-dim", [0], _regular([0]), "invalid-chunk-shape", ["V3-GRID-009"],
-          "chunk_shape [0] for shape [0] (3.0 allows it, HEAD-2026 does not; the reference takes the stricter reading)",
-          tier="optional")
+          "chunk_shape [0] for shape [0] (3.0 allows it, HEAD-2026 does not; the reference takes the stricter reading)")
 _bad_grid("chunk-negative", [4], _regular([-2]), "invalid-chunk-shape", ["V3-GRID-009"], "chunk_shape [-2]")
 _bad_grid("chunk-float", [4], _regular([2.0]), "invalid-chunk-shape", ["V3-GRID-001"], "chunk_shape [2.0]")
 _bad_grid("chunk-string", [4], _regular("2"), "invalid-chunk-shape", ["V3-GRID-001"], "chunk_shape '2'")
@@ -187,7 +186,7 @@ _bad_grid("0d-with-chunk", [], _regular([1]), "invalid-chunk-shape", ["V3-ARR-01
           "chunk_shape [1] for a 0-d array")
 
 
-@case("v3/grid/reject-truncated-edge-chunk", kind="reject", needs=I4, tier="optional", requirements=["V3-GRID-004"],
+@case("v3/grid/reject-truncated-edge-chunk", kind="reject", needs=I4, requirements=["V3-GRID-004"],
       description="v3 int32 (5,) in (4,) whose edge chunk is stored truncated to its 1 in-bounds element "
                   "(N5 style) fails on read")
 def _(w):
@@ -238,4 +237,5 @@ def _(w):
             data[r, c] = 0x20202030  # b"0   "
     doc = array_doc((30, 30), (16, 16), "int32", 0x20202020)
     keys = all_keys((30, 30), (16, 16))
-    w.expect_write(metadata=doc, data=data.astype("i4"), keys=keys, documents={k: 0 for k in keys[1:]})
+    w.expect_write(metadata=doc, data=data.astype("i4"), keys=keys, documents={k: 0 for k in keys[1:]},
+                   exact_basis=["V3-GRID-005"])  # a SHOULD: hence tier optional

@@ -142,7 +142,7 @@ def put_array(w, prefix: str, doc: dict, data: np.ndarray, *, fill_bits: np.ndar
 
 
 def reject_case(case_id: str, doc_or_bytes: Any, reason: str, requirements, description: str, *,
-                needs=(), tier: str = "required", stage: str = "open", node: str = "",
+                needs=(), tier: str | None = None, stage: str = "open", node: str = "",
                 extra: dict[str, bytes] | None = None) -> None:
     """A one-fault case: the document (a dict, or raw bytes for JSON-level faults) at the node's
     zarr.json plus any extra keys."""
@@ -179,8 +179,14 @@ def all_keys(shape, chunks, key=default_key, prefix: str = "") -> list[str]:
     return [prefix + "zarr.json"] + [prefix + key(i) for i in np.ndindex(*grid(shape, chunks))]
 
 
-def write_case(case_id, description, requirements, metadata, data, needs, tier="required", path="", **expect) -> None:
-    """A write case of an array; `data` is an array or a function of the CaseWriter (for w.rng)."""
+def write_case(case_id, description, requirements, metadata, data, needs, tier=None, path="", **expect) -> None:
+    """A write case of an array; `data` is an array or a function of the CaseWriter (for w.rng).
+    Ancestor group documents listed in `keys` are optional keys unless the case says otherwise:
+    3.0 describes creating them only in its non-normative Operations section."""
+    if path and expect.get("keys") is not None and "optional_keys" not in expect:
+        parts = path.split("/")
+        ancestors = ["/".join(parts[:i] + ["zarr.json"]) for i in range(len(parts))]
+        expect["optional_keys"] = [k for k in ancestors if k in expect["keys"]]
 
     def build(w):
         arr = data(w) if callable(data) else data

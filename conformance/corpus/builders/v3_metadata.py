@@ -14,7 +14,7 @@ I4 = ["dtype:int32", "codec:bytes"]
 SHAPE, CHUNKS = (5, 4), (2, 3)
 
 
-def _read(slug, description, requirements, needs=(), tier="required", attributes=None, transform=None, **members):
+def _read(slug, description, requirements, needs=(), tier=None, attributes=None, transform=None, **members):
     """A root int32 (5,4) array in (2,3) chunks with one chunk missing; `members` are added to (or
     replace) the document, `transform(doc)` may rewrite it."""
 
@@ -109,7 +109,7 @@ _DROP = object()
 _CHUNKS = {"c/0": np.arange(2, dtype="<i4").tobytes()}
 
 
-def _bad(slug, reason, requirements, what, tier="required", needs=(), **changes):
+def _bad(slug, reason, requirements, what, tier=None, needs=(), **changes):
     reject_case(f"v3/metadata/reject-{slug}", _doc(**changes), reason, requirements, f"v3 array {what} is rejected on open",
                 needs=[*I4, *needs], tier=tier, extra=_CHUNKS)
 
@@ -122,8 +122,7 @@ for _member in ("zarr_format", "node_type", "shape", "data_type", "chunk_grid", 
 _bad("zarr-format-string", "invalid-zarr-format", ["V3-ARR-001"], "with zarr_format '3' (a string)", zarr_format="3")
 _bad("zarr-format-2", "invalid-zarr-format", ["V3-ARR-001"], "document in zarr.json with zarr_format 2", zarr_format=2)
 _bad("zarr-format-4", "invalid-zarr-format", ["V3-ARR-001"], "with zarr_format 4", zarr_format=4)
-_bad("zarr-format-float", "invalid-zarr-format", ["V3-ARR-001"], "with zarr_format 3.0 (not an integer literal)",
-     tier="optional", zarr_format=3.0)
+_bad("zarr-format-float", "invalid-zarr-format", ["V3-ARR-001"], "with zarr_format 3.0 (not an integer literal)", zarr_format=3.0)
 _bad("node-type-capitalised", "invalid-node-type", ["V3-ARR-002"], "with node_type 'Array'", node_type="Array")
 _bad("node-type-null", "invalid-node-type", ["V3-ARR-002"], "with node_type null", node_type=None)
 _bad("node-type-dataset", "invalid-node-type", ["V3-ARR-002"], "with node_type 'dataset'", node_type="dataset")
@@ -145,7 +144,7 @@ _bad("codec-entry-name-number", "invalid-codec", ["V3-ARR-014"], "with a codec w
 _bad("storage-transformer-unknown", "invalid-storage-transformer", ["V3-ARR-007"],
      "with storage_transformers [{'name': 'foo'}] (no transformer is known)", storage_transformers=[{"name": "foo"}])
 _bad("storage-transformers-null", "invalid-storage-transformer", ["V3-ARR-007", "ZOM-019"],
-     "with storage_transformers null (as in the ZEP 6 example)", tier="optional", storage_transformers=None)
+     "with storage_transformers null (as in the ZEP 6 example)", storage_transformers=None)
 _bad("storage-transformers-object", "invalid-storage-transformer", ["V3-ARR-007"],
      "with storage_transformers as an object, not a list", storage_transformers={"name": "foo"})
 _bad("dimension-names-too-long", "invalid-dimension-names", ["V3-ARR-008"], "of rank 1 with 2 dimension_names",
@@ -169,7 +168,7 @@ _bad("v2-member-dimension-separator", "unknown-field", ["V3-ARR-010"], "with the
 _bad("draft-member-extensions", "unknown-field", ["V3-ARR-010"], "with the draft member 'extensions': []", extensions=[])
 
 
-def _bad_json(slug, text: bytes, reason, what, tier="optional", requirements=("V3-ARR-013",)):
+def _bad_json(slug, text: bytes, reason, what, tier=None, requirements=("V3-ARR-013",)):
     reject_case(f"v3/metadata/reject-{slug}", text, reason, list(requirements), f"v3 zarr.json {what} is rejected",
                 needs=I4, tier=tier, extra=_CHUNKS)
 
@@ -186,10 +185,9 @@ _bad_json("single-quotes", _BASE.replace(b'"data_type": "int32"', b"'data_type':
           "with single-quoted strings")
 _bad_json("duplicate-member", _BASE + b', "fill_value": 1}', "invalid-json", "with the member fill_value twice")
 _bad_json("invalid-utf8", _BASE + b', "attributes": {"a": "\xff\xfe"}}', "invalid-json", "holding bytes that are not UTF-8")
-_bad_json("truncated", _BASE[:-20], "invalid-json", "cut off in the middle (not JSON at all)", tier="required")
-_bad_json("empty-file", b"", "invalid-json", "that is empty", tier="required")
-_bad_json("json-array", b"[" + _BASE + b"}]", "invalid-metadata", "holding a JSON array instead of an object",
-          tier="required")
+_bad_json("truncated", _BASE[:-20], "invalid-json", "cut off in the middle (not JSON at all)")
+_bad_json("empty-file", b"", "invalid-json", "that is empty")
+_bad_json("json-array", b"[" + _BASE + b"}]", "invalid-metadata", "holding a JSON array instead of an object")
 
 # The spec's own examples are not valid JSON (requirements §8.5); copied as they are, they must not open.
 _SPEC_DATETIME_EXAMPLE = b"""{

@@ -16,7 +16,7 @@ from .v3_kit import array_doc
 JUNK7 = b"JUNK!!!"  # 7 bytes between inner chunks (V3-SHARD-011)
 
 
-def _case(slug, requirements, description, build, codecs, data_type="int32", tier="required", extra_needs=()):
+def _case(slug, requirements, description, build, codecs, data_type="int32", tier=None, extra_needs=()):
     read_case(f"v3/sharding/{slug}", requirements, description, build, tier=tier,
               needs=[f"dtype:{data_type}", *needs_for(codecs), *extra_needs])
 
@@ -214,7 +214,7 @@ _case("two-entries-one-blob", ["V3-SHARD-011"],
 
 # ---- inner codecs (V3-SHARD-012) ---------------------------------------------------------------------
 
-def _inner(slug, requirements, description, inner_codecs, data_type="uint16", fill=42, tier="required",
+def _inner(slug, requirements, description, inner_codecs, data_type="uint16", fill=42, tier=None,
            index_codecs=None, after=(), inner=(3, 2), empty=(0, 1)):
     codecs = [sharding(inner, inner_codecs, index_codecs or [LE, CRC32C]), *after]
 

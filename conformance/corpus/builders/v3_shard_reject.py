@@ -15,7 +15,7 @@ from .v3_kit import array_doc, reject_case
 BASE = sharding((2, 3), [LE], [LE, CRC32C])["configuration"]
 
 
-def _config(slug, reason, requirements, description, *, tier="required", data_type="int32", shape=(4, 6),
+def _config(slug, reason, requirements, description, *, tier=None, data_type="int32", shape=(4, 6),
             chunks=(4, 6), codecs=None, **changes):
     """A sharding configuration fault (open stage): BASE with `changes` (None deletes a member)."""
     if codecs is None:
@@ -48,7 +48,7 @@ _config("index-location-null", "invalid-codec", ["V3-SHARD-001"], "with index_lo
 _config("no-configuration", "invalid-codec", ["V3-SHARD-001"], "with a sharding_indexed codec without configuration",
         codecs=[{"name": "sharding_indexed"}])
 _config("write-order-member", "invalid-codec", ["V3-SHARD-015", "V3-SHARD-001"],
-        "whose configuration carries the write-strategy member 'order': 'morton'", tier="optional", order="morton")
+        "whose configuration carries the write-strategy member 'order': 'morton'", order="morton")
 
 # ---- the inner chunk shape (V3-SHARD-002, V3-TRANS-004) ------------------------------------------------
 
@@ -61,8 +61,7 @@ _config("inner-shape-zero", "invalid-chunk-shape", ["V3-SHARD-002"], "with inner
         chunk_shape=[0, 3])
 _config("inner-shape-larger", "invalid-chunk-shape", ["V3-SHARD-002"],
         "with inner chunk_shape [8,6] larger than the [4,6] shard", chunk_shape=[8, 6])
-_config("inner-shape-floats", "invalid-chunk-shape", ["V3-SHARD-002"], "with inner chunk_shape [2.0,3.0]",
-        tier="optional", chunk_shape=[2.0, 3.0])
+_config("inner-shape-floats", "invalid-chunk-shape", ["V3-SHARD-002"], "with inner chunk_shape [2.0,3.0]", chunk_shape=[2.0, 3.0])
 _config("transpose-untransposed-inner", "invalid-chunk-shape", ["V3-TRANS-004", "V3-SHARD-002"],
         "with chunks [4,8] and [transpose [1,0], sharding chunk_shape [4,8]] (fits only the untransposed shape)",
         shape=(4, 8), chunks=(4, 8), codecs=[transpose([1, 0]), sharding((4, 8), [LE], [LE, CRC32C])])
@@ -98,7 +97,7 @@ _config("inner-bytes-no-endian", "invalid-codec", ["V3-BYTES-002", "V3-SHARD-012
 
 # ---- corrupt shards (V3-SHARD-016 and friends, stage read) -----------------------------------------------
 
-def _shard_fault(slug, reason, requirements, description, mutate, *, conf=None, tier="required", data_type="int32"):
+def _shard_fault(slug, reason, requirements, description, mutate, *, conf=None, tier=None, data_type="int32"):
     """A (4,6) array in one [4,6] shard with [2,3] inner chunks; `mutate(shard bytes) -> bytes`."""
     conf = conf or BASE
     codecs = [{"name": "sharding_indexed", "configuration": conf}]
@@ -133,10 +132,9 @@ def _flip(shard: bytes, at: int) -> bytes:
 
 _shard_fault("index-checksum-wrong", "checksum-mismatch", ["V3-SHARD-016", "V3-CRC-003"],
              "v3 shard whose index has one offset byte changed (its CRC-32C no longer matches) fails on read",
-             lambda s: _flip(s, len(s) - 68 + 16), tier="optional")
+             lambda s: _flip(s, len(s) - 68 + 16))
 _shard_fault("index-crc-bytes-wrong", "checksum-mismatch", ["V3-SHARD-016", "V3-CRC-003"],
-             "v3 shard whose index CRC-32C itself has a flipped bit fails on read", lambda s: _flip(s, len(s) - 2),
-             tier="optional")
+             "v3 shard whose index CRC-32C itself has a flipped bit fails on read", lambda s: _flip(s, len(s) - 2))
 _shard_fault("nbytes-past-end", "corrupt-shard-index", ["V3-SHARD-016"],
              "v3 shard whose last inner chunk's nbytes runs 1000 bytes past the end of the shard (valid CRC) fails on read",
              lambda s: _patch_entry(s, 3, nbytes=1000))
@@ -148,21 +146,21 @@ _shard_fault("offset-huge", "corrupt-shard-index", ["V3-SHARD-016"],
              lambda s: _patch_entry(s, 0, offset=2**63))
 _shard_fault("half-empty-entry", "corrupt-shard-index", ["V3-SHARD-007", "V3-SHARD-016"],
              "v3 shard whose index entry has offset 2^64-1 but a real nbytes (only one field marks empty) fails on read",
-             lambda s: _patch_entry(s, 2, offset=2**64 - 1), tier="optional")
+             lambda s: _patch_entry(s, 2, offset=2**64 - 1))
 _shard_fault("shorter-than-index", "corrupt-shard-index", ["V3-SHARD-016", "V3-SHARD-009"],
              "v3 shard value of 40 bytes (the [bytes, crc32c] index alone needs 68) fails on read", lambda s: s[-40:])
 _shard_fault("empty-value", "corrupt-shard-index", ["V3-SHARD-016", "V3-SHARD-009"],
              "v3 shard stored as an empty (0-byte) value fails on read", lambda s: b"")
 _shard_fault("inner-nbytes-short", "corrupt-chunk", ["V3-SHARD-012", "V3-BYTES-004"],
              "v3 shard whose inner chunk (0,0) entry says 20 bytes for a 24-byte [2,3] int32 chunk fails on read",
-             lambda s: _patch_entry(s, 0, nbytes=20), tier="optional")
+             lambda s: _patch_entry(s, 0, nbytes=20))
 _shard_fault("index-not-at-end", "checksum-mismatch", ["V3-SHARD-009", "V3-SHARD-016"],
              "v3 shard (index_location end) whose index was written at the start fails on read",
-             lambda s: s[-68:] + s[:-68], tier="optional")
+             lambda s: s[-68:] + s[:-68])
 _shard_fault("index-start-offset-into-index", "corrupt-shard-index", ["V3-SHARD-010", "V3-SHARD-016"],
              "v3 shard with the index at the start whose first entry points at offset 0 (inside the index) fails on read",
              lambda s: s[:0] + _patch_entry(s, 0, offset=0, index_at=0)[:68] + s[68:],
-             conf={**BASE, "index_location": "start"}, tier="optional")
+             conf={**BASE, "index_location": "start"})
 
 _GZ_INNER = {**BASE, "codecs": [LE, gzip_codec(1)]}
 _shard_fault("inner-gzip-truncated", "corrupt-chunk", ["V3-SHARD-012", "V3-GZIP-002"],
@@ -171,7 +169,7 @@ _shard_fault("inner-gzip-truncated", "corrupt-chunk", ["V3-SHARD-012", "V3-GZIP-
 _CRC_INNER = {**BASE, "codecs": [LE, CRC32C]}
 _shard_fault("inner-crc32c-bit-flip", "checksum-mismatch", ["V3-SHARD-012", "V3-CRC-003"],
              "v3 shard whose inner chunk (0,0) carries a crc32c and has one payload bit flipped fails on read",
-             lambda s: _flip(s, 3), conf=_CRC_INNER, tier="optional")
+             lambda s: _flip(s, 3), conf=_CRC_INNER)
 
 
 # a shard whose inner chunks are fine but whose trailing index is big-endian while the metadata says little

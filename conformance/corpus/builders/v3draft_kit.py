@@ -204,7 +204,7 @@ def put_entry(w, entry: dict | None = None) -> None:
 # ---- table-driven reject cases ----------------------------------------------------------------
 
 def reject_case(case_id: str, reason: str, requirements, description: str, *, docs: dict, entry: Any = "default",
-                node: str = "x", needs=(), tier: str = "required", stage: str = "open") -> None:
+                node: str = "x", needs=(), tier: str | None = None, stage: str = "open") -> None:
     """A one-fault draft store: the entry point (a dict, raw bytes, or None for none) plus `docs`
     ({key: dict or bytes}); opening (or reading, with stage 'read') `node` must fail."""
 

@@ -27,7 +27,7 @@ def doc_without(name: str) -> dict:
     return doc
 
 
-def bad_array(case_id, reason, requirements, description, tier="required", needs=I4, **changes):
+def bad_array(case_id, reason, requirements, description, tier=None, needs=I4, **changes):
     """An array document at /x that differs from a valid one only by `changes`."""
     doc = array_doc((4, 6), (2, 3), "int32", 0)
     doc.update(changes)
@@ -65,7 +65,7 @@ reject_case("v3-draft/reject/entry-extension-must-understand", "must-understand"
             "draft entry point extension with an unknown URI and must_understand true stops processing",
             entry=entry_point(extensions=[{"extension": "https://example.org/zarr/ext/unknown", "must_understand": True}]),
             docs={meta_key("x"): array_doc((4, 6), (2, 3)), **CHUNK}, needs=I4)
-reject_case("v3-draft/reject/entry-unknown-member-3-0", "unknown-field", ["V3DRAFT-META-001"], tier="optional",
+reject_case("v3-draft/reject/entry-unknown-member-3-0", "unknown-field", ["V3DRAFT-META-001"],
             description="draft 3.0 entry point with an undefined member 'foo' is rejected by the reference "
                         "(a reader may also ignore it: record behaviour)",
             entry=entry_point(foo="bar"), docs={meta_key("x"): array_doc((4, 6), (2, 3))}, needs=I4)
@@ -110,10 +110,10 @@ bad_array("v3-draft/reject/attributes-list", "invalid-attributes", ["V3DRAFT-MET
 
 # ---- data types (V3DRAFT-META-006/007) -------------------------------------------------------------------
 
-bad_array("v3-draft/reject/int64", "invalid-data-type", ["V3DRAFT-META-006"], tier="optional", needs=["dtype:int64"],
+bad_array("v3-draft/reject/int64", "invalid-data-type", ["V3DRAFT-META-006"], needs=["dtype:int64"],
           description="draft data_type 'int64' (not in this draft's core table) is rejected by the reference: record behaviour",
           data_type="int64")
-bad_array("v3-draft/reject/typestr-f8", "invalid-data-type", ["V3DRAFT-META-006"], tier="optional", needs=["dtype:float64"],
+bad_array("v3-draft/reject/typestr-f8", "invalid-data-type", ["V3DRAFT-META-006"], needs=["dtype:float64"],
           description="draft data_type '<f8' (the spec's own example spelling) is rejected by the reference: record behaviour",
           data_type="<f8")
 bad_array("v3-draft/reject/data-type-unknown", "invalid-data-type", ["V3DRAFT-META-006"],
@@ -129,17 +129,17 @@ bad_array("v3-draft/reject/extension-dtype-unknown-fallbacks", "must-understand"
 # ---- fill values (V3DRAFT-META-011) ----------------------------------------------------------------------
 
 FILL_FAULTS = [
-    ("fill-null", "int32", None, "required", "null (required and 'not permitted'; the spec's own example uses it)"),
-    ("fill-missing-float-infinity", "float32", "Infinity", "optional",
+    ("fill-null", "int32", None, "null (required and 'not permitted'; the spec's own example uses it)"),
+    ("fill-missing-float-infinity", "float32", "Infinity",
      "'Infinity' (the final spelling; this draft lists '+Infinity'): record behaviour"),
-    ("fill-int-fraction", "int32", 1.5, "required", "1.5 for int32 (a fraction)"),
-    ("fill-uint8-out-of-range", "uint8", 256, "required", "256 for uint8 (out of range)"),
-    ("fill-hex-short", "float32", "0x3f80", "required", "'0x3f80' for float32 (not padded to 8 hex digits)"),
-    ("fill-bool-number", "bool", 1, "required", "1 for bool (only true/false)"),
-    ("fill-nan-for-int", "int16", "NaN", "required", "'NaN' for int16"),
+    ("fill-int-fraction", "int32", 1.5, "1.5 for int32 (a fraction)"),
+    ("fill-uint8-out-of-range", "uint8", 256, "256 for uint8 (out of range)"),
+    ("fill-hex-short", "float32", "0x3f80", "'0x3f80' for float32 (not padded to 8 hex digits)"),
+    ("fill-bool-number", "bool", 1, "1 for bool (only true/false)"),
+    ("fill-nan-for-int", "int16", "NaN", "'NaN' for int16"),
 ]
-for _slug, _dt, _fill, _tier, _what in FILL_FAULTS:
-    bad_array(f"v3-draft/reject/{_slug}", "invalid-fill-value", ["V3DRAFT-META-011"], tier=_tier, needs=[f"dtype:{_dt}"],
+for _slug, _dt, _fill, _what in FILL_FAULTS:
+    bad_array(f"v3-draft/reject/{_slug}", "invalid-fill-value", ["V3DRAFT-META-011"], needs=[f"dtype:{_dt}"],
               description=f"draft fill_value {_what} is rejected", data_type=_dt, fill_value=_fill)
 
 # ---- codecs (V3DRAFT-META-012/013) -----------------------------------------------------------------------
@@ -233,7 +233,7 @@ def _(w):
     w.expect_reject("corrupt-chunk", "read")
 
 
-@case("v3-draft/reject/truncated-edge-chunk", kind="reject", needs=I4, tier="optional",
+@case("v3-draft/reject/truncated-edge-chunk", kind="reject", needs=I4,
       requirements=["V3DRAFT-META-019", "V3DRAFT-META-012"],
       description="draft (5,) int32 in (4,) chunks whose edge chunk c1 is stored truncated to 4 bytes (N5-style) fails on read")
 def _(w):

@@ -77,7 +77,7 @@ def doc_case(slug: str, version: int, requirements, description: str, document, 
 
 
 def pair(slug: str, version: int, requirements, what: str, document, *, fixed: bool, zep: bool,
-         fixed_tier: str = "required") -> None:
+         fixed_tier: str | None = None) -> None:
     """The same document judged by the fixed schema and by the ZEP's original schema."""
     verdict = {True: "valid", False: "invalid"}
     doc_case(f"{slug}-fixed", version, requirements, f"{what}: {verdict[fixed]} under the fixed v{version} schema",

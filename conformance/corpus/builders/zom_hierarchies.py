@@ -117,7 +117,7 @@ V3_NEEDS = ["dtype:float64", "dtype:int8", "dtype:uint64", "dtype:complex64", "d
 # ---- case registration -------------------------------------------------------------------------------------
 
 def store_case(case_id, requirements, description, fill, *, members=None, attributes=None, node="", needs=(),
-               tier="required", array=False):
+               tier=None, array=False):
     """`fill(w)` builds the store; the model of `node` is written to model.json by the reference ZOM.
     A group states its direct `members`; for an array (`array=True`) `fill` returns the expected data."""
     fmt = case_id.split("/")[0]

@@ -1,0 +1,94 @@
+"""Citations: which spec sentence a case rests on.
+
+`citations.toml` (beside this module) maps a requirement ID to the sentence that states it:
+
+    [V3-FILL-002]
+    spec = "zarr-specs-v3.0/docs/v3/core/v3.0.rst"   # relative to the specs folder
+    section = "fill_value"
+    quote = "The value must be a JSON number with no fraction or exponent part ..."
+
+(an array of tables, `[[V3-FILL-002]]`, gives several sentences). The generator copies the entries
+of a case's requirements into its case.json `citation` list. `corpus check` then verifies that every
+required and strict case carries one and, when the spec texts are at hand, that every quote occurs
+in its file: the specs folder is $ZARR_CONFORMANCE_SPECS, else `../shared/specs` beside the
+repository. Quotes are compared after collapsing whitespace and dropping RST inline markup
+(``literal``, *emphasis*, `text`_, :ref:`label <target>`), so a quote may be written as it reads.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+
+from .case import REPO_ROOT
+
+TABLE = Path(__file__).with_name("citations.toml")
+CITATION_KEYS = ("requirement", "spec", "section", "quote")
+
+
+@lru_cache(maxsize=None)
+def load_table(path: str | None = None) -> dict[str, tuple[dict, ...]]:
+    """Requirement ID -> its citation entries ({spec, section, quote}); {} when there is no table."""
+    file = Path(path) if path else TABLE
+    if not file.exists():
+        return {}
+    raw = tomllib.loads(file.read_text("utf-8"))
+    out: dict[str, tuple[dict, ...]] = {}
+    for rid, value in raw.items():
+        entries = value if isinstance(value, list) else [value]
+        out[rid] = tuple({k: e[k] for k in ("spec", "section", "quote") if k in e} for e in entries)
+    return out
+
+
+def citations_for(requirements, table: dict | None = None) -> list[dict]:
+    """The citation entries of `requirements`, in order, each with its requirement ID."""
+    table = load_table() if table is None else table
+    out = []
+    for rid in requirements:
+        for entry in table.get(rid, ()):
+            out.append({"requirement": rid, **entry})
+    return out
+
+
+def specs_root() -> Path | None:
+    """The folder holding the spec texts, or None when it is not at hand."""
+    env = os.environ.get("ZARR_CONFORMANCE_SPECS")
+    if env:
+        return Path(env)
+    beside = REPO_ROOT.parent / "shared" / "specs"
+    return beside if beside.is_dir() else None
+
+
+_ROLE = re.compile(r":[a-zA-Z:_-]+:`([^`<]*?)\s*(?:<[^`>]*>)?`")
+_LINK = re.compile(r"`([^`<]*?)\s*(?:<[^`>]*>)?`__?")
+
+
+def normalize(text: str) -> str:
+    """Text as it reads: RST roles, links and inline markup dropped, whitespace collapsed."""
+    text = _ROLE.sub(r"\1", text)
+    text = text.replace("``", "")
+    text = _LINK.sub(r"\1", text)
+    text = text.replace("`", "").replace("*", "")
+    return " ".join(text.split())
+
+
+@lru_cache(maxsize=None)
+def _spec_text(path: str) -> str | None:
+    file = Path(path)
+    return normalize(file.read_text("utf-8")) if file.is_file() else None
+
+
+def quote_problem(citation: dict, root: Path) -> str | None:
+    """Why a citation's quote cannot be found in its spec file under `root` (None: found)."""
+    missing = [k for k in ("spec", "quote") if not isinstance(citation.get(k), str) or not citation.get(k)]
+    if missing:
+        return f"citation lacks {', '.join(missing)}"
+    text = _spec_text(str(root / citation["spec"]))
+    if text is None:
+        return f"spec file {citation['spec']!r} does not exist under the specs folder"
+    if normalize(citation["quote"]) not in text:
+        return f"quote not found in {citation['spec']}: {citation['quote'][:80]!r}"
+    return None
