@@ -285,7 +285,10 @@ class Adapter:
         import os
 
         resources = {name: call(lambda name=name: context[name].to_json(include_defaults=True))
-                     for name in ("file_io_sync", "file_io_concurrency", "data_copy_concurrency", "cache_pool")}
+                     for name in ("file_io_sync", "file_io_concurrency", "data_copy_concurrency", "cache_pool",
+                                  "file_io_locking")}
+        if resources["file_io_locking"] == {}:
+            resources["file_io_locking"] = {"mode": "os"}  # tensorstore's default (its JSON omits it)
         threads = os.cpu_count() or 1
         shared = {"file_io_concurrency": max(4, threads), "data_copy_concurrency": threads}
         for name, limit in shared.items():

@@ -1,35 +1,50 @@
-"""Whole-array write and read workloads for each implementation, in-process.
+"""What the benchmark measures: the array (a realistic field, its geometry), the codecs, the
+operations and the stores, as the metadata documents and requests the adapters are sent.
 
-Every workload writes the same float32 array to a fresh local directory, then reads it back whole;
-read results are checked bit-for-bit against the input so a fast wrong answer cannot win.
+Modelled on the public Zarr benchmarks (zarrs/zarr_benchmarks: read all, chunk by chunk, inner
+chunk by inner chunk; zstd with and without sharding): a float32 array of `size` MiB in 1 MiB
+chunks (512 x 512), sharded variants with shards of 4 x 4 chunks (16 MiB).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import time
+import math
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
+DTYPE = np.dtype("<f4")
+CHUNK = (512, 512)  # float32: 1 MiB
+SHARD_CHUNKS = (4, 4)  # chunks per shard along each dimension: 16 MiB shards
+SEED = 20261122
+RANDOM_FRACTION = 0.01
 
-@dataclass
-class Workload:
-    shape: tuple[int, int]
-    chunks: tuple[int, int]
-    codec: str  # 'none' or 'zstd'
+CODECS = ("none", "zstd", "gzip", "blosc-zstd", "sharded-zstd")
+OPERATIONS = ("write", "read", "read-random", "read-chunk")
+STORES = ("directory", "memory")
 
-    @property
-    def nbytes(self) -> int:
-        return self.shape[0] * self.shape[1] * 4
+CODEC_LABELS = {
+    "none": "no compression",
+    "zstd": "zstd level 0 (zstd's default, 3)",
+    "gzip": "gzip level 1",
+    "blosc-zstd": "blosc zstd clevel 5, byte shuffle",
+    "sharded-zstd": "16 MiB shards of 1 MiB inner chunks, zstd level 0, crc32c index",
+}
+OPERATION_LABELS = {
+    "write": "write the whole array (one call)",
+    "read": "read the whole array (one call)",
+    "read-random": f"read {RANDOM_FRACTION:.0%} of the chunks at random, one call per chunk (fixed seed)",
+    "read-chunk": "read one (inner) chunk (one call)",
+}
+STORE_LABELS = {
+    "directory": "local directory (page cache warm, no fsync)",
+    "memory": "the implementation's own in-memory store",
+}
 
 
 def make_data(shape) -> np.ndarray:
     """Smooth values plus noise: compressible like real measurements, not like zeros."""
-    rng = np.random.default_rng(20261122)
+    rng = np.random.default_rng(SEED)
     rows = np.linspace(0, 8 * np.pi, shape[0], dtype=np.float32)[:, None]
     cols = np.linspace(0, 4 * np.pi, shape[1], dtype=np.float32)[None, :]
     data = np.sin(rows) * np.cos(cols) * 100
@@ -37,88 +52,134 @@ def make_data(shape) -> np.ndarray:
     return np.round(data, 2).astype(np.float32)
 
 
-def _timed(fn: Callable[[], object]) -> tuple[float, object]:
-    start = time.perf_counter()
-    out = fn()
-    return time.perf_counter() - start, out
+@dataclass(frozen=True)
+class Geometry:
+    """A 2-d float32 array of whole 1 MiB chunks, about `size_mib` MiB."""
+
+    grid: tuple[int, int]  # chunks along each dimension
+
+    @classmethod
+    def for_size(cls, size_mib: int) -> "Geometry":
+        if size_mib < 1:
+            raise ValueError("--size must be at least 1 (MiB)")
+        rows = 2 ** (int(math.log2(size_mib)) // 2)  # near-square, powers of two where possible
+        return cls((rows, math.ceil(size_mib / rows)))
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.grid[0] * CHUNK[0], self.grid[1] * CHUNK[1])
+
+    @property
+    def chunk_shape(self) -> tuple[int, int]:
+        return CHUNK
+
+    @property
+    def shard_shape(self) -> tuple[int, int]:
+        """Shards of up to 4 x 4 chunks (fewer where the array has fewer)."""
+        return tuple(c * min(n, g) for c, n, g in zip(CHUNK, SHARD_CHUNKS, self.grid))
+
+    @property
+    def nbytes(self) -> int:
+        return math.prod(self.shape) * DTYPE.itemsize
+
+    @property
+    def chunk_bytes(self) -> int:
+        return math.prod(CHUNK) * DTYPE.itemsize
+
+    def chunk_region(self, index: tuple[int, int]) -> list[list[int]]:
+        return [[i * c, (i + 1) * c] for i, c in zip(index, CHUNK)]
+
+    def all_chunks(self) -> list[tuple[int, int]]:
+        return [(i, j) for i in range(self.grid[0]) for j in range(self.grid[1])]
+
+    def random_regions(self) -> list[list[list[int]]]:
+        """1% of the chunks (at least one), drawn once with a fixed seed, in draw order."""
+        chunks = self.all_chunks()
+        count = max(1, math.ceil(len(chunks) * RANDOM_FRACTION))
+        picks = np.random.default_rng(SEED).choice(len(chunks), size=count, replace=False)
+        return [self.chunk_region(chunks[int(i)]) for i in picks]
+
+    def one_region(self) -> list[list[list[int]]]:
+        """One chunk (with sharding: one inner chunk of a shard), fixed seed."""
+        chunks = self.all_chunks()
+        pick = np.random.default_rng(SEED + 1).integers(len(chunks))
+        return [self.chunk_region(chunks[int(pick)])]
+
+    def regions(self, operation: str) -> list | None:
+        return {"read": None, "read-random": self.random_regions(), "read-chunk": self.one_region()}[operation]
+
+    def bytes_of(self, operation: str) -> int:
+        regions = self.regions(operation) if operation != "write" else None
+        return self.nbytes if regions is None else len(regions) * self.chunk_bytes
+
+    def warmup(self, codec: str) -> "Geometry":
+        """A small array for the untimed warm-up (one shard, or 2 x 2 chunks)."""
+        if codec.startswith("sharded"):
+            return Geometry(tuple(min(n, g) for n, g in zip(SHARD_CHUNKS, self.grid)))
+        return Geometry(tuple(min(2, g) for g in self.grid))
+
+    def as_json(self) -> dict:
+        return {"dtype": "float32", "shape": list(self.shape), "chunk_shape": list(CHUNK),
+                "shard_shape": list(self.shard_shape), "chunk_bytes": self.chunk_bytes, "nbytes": self.nbytes,
+                "chunks": math.prod(self.grid), "random_chunks": len(self.random_regions()),
+                "random_regions": self.random_regions(), "one_region": self.one_region()[0],
+                "seed": SEED, "data": "smooth field plus noise, rounded to 0.01 (workloads.make_data)"}
 
 
-def reference_run(workload: Workload, data: np.ndarray, path: Path) -> tuple[float, float, np.ndarray]:
-    from conformance.reference import DirectoryStore, get_format
+# ---- codecs -----------------------------------------------------------------------------------
 
-    fmt = get_format("v3")
-    codecs = [{"name": "bytes", "configuration": {"endian": "little"}}]
-    if workload.codec == "zstd":
-        codecs.append({"name": "zstd", "configuration": {"level": 0, "checksum": False}})
-    doc = fmt.array_metadata(workload.shape, workload.chunks, "float32", fill_value=0.0, codecs=codecs)
-    store = DirectoryStore(path)
-    array = fmt.create_array(store, "", doc)
-    t_write, _ = _timed(lambda: array.write(None, data))
-    os.sync()  # flush the written pages so their writeback does not run during the timed read
-    reopened = fmt.open_array(DirectoryStore(path, read_only=True), "")
-    t_read, out = _timed(lambda: reopened.read())
-    return t_write, t_read, out
-
-
-def zarr_python_run(workload: Workload, data: np.ndarray, path: Path) -> tuple[float, float, np.ndarray]:
-    import zarr
-    from zarr.codecs import ZstdCodec
-
-    compressors = [ZstdCodec(level=0, checksum=False)] if workload.codec == "zstd" else None
-    array = zarr.create_array(
-        zarr.storage.LocalStore(str(path)), shape=workload.shape, chunks=workload.chunks, dtype="float32",
-        fill_value=0.0, compressors=compressors, zarr_format=3,
-    )
-    t_write, _ = _timed(lambda: array.__setitem__(Ellipsis, data))
-    os.sync()
-    reopened = zarr.open_array(zarr.storage.LocalStore(str(path), read_only=True), mode="r")
-    t_read, out = _timed(lambda: reopened[...])
-    return t_write, t_read, out
-
-
-def files_baseline(workload: Workload, data: np.ndarray, path: Path) -> tuple[float, float, np.ndarray]:
-    """The physical limit here: one file per chunk with raw bytes and no codec or metadata, spread
-    over the same threads as the reference."""
-    cr, cc = workload.chunks
-    blocks = [(i, j) for i in range(0, workload.shape[0], cr) for j in range(0, workload.shape[1], cc)]
-    path.mkdir(parents=True, exist_ok=True)
-
-    from conformance.reference.array import for_each  # the same thread pool the reference uses
-
-    def write():
-        for_each(lambda b: (path / f"{b[0]}.{b[1]}").write_bytes(np.ascontiguousarray(data[b[0] : b[0] + cr, b[1] : b[1] + cc]).tobytes()),
-                 blocks, cr * cc * 4)
-
-    def read():
-        out = np.empty(workload.shape, np.float32)
-
-        def one(b):
-            out[b[0] : b[0] + cr, b[1] : b[1] + cc] = np.frombuffer((path / f"{b[0]}.{b[1]}").read_bytes(), np.float32).reshape(cr, cc)
-
-        for_each(one, blocks, cr * cc * 4)
-        return out
-
-    t_write, _ = _timed(write)
-    os.sync()
-    t_read, out = _timed(read)
-    return t_write, t_read, out
-
-
-RUNNERS: dict[str, Callable] = {
-    "files": files_baseline,
-    "reference": reference_run,
-    "zarr-python": zarr_python_run,
+BYTES = {"name": "bytes", "configuration": {"endian": "little"}}
+ZSTD = {"name": "zstd", "configuration": {"level": 0, "checksum": False}}
+V3_COMPRESSORS = {
+    "none": [],
+    "zstd": [ZSTD],
+    "gzip": [{"name": "gzip", "configuration": {"level": 1}}],
+    "blosc-zstd": [{"name": "blosc", "configuration": {"cname": "zstd", "clevel": 5, "shuffle": "shuffle",
+                                                        "typesize": 4, "blocksize": 0}}],
+}
+V2_COMPRESSORS = {
+    "none": None,
+    "zstd": {"id": "zstd", "level": 0},
+    "gzip": {"id": "gzip", "level": 1},
+    "blosc-zstd": {"id": "blosc", "cname": "zstd", "clevel": 5, "shuffle": 1, "blocksize": 0},
 }
 
 
-def run_once(name: str, workload: Workload, data: np.ndarray, scratch: Path) -> dict:
-    path = scratch / f"{name}-{workload.codec}"
-    shutil.rmtree(path, ignore_errors=True)
-    os.sync()
-    t_write, t_read, out = RUNNERS[name](workload, data, path)
-    exact = out.shape == data.shape and np.array_equal(out.view(np.uint32), data.view(np.uint32))
-    stored = sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
-    shutil.rmtree(path, ignore_errors=True)
-    mib = workload.nbytes / 2**20
-    return {"impl": name, "codec": workload.codec, "write_s": t_write, "read_s": t_read,
-            "write_mib_s": mib / t_write, "read_mib_s": mib / t_read, "exact": bool(exact), "stored_bytes": stored}
+def not_applicable(fmt: str, codec: str) -> str | None:
+    """Why a format cannot express a codec workload at all (None: it can)."""
+    if fmt == "v2" and codec.startswith("sharded"):
+        return "format v2 has no sharding"
+    return None
+
+
+def array_document(fmt: str, codec: str, geometry: Geometry) -> dict:
+    """The metadata document of the benchmark array in format `fmt` ("v3" or "v2")."""
+    if fmt == "v2":
+        return {"zarr_format": 2, "shape": list(geometry.shape), "chunks": list(geometry.chunk_shape),
+                "dtype": DTYPE.str, "compressor": V2_COMPRESSORS[codec], "fill_value": 0.0, "order": "C",
+                "filters": None}
+    if codec == "sharded-zstd":
+        grid_chunks = list(geometry.shard_shape)
+        codecs = [{"name": "sharding_indexed", "configuration": {
+            "chunk_shape": list(geometry.chunk_shape), "codecs": [BYTES, ZSTD],
+            "index_codecs": [BYTES, {"name": "crc32c"}], "index_location": "end"}}]
+    else:
+        grid_chunks = list(geometry.chunk_shape)
+        codecs = [BYTES, *V3_COMPRESSORS[codec]]
+    return {"zarr_format": 3, "node_type": "array", "shape": list(geometry.shape), "data_type": "float32",
+            "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": grid_chunks}},
+            "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
+            "fill_value": 0.0, "codecs": codecs}
+
+
+def numcodecs_codec(codec: str):
+    """The single-thread numcodecs codec of a workload's chunks (None: no compression)."""
+    import numcodecs
+
+    if codec in ("zstd", "sharded-zstd"):
+        return numcodecs.Zstd(level=0)
+    if codec == "gzip":
+        return numcodecs.GZip(level=1)
+    if codec == "blosc-zstd":
+        return numcodecs.Blosc(cname="zstd", clevel=5, shuffle=numcodecs.Blosc.SHUFFLE, blocksize=0)
+    return None

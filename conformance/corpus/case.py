@@ -16,7 +16,9 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def default_root() -> Path:
-    return Path(os.environ.get("ZARR_CONFORMANCE_FIXTURES", REPO_ROOT / "fixtures"))
+    from conformance.resources import fixtures_dir  # the checkout's fixtures/, or the wheel's bundled copy
+
+    return Path(os.environ.get("ZARR_CONFORMANCE_FIXTURES") or fixtures_dir())
 
 
 @dataclass(frozen=True)

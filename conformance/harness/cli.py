@@ -27,12 +27,27 @@ def register(subparsers) -> None:
     run.add_argument("--in-process", action="store_true", help="import adapters without requirements in-process")
     run.add_argument("--no-probe", action="store_true",
                      help="skip cases needing a capability an adapter does not declare (default: probe them)")
-    run.add_argument("--ci", action="store_true", help="hypothesis profile 'ci' (100 examples per property, derandomized)")
+    run.add_argument("--ci", action="store_true",
+                     help="kept for old command lines: property tests are deterministic by default now "
+                          "(a fixed seed, 100 examples per property and pair)")
+    run.add_argument("--impl-env", choices=("pinned", "current"), default="pinned",
+                     help="pinned (default): adapters run in venvs of adapter.toml's exact pins; current: python "
+                          "adapters run in this interpreter, testing the implementation installed here (your build). "
+                          "--impl NAME@VERSION runs another version of an implementation in its own venv")
+    run.add_argument("--explore", action="store_true",
+                     help="property tests draw fresh random examples and save each new shrunk failure as corpus "
+                          "cases <format>/found/* that every later run replays (docs/ci.md)")
+    run.add_argument("--examples", type=int, metavar="N", help="examples per property and pair (default 100)")
+    run.add_argument("--corpus-version", metavar="VERSION",
+                     help="stop unless the corpus's VERSION is this one (1.2.0), or within it (1.2, 1)")
     run.add_argument("pytest_args", nargs=argparse.REMAINDER, help="after --: extra pytest arguments")
     run.set_defaults(func=run_command)
 
     adapters = subparsers.add_parser("adapters", help="list adapters, their capabilities and environments")
     adapters.add_argument("--capabilities", action="store_true", help="print every capability")
+    adapters.add_argument("--install", action="store_true",
+                          help="install the Debian packages adapters declare (adapter.toml `debian`) that are "
+                               "missing: needs root and apt-get (runs apt-get update once)")
     adapters.set_defaults(func=adapters_command)
 
 
@@ -45,14 +60,21 @@ def plugin_args() -> list[str]:
     return ["-p", PLUGIN]
 
 
-def expand_impls(names: list[str]) -> list[str]:
-    """'all' stands for every adapter folder on the search path, in name order."""
-    if "all" not in names:
-        return names
-    from .config import search_path
+# Lines about adapters a run leaves out (unavailable ones), repeated above its summary.
+SKIPPED: list[str] = []
 
-    found = sorted({p.parent.name for root in search_path() if root.is_dir() for p in root.glob("*/adapter.toml")})
-    return [n for n in names if n != "all"] + [n for n in found if n not in names]
+
+def expand_impls(names: list[str]) -> list[str]:
+    """'all' stands for every adapter folder on the search path whose adapter.toml does not say
+    `default = false`, in name order; unavailable adapters (envs.availability) are left out, with
+    one line each on stderr (kept in SKIPPED for the summary)."""
+    from .envs import select_adapters
+
+    selection = select_adapters(names)
+    SKIPPED[:] = [f"zarr-conformance run: {note}" for note in selection.notes() if note.startswith("skipping ")]
+    for note in selection.notes():
+        print(f"zarr-conformance run: {note}", file=sys.stderr)
+    return selection.names
 
 
 def pytest_arguments(args, run_id: str, results: Path) -> list[str]:
@@ -80,6 +102,14 @@ def pytest_arguments(args, run_id: str, results: Path) -> list[str]:
         argv.append("--no-probe")
     if args.ci:
         argv += ["--hypothesis-profile", "ci"]
+    if args.impl_env != "pinned":
+        argv += ["--impl-env", args.impl_env]
+    if args.explore:
+        argv.append("--hypothesis-explore")
+    if args.examples:
+        argv += ["--property-examples", str(args.examples)]
+    if args.corpus_version:
+        argv += ["--corpus-version", args.corpus_version]
     if args.jobs > 1:
         # worksteal: idle workers take queued tests from busy ones (property tests take longer).
         argv += ["-n", str(args.jobs), "--dist", "worksteal"]
@@ -100,7 +130,11 @@ def run_command(args) -> int:
     run_id = new_run_id()
     results = Path(args.results) if args.results else Path("results") / f"{run_id}.jsonl"
     reporter = RunReporter()
-    code = pytest.main(pytest_arguments(args, run_id, results), plugins=[reporter])
+    argv = pytest_arguments(args, run_id, results)
+    if "--impl" not in argv:  # every adapter asked for is unavailable (expand_impls said why)
+        print("zarr-conformance run: no available adapter to run", file=sys.stderr)
+        return 1
+    code = pytest.main(argv, plugins=[reporter])
     sink = reporter.config.pluginmanager.get_plugin("zarr-conformance-records") if reporter.config else None
     records = sink.records if sink is not None else []
     if code in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR):
@@ -113,34 +147,77 @@ def run_command(args) -> int:
     from .pytest_plugin import SESSION
 
     stale = stale_known_failures(reporter.config.stash[SESSION]) if reporter.config else []
+    for line in SKIPPED:  # unavailable adapters: no records, one line each
+        print(line)
+    for line in [f"warning: {note}" for note in getattr(sink, "notes", ())] + list(sink.tested_lines()):
+        print(line)  # --impl-env current, NAME@VERSION: what ran (pytest's terminal summary is off here)
     print(reporter.summary(records, stale, results))
     return 1 if unexpected(records) else 0
 
 
 def adapters_command(args) -> int:
+    """A table of the adapters: transport, environment (venv state or interpreter), whether
+    `--impl all` takes it, capabilities and known failures counted, availability; under an
+    unavailable adapter what is missing and the command that installs it. `--install` first
+    installs missing Debian packages where it can."""
     from . import envs
-    from .config import AdapterConfigError, search_path
+    from .config import AdapterConfigError, load_adapter_config, search_path
 
-    rows, problems = [], []
+    rows, problems, seen = [], [], set()
     for root in search_path():
         if not root.is_dir():
             continue
         for folder in sorted(p for p in root.iterdir() if (p / "adapter.toml").is_file()):
+            if folder.name in seen:  # the first folder of a name wins, as for --impl
+                continue
+            seen.add(folder.name)
             try:
-                from .config import load_adapter_config
-
                 config = load_adapter_config(folder)
             except AdapterConfigError as exc:
                 problems.append(str(exc))
                 continue
             rows.append(config)
+    code = 0
+    if args.install:
+        code = install_system_packages(rows)
     width = max([len("adapter"), *(len(c.name) for c in rows)])
-    print(f"{'adapter':<{width}}  {'transport':<9}  {'environment':<20}  {'caps':>4}  {'known':>5}  description")
+    print(f"{'adapter':<{width}}  {'transport':<9}  {'environment':<20}  {'all':<3}  {'caps':>4}  {'known':>5}  "
+          f"{'availability':<12}  description")
     for c in rows:
-        print(f"{c.name:<{width}}  {c.transport:<9}  {envs.status(c):<20}  {len(c.capabilities):>4}  "
-              f"{len(c.known_failures):>5}  {c.description}")
+        found = envs.availability(c)
+        print(f"{c.name:<{width}}  {c.transport:<9}  {envs.status(c):<20}  {'yes' if c.default else 'no':<3}  "
+              f"{len(c.capabilities):>4}  {len(c.known_failures):>5}  "
+              f"{'available' if found.available else 'unavailable':<12}  {c.description}")
+        if not found.available:
+            print(" " * (width + 2) + f"unavailable: {found.why}")
+            if found.install:
+                print(" " * (width + 2) + f"install: {found.install}   (or: zarr-conformance adapters --install)")
         if args.capabilities:
             print(" " * (width + 2) + ", ".join(sorted(c.capabilities)))
     for p in problems:
         print(f"invalid adapter: {p}", file=sys.stderr)
-    return 1 if problems else 0
+    return 1 if problems else code
+
+
+def install_system_packages(configs) -> int:
+    """Install the missing Debian packages the adapters declare (one apt-get update, one install).
+    Returns 0 when nothing is missing afterwards, else 1 (messages on stderr)."""
+    from . import envs
+
+    wanted = list(dict.fromkeys(p for c in configs for p in c.debian))
+    missing = envs.missing_debian(wanted)
+    if not wanted or missing == []:
+        return 0
+    if missing is None:
+        print(f"zarr-conformance adapters: cannot install {', '.join(wanted)}: this system has no dpkg", file=sys.stderr)
+        return 1
+    if not envs.can_install_debian():
+        print(f"zarr-conformance adapters: not installing {', '.join(missing)} (needs root and apt-get); "
+              f"run: {envs.install_command(missing)}", file=sys.stderr)
+        return 1
+    try:
+        envs.install_debian(missing)
+    except envs.ProvisioningError as exc:
+        print(f"zarr-conformance adapters: {exc}", file=sys.stderr)
+        return 1
+    return 0

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import sys
 import tempfile
 from dataclasses import dataclass, field
 from functools import partial
@@ -84,12 +83,13 @@ def child_env(extra: dict | None = None, own_venv: bool = False) -> dict:
 def make_transport(config: AdapterConfig, *, in_process: bool = False, memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
                    log_dir: Path | None = None):
     log_path = (log_dir / f"{config.name}-{os.getpid()}.log") if log_dir else None
+    envs.require_available(config)  # Debian packages, interpreter, program: envs.Unavailable
     if config.transport == "python":
-        if in_process and not config.needs_venv:
+        if in_process and not config.own_interpreter:
             return InProcessTransport(config.folder)
-        python = envs.ensure_venv(config) if config.needs_venv else Path(sys.executable)
+        python = envs.adapter_python(config)
         return SubprocessTransport([str(python), "-m", "conformance.harness.serve", str(config.folder)],
-                                   cwd=config.folder, env=child_env(own_venv=config.needs_venv),
+                                   cwd=config.folder, env=child_env(own_venv=config.own_interpreter),
                                    memory_limit=memory_limit, log_path=log_path)
     extra = {"ZARR_CONFORMANCE_ADAPTER_DIR": str(config.folder)}
     cwd, before = config.folder, None

@@ -10,10 +10,11 @@ from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from pathlib import Path
 
+from ..resources import adapters_dir
 from .schemas import problems
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-ADAPTERS_DIR = REPO_ROOT / "adapters"
+ADAPTERS_DIR = adapters_dir()  # the checkout's adapters/, or the copy bundled into an installed wheel
 # Capabilities that only gate test kinds (the corpus vocabulary has op:* too; kept here for
 # adapters that declare them before the vocabulary lists them).
 HARNESS_CAPABILITIES = frozenset({"op:read", "op:write", "op:list", "op:validate", "op:zom"})
@@ -88,11 +89,19 @@ class AdapterConfig:
     reason_codes: bool = False
     parser: str = ""  # the metadata parser this column uses (adapter.toml `parser`, default: its name)
     errors: tuple[ErrorRule, ...] = ()
+    python: str | None = None  # transport python: an interpreter other than a venv (adapter.toml `python`)
+    debian: tuple[str, ...] = ()  # Debian packages the adapter needs (adapter.toml `debian`)
+    default: bool = True  # part of `--impl all` (adapter.toml `default`; named adapters run anyway)
     raw: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def needs_venv(self) -> bool:
         return bool(self.requirements)
+
+    @property
+    def own_interpreter(self) -> bool:
+        """Runs under another python than the caller's (its venv, or adapter.toml `python`)."""
+        return bool(self.requirements) or self.python is not None
 
     def known_failure(self, test: str, case_id: str, role: str | None = None, peer: str | None = None):
         for entry in self.known_failures:
@@ -135,7 +144,8 @@ def load_adapter_config(folder: str | os.PathLike) -> AdapterConfig:
         npm=tuple(doc.get("npm", ())), capabilities=frozenset(caps),
         known_failures=load_known_failures(folder),
         reason_codes=bool(doc.get("reason_codes", False)), parser=doc.get("parser", doc["name"]),
-        errors=tuple(ErrorRule(**rule) for rule in doc.get("errors", ())), raw=doc,
+        errors=tuple(ErrorRule(**rule) for rule in doc.get("errors", ())), python=doc.get("python"),
+        debian=tuple(doc.get("debian", ())), default=bool(doc.get("default", True)), raw=doc,
     )
 
 

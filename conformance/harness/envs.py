@@ -1,7 +1,14 @@
 """Per-adapter environments: a virtualenv from the adapter's exact pins, npm packages for command
 adapters. Cached under <cache>/envs/<name>-<hash> and <cache>/npm/<name>-<hash> (the cache root is
 <repo>/.cache or $ZARR_CONFORMANCE_CACHE), made on first use under a file lock so that parallel
-pytest-xdist workers do not race; progress goes to stderr."""
+pytest-xdist workers do not race; progress goes to stderr.
+
+System prerequisites are not made on the fly: an adapter whose Debian packages (adapter.toml
+`debian`), interpreter (`python`) or program (a command adapter's `command[0]`, `npm`) are missing
+is *unavailable* (`availability()`, with the command that would install them). Runs skip
+unavailable adapters (`select_adapters`): no records, one line each. `install_debian` installs
+declared packages where it can (root and apt-get), for `zarr-conformance adapters --install`,
+which `./dev` calls."""
 
 from __future__ import annotations
 
@@ -14,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from .config import REPO_ROOT, AdapterConfig
@@ -25,8 +33,14 @@ class ProvisioningError(Exception):
     """An adapter's environment cannot be made (pip or npm failed)."""
 
 
+class Unavailable(ProvisioningError):
+    """A system prerequisite of the adapter is missing (see availability())."""
+
+
 def cache_root() -> Path:
-    return Path(os.environ.get("ZARR_CONFORMANCE_CACHE") or REPO_ROOT / ".cache")
+    from ..resources import default_cache  # <checkout>/.cache, or ~/.cache/zarr-conformance for a wheel
+
+    return Path(os.environ.get("ZARR_CONFORMANCE_CACHE") or default_cache())
 
 
 def _digest(items, *salt: str) -> str:
@@ -58,9 +72,22 @@ def is_provisioned(config: AdapterConfig) -> bool:
 
 
 def status(config: AdapterConfig) -> str:
+    if config.python is not None:
+        return config.python
     if not config.requirements and not config.npm:
         return "caller's environment"
     return "provisioned" if is_provisioned(config) else "not provisioned"
+
+
+def adapter_python(config: AdapterConfig) -> Path:
+    """The interpreter a python adapter runs under: its venv's (made if needed), adapter.toml
+    `python`, or the caller's."""
+    if config.requirements:
+        return ensure_venv(config)
+    if config.python is not None:
+        require_available(config)
+        return Path(config.python)
+    return Path(sys.executable)
 
 
 @contextlib.contextmanager
@@ -148,3 +175,142 @@ def stage_command_folder(config: AdapterConfig) -> Path:
             shutil.copy2(item, partial)
             os.replace(partial, target)
     return folder
+
+
+# ---- system prerequisites -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Availability:
+    available: bool
+    why: str = ""  # what is missing
+    install: str | None = None  # a command that would install it, when one is known
+
+    def describe(self) -> str:
+        if self.available:
+            return "available"
+        return f"unavailable: {self.why}" + (f" (install: {self.install})" if self.install else "")
+
+
+def missing_debian(packages) -> list[str] | None:
+    """The packages of `packages` that dpkg does not report installed; None without dpkg-query."""
+    packages = list(packages)
+    if not packages:
+        return []
+    query = shutil.which("dpkg-query")
+    if query is None:
+        return None
+    proc = subprocess.run([query, "-W", "-f", "${Package} ${Status}\n", *packages],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    installed = set()
+    for line in proc.stdout.splitlines():
+        name, _, status = line.partition(" ")  # status: "install ok installed", "deinstall ok config-files"
+        if status.split()[-1:] == ["installed"]:
+            installed.add(name.split(":")[0])  # multiarch names come back as name:arch
+    return [p for p in packages if p not in installed]
+
+
+def install_command(packages) -> str:
+    return "apt-get install -y " + " ".join(packages)
+
+
+def availability(config: AdapterConfig) -> Availability:
+    """Can this adapter run on this machine? Checks what no environment of ours can make: its
+    Debian packages, its interpreter (`python`), its program (a command adapter's argv[0]) and
+    npm (for `npm` packages). Pip requirements are not checked: the venv is made on first use."""
+    install = install_command(config.debian) if config.debian else None
+    missing = missing_debian(config.debian)
+    if missing is None:
+        return Availability(False, f"needs the Debian packages {', '.join(config.debian)}, and this system has no dpkg")
+    if missing:
+        return Availability(False, f"Debian packages not installed: {', '.join(missing)}", install_command(missing))
+    if config.python is not None and not os.access(config.python, os.X_OK):
+        return Availability(False, f"interpreter {config.python} not found", install)
+    if config.transport == "command" and config.command and "/" not in config.command[0] \
+            and shutil.which(config.command[0]) is None:
+        return Availability(False, f"{config.command[0]} is not on PATH", install)
+    if config.npm and shutil.which("npm") is None:
+        return Availability(False, "npm is not on PATH", install)
+    return Availability(True)
+
+
+def require_available(config: AdapterConfig) -> None:
+    found = availability(config)
+    if not found.available:
+        raise Unavailable(f"adapter {config.name} is {found.describe()}")
+
+
+def can_install_debian() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get") is not None
+
+
+def install_debian(packages, *, update: bool = True) -> None:
+    """apt-get install the packages (root only): `apt-get update` first when asked, then a
+    non-interactive install. ProvisioningError when apt-get fails."""
+    packages = list(packages)
+    if not packages:
+        return
+    if not can_install_debian():
+        raise ProvisioningError(f"cannot install {', '.join(packages)}: needs root and apt-get "
+                                f"(run: {install_command(packages)})")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    if update:
+        _say("apt-get update")
+        _run_env(["apt-get", "update", "-q"], "apt-get update", env)
+    _say(f"apt-get install {' '.join(packages)}")
+    _run_env(["apt-get", "install", "-y", "-q", *packages], f"installing {', '.join(packages)}", env)
+
+
+def _run_env(argv: list[str], what: str, env: dict) -> None:
+    proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    if proc.returncode != 0:
+        raise ProvisioningError(f"{what} failed (exit {proc.returncode}):\n{proc.stdout[-4000:]}")
+
+
+@dataclass
+class Selection:
+    """What a run takes for its `--impl` names (select_adapters)."""
+    names: list[str]  # to run
+    unavailable: dict[str, Availability]  # left out: a system prerequisite is missing
+    optional: list[str]  # left out of 'all': `default = false`
+
+    def notes(self) -> list[str]:
+        """One line per adapter left out."""
+        out = [f"skipping {name}: {found.describe()}; no records" for name, found in self.unavailable.items()]
+        if self.optional:
+            out.append(f"not in --impl all (default = false in adapter.toml; name them to run them): "
+                       f"{', '.join(self.optional)}")
+        return out
+
+
+def select_adapters(names: list[str]) -> Selection:
+    """The adapters a run takes for `--impl` names ('all' = every adapter on the search path whose
+    adapter.toml does not say `default = false`), less the unavailable ones. A name that is not a
+    loadable adapter is kept (the run reports it as a usage error)."""
+    from .config import AdapterConfigError, find_adapter, search_path
+
+    wanted = [n for n in names if n != "all"]
+    optional: list[str] = []
+    if "all" in names:
+        found = sorted({p.parent.name for root in search_path() if root.is_dir() for p in root.glob("*/adapter.toml")})
+        for name in found:
+            if name in wanted:
+                continue
+            try:
+                config = find_adapter(name)
+            except AdapterConfigError:
+                wanted.append(name)  # invalid: the run says why
+                continue
+            (wanted if config.default else optional).append(name)
+    selected, unavailable = [], {}
+    for name in wanted:
+        try:
+            config = find_adapter(name)
+        except AdapterConfigError:
+            selected.append(name)
+            continue
+        found = availability(config)
+        if found.available:
+            selected.append(name)
+        else:
+            unavailable[config.name] = found
+    return Selection(selected, unavailable, optional)

@@ -6,7 +6,8 @@ Registered through the `pytest11` entry point, so it is loaded in every pytest s
 environment where zarr-conformance is installed: it only adds options and acts on tests marked
 `@pytest.mark.conformance(<test kind>)`; other test suites are not affected.
 
-Parametrisation: adapters x cases (ordered writer/reader pairs for cross and property tests).
+Parametrisation: adapters x cases (ordered writer/reader pairs for cross and property tests;
+property tests also replay every saved property failure of the corpus, `<format>/found/*`).
 conformance.harness.plan decides per test whether it runs, runs as a probe (a capability the
 adapter does not declare) or is skipped as `unsupported`, and which known failure applies (an
 xfail, so that plain pytest runs show it as such). Every test ends as one results record, built on
@@ -17,14 +18,17 @@ controller, or the only process).
 from __future__ import annotations
 
 import itertools
+import json
+import os
 import re
 import time
+import warnings
 from pathlib import Path
 
 import pytest
 
 from .outcomes import classify, settle
-from .plan import Plan, plan_cross, plan_property, plan_single
+from .plan import Plan, plan_cross, plan_found, plan_property, plan_single
 from .records import TESTS, ResultsWriter, make_record, new_run_id, summary_table
 from .session import Options, SuiteSession, TestContext
 from .transport import DEFAULT_TIMEOUT
@@ -35,8 +39,13 @@ RECORD_PROPERTY = "zarr_conformance_record"
 
 
 
+class ImplVersionWarning(UserWarning):
+    """An adapter runs another version of its implementation than adapter.toml pins."""
+
+
 def register_hypothesis_profiles() -> None:
-    """`--hypothesis-profile ci`: 100 examples per property, reproducible."""
+    """`--hypothesis-profile ci`: kept for old command lines; the suite's property tests are
+    deterministic by default now (conformance.suite.test_properties: fixed seed and examples)."""
     from hypothesis import HealthCheck, settings
 
     settings.register_profile("ci", max_examples=100, deadline=None, derandomize=True, print_blob=True,
@@ -71,6 +80,19 @@ def pytest_addoption(parser) -> None:
                     help="skip read/reject/write/zom cases needing a capability the adapter does not declare "
                          "(default: run them as probes)")
     group.addoption("--run-id", default=None, help="id shared by every record of this run (default: generated)")
+    group.addoption("--impl-env", choices=("pinned", "current"), default="pinned",
+                    help="pinned (default): each adapter runs in a venv of adapter.toml's exact pins; current: "
+                         "python adapters run in this interpreter, testing the implementation installed here "
+                         "(your own build), with the adapter's known failures. NAME@VERSION in --impl runs "
+                         "another version of the implementation in its own venv instead")
+    group.addoption("--hypothesis-explore", action="store_true",
+                    help="property tests draw fresh random examples (default: a fixed seed, the same examples "
+                         "every run) and save every new shrunk failure as corpus cases <format>/found/* that "
+                         "later runs replay")
+    group.addoption("--property-examples", type=int, default=None, metavar="N",
+                    help="examples per property and writer/reader pair (default 100)")
+    group.addoption("--corpus-version", metavar="VERSION", default=None,
+                    help="stop unless the corpus's VERSION file says this version (1.2.0), or one within it (1.2, 1)")
 
 
 @pytest.hookimpl(tryfirst=True)  # before hypothesis's plugin loads the profile
@@ -80,6 +102,7 @@ def pytest_configure(config) -> None:
         register_hypothesis_profiles()
     config.addinivalue_line("markers", "conformance(test): a conformance suite test of that kind (read, reject, ...)")
     config.addinivalue_line("markers", "conformance_empty: placeholder of an empty parameter set (deselected)")
+    _use_imported_suite(config)
     kinds = tuple(k.strip() for k in config.getoption("kinds").split(",") if k.strip())
     bad = [k for k in kinds if k not in TESTS]
     if bad:
@@ -92,12 +115,64 @@ def pytest_configure(config) -> None:
         fixtures=Path(config.getoption("corpus")) if config.getoption("corpus") else None,
         kinds=kinds, cases=tuple(config.getoption("cases")), in_process=config.getoption("in_process"),
         run_id=config.getoption("run_id") or new_run_id(), probe=not config.getoption("no_probe"),
+        impl_env=config.getoption("impl_env"), explore=config.getoption("hypothesis_explore"),
+        examples=config.getoption("property_examples"),
     )
+    if options.examples is not None and options.examples < 1:
+        raise pytest.UsageError("--property-examples: at least 1")
+    _check_corpus_version(config.getoption("corpus_version"), options.fixtures)
     config.stash[SESSION] = SuiteSession(options)
-    if config.getoption("impl"):
+    if config.getoption("impl") or options.impl_env != "pinned":
         config.stash[SESSION].adapters  # an unknown or invalid adapter is a usage error, right away
     if not hasattr(config, "workerinput"):  # the process that writes records
-        config.pluginmanager.register(RecordSink(config, options), "zarr-conformance-records")
+        sink = RecordSink(config, options)
+        config.pluginmanager.register(sink, "zarr-conformance-records")
+        for note in sink.notes:
+            config.issue_config_time_warning(ImplVersionWarning(note), stacklevel=2)
+
+
+def _check_corpus_version(wanted: str | None, fixtures: Path | None) -> None:
+    if not wanted:
+        return
+    from conformance.corpus import default_root
+    from conformance.resources import corpus_version, version_matches
+
+    root = fixtures or default_root()
+    have = corpus_version(root)
+    if not version_matches(have, wanted):
+        raise pytest.UsageError(f"--corpus-version {wanted}: the corpus at {root} is "
+                                f"{'version ' + have if have else 'unversioned (no VERSION file)'}")
+
+
+def _use_imported_suite(config) -> None:
+    """`pytest <checkout>/conformance/suite` while another copy of the package is the one imported
+    (a wheel in site-packages, a tox environment): collect the imported package's suite instead, so
+    pytest does not stop at "import file mismatch" (the plugin and the tests must be one copy)."""
+    import conformance.suite
+
+    mine = Path(conformance.suite.__file__).resolve().parent
+    args = list(config.args)
+    changed = False
+    for i, arg in enumerate(args):
+        path_text, sep, rest = arg.partition("::")
+        path = Path(path_text)
+        if not path.is_absolute():
+            path = Path(config.invocation_params.dir) / path
+        if not path.exists():
+            continue
+        path = path.resolve()
+        parts = path.parts
+        for j in range(len(parts) - 1, 0, -1):
+            if parts[j - 1:j + 1] == ("conformance", "suite") and (Path(*parts[:j + 1]) / "__init__.py").is_file():
+                suite = Path(*parts[:j + 1])
+                if suite != mine:
+                    target = mine.joinpath(*parts[j + 1:])
+                    if target.exists():
+                        args[i] = str(target) + sep + rest
+                        changed = True
+                break
+    if changed:
+        config.args[:] = args
 
 
 def pytest_unconfigure(config) -> None:
@@ -114,7 +189,11 @@ def pytest_generate_tests(metafunc) -> None:
         return
     test = marker.args[0]
     session: SuiteSession = metafunc.config.stash[SESSION]
-    if test == "property":
+    if test == "property" and "case" in metafunc.fixturenames:  # replays of saved property failures
+        argnames, params = ["writer", "reader", "case"], []
+        if test in session.options.kinds:
+            params = _found_params(session)
+    elif test == "property":
         argnames, params = ["writer", "reader"], []
         if test in session.options.kinds:
             params = _property_params(session, metafunc.definition.name)
@@ -157,6 +236,23 @@ def _property_params(session: SuiteSession, function: str):
             for wname, rname in property_pairs(session)]
 
 
+def found_cases(session: SuiteSession) -> list:
+    """The saved property failures (write cases of `<format>/found/`) the property tests replay."""
+    from fnmatch import fnmatchcase
+
+    from .session import is_found
+
+    globs = session.options.cases
+    return [c for c in session.all_cases() if is_found(c) and c.kind == "write"
+            and (not globs or any(fnmatchcase(c.id, g) for g in globs))]
+
+
+def _found_params(session: SuiteSession):
+    return [pytest.param(wname, rname, case, marks=_marks(plan_found(session, case, wname, rname)),
+                         id=f"{wname}->{rname}:{case.id}")
+            for wname, rname in property_pairs(session) for case in found_cases(session)]
+
+
 def _marks(plan: Plan) -> list:
     if plan.mode == "skip":
         return [pytest.mark.skip(reason=plan.skip_reason)]
@@ -173,6 +269,8 @@ def plan_of(item) -> Plan:
     session: SuiteSession = item.config.stash[SESSION]
     test = item.get_closest_marker("conformance").args[0]
     params = item.callspec.params
+    if test == "property" and "case" in params:
+        return plan_found(session, params["case"], params["writer"], params["reader"])
     if test == "property":
         return plan_property(session, _property_case(item), params["writer"], params["reader"])
     if test == "cross":
@@ -260,7 +358,8 @@ def _property_case(item) -> str:
 # ---- writing records and the summary (controller side) -----------------------------------------
 
 class RecordSink:
-    """Receives every report (from workers too, under xdist), writes the records, prints the summary."""
+    """Receives every report (from workers too, under xdist), writes the records, prints the summary,
+    and writes the run's facts beside the results (`<results>.meta.json`, run_meta())."""
 
     def __init__(self, config, options: Options):
         self.config = config
@@ -268,6 +367,18 @@ class RecordSink:
         self.records: list[dict] = []
         self.writer = ResultsWriter(options.results) if options.results else None
         self.started = time.monotonic()
+        self.started_at = time.gmtime()
+        self._variants = None
+        # Warnings about versions: only where a run asks for another environment or version (this
+        # plugin is loaded in every pytest session of the environment: keep the others cheap).
+        other = options.impl_env != "pinned" or any("@" in name for name in options.impls)
+        self.notes = [v.note for v in self.variants if v.note] if other else []
+
+    @property
+    def variants(self) -> list:
+        if self._variants is None:
+            self._variants = adapter_variants(self.options)
+        return self._variants
 
     def pytest_runtest_logreport(self, report) -> None:
         record = next((value for key, value in report.user_properties if key == RECORD_PROPERTY), None)
@@ -289,12 +400,121 @@ class RecordSink:
         terminalreporter.write_line(summary_table(self.records, time.monotonic() - self.started))
         for warning in stale_known_failures(self.config.stash[SESSION]):
             terminalreporter.write_line(f"warning: {warning}", yellow=True)
+        for note in self.notes:
+            terminalreporter.write_line(f"warning: {note}", yellow=True)
+        for line in self.tested_lines():
+            terminalreporter.write_line(line)
         if self.writer is not None:
             terminalreporter.write_line(f"results: {self.writer.path} ({self.writer.count} records)")
 
     def pytest_unconfigure(self, config) -> None:
         if self.writer is not None:
             self.writer.close()
+            try:
+                write_meta(meta_path(self.writer.path), self.run_meta())
+            except OSError as exc:
+                warnings.warn(f"zarr-conformance: cannot write {meta_path(self.writer.path)}: {exc}")
+
+    def found_versions(self) -> dict[str, dict]:
+        """Per adapter (column), the versions its describe() reported in this run's records."""
+        out: dict[str, dict] = {}
+        for record in self.records:
+            for name, versions in (record.get("versions") or {}).items():
+                out.setdefault(name, {}).update(versions)
+        return out
+
+    def tested_lines(self) -> list[str]:
+        """What was tested, where it is not the pinned environment: `tested: zarr-python = zarr 3.2.0 ...`."""
+        found = self.found_versions()
+        lines = []
+        for v in self.variants:
+            if v.env == "pinned" or v.package is None:
+                continue
+            got = found.get(v.name, {}).get(v.package) or v.version
+            where = "this environment" if v.env == "current" else "its own venv"
+            lines.append(f"tested: {v.name} = {v.package} {got} from {where} (adapter pin: {v.pinned})")
+        return lines
+
+    def run_meta(self) -> dict:
+        """The run's facts: what a report shows beside the matrix (conformance.report reads it)."""
+        from conformance import __version__
+        from conformance.corpus import default_root
+        from conformance.resources import corpus_version
+
+        session: SuiteSession = self.config.stash[SESSION]
+        root = Path(self.options.fixtures) if self.options.fixtures else default_root()
+        try:
+            cases = len(session.all_cases())
+        except (pytest.UsageError, OSError, ValueError):
+            cases = None
+        found = self.found_versions()
+        adapters = {}
+        for v in self.variants:
+            adapters[v.name] = {**v.as_meta(), "versions": found.get(v.name, {})}
+        for name, versions in found.items():  # partners (the reference in property pairs)
+            adapters.setdefault(name, {"versions": versions})
+        return {
+            "run_id": self.options.run_id,
+            "date": time.strftime("%Y-%m-%d", self.started_at),
+            "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", self.started_at),
+            "elapsed": round(time.monotonic() - self.started, 3),
+            "zarr_conformance": __version__,
+            "corpus": str(root),
+            "corpus_version": corpus_version(root) or "unversioned",
+            "cases": cases,
+            "impls": list(self.options.impls),
+            "impl_env": self.options.impl_env,
+            "adapters": adapters,
+            "properties": property_settings(self.options),
+            "kinds": list(self.options.kinds),
+            "case_globs": list(self.options.cases),
+            "records": len(self.records),
+            "machine": _machine(),
+        }
+
+
+def meta_path(results: Path) -> Path:
+    """`results/x.jsonl` -> `results/x.meta.json` (where conformance.report looks for it)."""
+    return Path(results).with_suffix(".meta.json")
+
+
+def write_meta(path: Path, meta: dict) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(meta, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _machine() -> dict:
+    try:
+        from conformance.bench.machine import machine_facts
+
+        return machine_facts()
+    except Exception as exc:  # facts are a courtesy: never fail a run over them
+        return {"error": f"{type(exc).__name__}: {exc}"}
+
+
+def adapter_variants(options: Options) -> list:
+    """How each selected adapter runs (conformance.harness.variants); invalid names are left to the
+    session, which reports them as usage errors."""
+    from .config import AdapterConfigError
+    from .variants import resolve
+
+    out = []
+    for name in options.impls or ["reference"]:
+        try:
+            out.append(resolve(name, options.impl_env)[1])
+        except AdapterConfigError:
+            continue
+    return out
+
+
+def property_settings(options: Options) -> dict:
+    """How the property tests draw their examples in this run."""
+    from hypothesis import __version__ as hypothesis_version
+
+    from conformance.suite.test_properties import example_settings
+
+    return {**example_settings(options), "hypothesis": hypothesis_version}
 
 
 def _orphan_record(report, options: Options) -> dict | None:

@@ -37,6 +37,9 @@ class Options:
     in_process: bool = False
     run_id: str = ""
     probe: bool = True  # run read/reject/write/zom cases an adapter declines anyway (conformance.harness.plan)
+    impl_env: str = "pinned"  # "current": adapters run in the caller's environment (conformance.harness.variants)
+    explore: bool = False  # property tests draw fresh examples and save new failures (conformance.suite.failures)
+    examples: int | None = None  # examples per property and pair (None: conformance.suite.test_properties.EXAMPLES)
 
 
 class SuiteSession:
@@ -49,7 +52,9 @@ class SuiteSession:
     @cached_property
     def adapters(self) -> dict[str, AdapterConfig]:
         try:
-            configs = [find_adapter(name) for name in self.options.impls]
+            from .variants import resolve_adapter  # NAME@VERSION, --impl-env current
+
+            configs = [resolve_adapter(name, self.options.impl_env) for name in self.options.impls]
         except AdapterConfigError as exc:
             raise pytest.UsageError(f"--impl: {exc}") from None
         out: dict[str, AdapterConfig] = {}
@@ -82,7 +87,9 @@ class SuiteSession:
             root = Path(self.options.fixtures) if self.options.fixtures else default_root()
             if not root.is_dir():
                 raise pytest.UsageError(f"no corpus at {root}: generate it (zarr-conformance corpus generate) or pass --fixtures")
-            self._cases = load_cases(root)
+            from conformance.suite.failures import extra_found_cases
+
+            self._cases = load_cases(root) + extra_found_cases(root, explicit=self.options.fixtures is not None)
             if not self._cases:
                 raise pytest.UsageError(f"the corpus at {root} has no cases")
         return self._cases
@@ -92,13 +99,19 @@ class SuiteSession:
         globs = self.options.cases
         return [c for c in self.all_cases()
                 if c.kind == kind and (not globs or any(fnmatchcase(c.id, g) for g in globs))
-                and not (test == "cross" and "must_fail" in c.expect)]  # nothing is written to cross-read
+                and not (test == "cross" and "must_fail" in c.expect)  # nothing is written to cross-read
+                and not is_found(c)]  # saved property failures run as property replays (test_properties)
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.close()
             shutil.rmtree(self._pool.scratch, ignore_errors=True)
             self._pool = None
+
+
+def is_found(case) -> bool:
+    """A saved property failure (conformance.suite.failures): replayed by the property tests."""
+    return bool(case.provenance and case.provenance.get("property"))
 
 
 def scratch_dir() -> Path:
@@ -116,6 +129,21 @@ def missing(needs, config_or_caps) -> list[str]:
     return sorted(set(needs) - set(caps))
 
 
+def write_path_needs(case) -> set[str]:
+    """What a write case's request path asks of the writer: `feature:write-root-array` for an
+    array at the store root (an implementation whose root is always a group, such as netCDF's,
+    cannot), `feature:nested-paths` for a node addressed by a path with a separator ('/', or '\\'
+    that some cases expect normalised): the writer takes a path, not one name per level."""
+    request = case.expect.get("request") or {}
+    path = request.get("path", "") or ""
+    needs = set()
+    if request.get("node_type") == "array" and not path.strip("/"):
+        needs.add("feature:write-root-array")
+    if "/" in path or "\\" in path:
+        needs.add("feature:nested-paths")
+    return needs
+
+
 def case_needs(test: str, case, role: str | None = None) -> set[str]:
     """Every capability an adapter needs for `test` on `case` (role: cross tests' writer/reader)."""
     needs = set(case.needs) | {f"format:{case.format}"}
@@ -123,6 +151,7 @@ def case_needs(test: str, case, role: str | None = None) -> set[str]:
         needs |= OP_NEEDS["read"] | {f"store:{case.store_kind}"}
     if test == "write" or role == "writer":
         needs |= OP_NEEDS["write"]  # writes always go to an empty directory store
+        needs |= write_path_needs(case)
     if role == "reader":
         needs |= OP_NEEDS["read"] | {"store:directory"}
     if test == "zom":

@@ -3,6 +3,13 @@
 A transport turns one request dict into one response dict. Whatever goes wrong below the
 protocol (the child crashed, hung, ran out of memory, printed garbage) raises AdapterErrored: the
 test's outcome is `errored`, the child is killed and restarted on the next request.
+
+Crashing implementations (a segfault on some inputs): the child is reused across requests until
+it has crashed PER_REQUEST_AFTER times; from then on every request gets a fresh process, killed
+once it has answered, so that every request is tried and a crash costs only its own request (and
+cannot be blamed on a request that merely left the heap corrupt). Only a child that has never
+answered anything (it cannot even start, e.g. an import error) is given up on, after
+MAX_FAILED_STARTS tries.
 """
 
 from __future__ import annotations
@@ -18,10 +25,13 @@ from pathlib import Path
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_MEMORY_LIMIT = 4 << 30
 STDERR_TAIL = 2000
-# A child that dies this many times in a row before answering anything is not restarted again:
+# A child that dies this many times before it has ever answered anything is not restarted again:
 # every later request is `errored` at once (an adapter that cannot even import would otherwise
 # cost a process start per case).
 MAX_FAILED_STARTS = 3
+# After this many crashes (or hangs, or garbage) of an adapter that has answered before, every
+# request runs in a process of its own.
+PER_REQUEST_AFTER = 3
 
 
 class AdapterErrored(Exception):
@@ -101,7 +111,9 @@ class SubprocessTransport:
         self.log_path = Path(log_path) if log_path else None
         self.before_start = before_start  # called before each (re)start, e.g. to stage files
         self.starts = 0
-        self._answered = False  # since the last start
+        self.crashes = 0  # requests that ended below the protocol (crash, hang, garbage)
+        self.per_request = False  # one process per request (after PER_REQUEST_AFTER crashes)
+        self._ever_answered = False
         self._failed_starts = 0
         self._given_up: str | None = None
         self._proc: subprocess.Popen | None = None
@@ -130,7 +142,6 @@ class SubprocessTransport:
                 log.close()
         self._buffer.clear()
         self.starts += 1
-        self._answered = False
 
     def kill(self) -> None:
         proc, self._proc = self._proc, None
@@ -174,23 +185,34 @@ class SubprocessTransport:
             line = self._read_line(timeout)
         except AdapterErrored as exc:
             self.kill()
-            if not self._answered:
+            if not self._ever_answered:
                 self._failed_starts += 1
                 if self._failed_starts >= MAX_FAILED_STARTS:
                     self._given_up = f"the adapter process failed {MAX_FAILED_STARTS} times before answering; not restarted again: {exc}"
-            raise
-        self._answered = True
-        self._failed_starts = 0
+                raise
+            raise self._crashed(exc) from None
+        self._ever_answered = True
         try:
             response = json.loads(line)
         except ValueError:
             self.kill()
-            raise AdapterErrored(f"malformed response (not JSON): {line[:200]!r}{self._stderr_tail()}") from None
+            raise self._crashed(AdapterErrored(f"malformed response (not JSON): {line[:200]!r}{self._stderr_tail()}")) from None
         if not isinstance(response, dict) or response.get("id") != message.get("id"):
             self.kill()
             got = response.get("id") if isinstance(response, dict) else response
-            raise AdapterErrored(f"malformed response: expected id {message.get('id')}, got {str(got)[:100]}")
+            raise self._crashed(AdapterErrored(f"malformed response: expected id {message.get('id')}, got {str(got)[:100]}"))
+        if self.per_request:
+            self.kill()  # answered: the next request gets a fresh process
         return response
+
+    def _crashed(self, exc: AdapterErrored) -> AdapterErrored:
+        """Count a request that ended below the protocol; the PER_REQUEST_AFTER-th one switches to
+        one process per request (said in that request's message)."""
+        self.crashes += 1
+        if not self.per_request and self.crashes >= PER_REQUEST_AFTER:
+            self.per_request = True
+            return AdapterErrored(f"{exc}\n(after {self.crashes} crashes the adapter runs one process per request)")
+        return exc
 
     def _send(self, message: dict) -> None:
         try:

@@ -1,5 +1,6 @@
 """The reference implementation: exact, small, synchronous; numpy + stdlib, with numcodecs and
-crc32c as compression primitives only.
+crc32c as compression primitives, ml_dtypes for the storage of the narrow extension types and
+zfpy / pcodec (through numcodecs) for the codecs that are defined by those libraries.
 
     from conformance import reference as ref
     store = ref.MemoryStore()

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 import numpy as np
 
 from .errors import ChunkError, LimitError, ZarrError
-from .grid import all_chunk_indices, chunk_overlaps, grid_shape, normalize_selection
+from .grid import all_chunk_indices, chunk_overlaps, chunk_shape_at, grid_shape, normalize_selection
 from .stores import Store
 
 if TYPE_CHECKING:
@@ -69,6 +69,17 @@ class ArrayLayout:
     chunk_key: Callable[[tuple[int, ...]], str]  # full store key of a chunk
     codec: ChunkCodec
     write_empty_chunks: bool = True
+    # A grid whose chunks differ in shape (grid.RectilinearGrid as `chunk_shape`) needs one codec
+    # per chunk shape: codec_factory(shape) gives it (None: `codec` serves every chunk).
+    codec_factory: Callable[[tuple[int, ...]], ChunkCodec] | None = None
+
+    def shape_at(self, index: tuple[int, ...]) -> tuple[int, ...]:
+        return chunk_shape_at(self.chunk_shape, index)
+
+    def codec_at(self, index: tuple[int, ...]) -> ChunkCodec:
+        if self.codec_factory is None:
+            return self.codec
+        return self.codec_factory(self.shape_at(index))
 
     def fill_chunk(self, shape: tuple[int, ...] | None = None) -> np.ndarray:
         """A chunk-shaped array holding the fill value (zeros where the fill is undefined)."""
@@ -126,30 +137,32 @@ class Array(Node):
     def chunk_key(self, index: tuple[int, ...]) -> str:
         return self.layout.chunk_key(tuple(index))
 
-    def _decode(self, key: str, data: bytes) -> np.ndarray:
+    def _decode(self, key: str, data: bytes, index: tuple[int, ...] | None = None) -> np.ndarray:
         layout = self.layout
+        expected = layout.shape_at(index) if index is not None else tuple(layout.chunk_shape)
         try:
-            chunk = layout.codec.decode(data)
+            chunk = (layout.codec if index is None else layout.codec_at(index)).decode(data)
         except ZarrError:
             raise
         except Exception as exc:  # a codec library's own error: the chunk is corrupt
             raise ChunkError("corrupt-chunk", f"chunk {key!r} cannot be decoded: {exc}") from None
-        if chunk.shape != layout.chunk_shape or chunk.dtype != layout.dtype:
+        if chunk.shape != expected or chunk.dtype != layout.dtype:
             raise ChunkError(
                 "corrupt-chunk",
-                f"chunk {key!r} decodes to {chunk.shape} {chunk.dtype}, expected {layout.chunk_shape} {layout.dtype}",
+                f"chunk {key!r} decodes to {chunk.shape} {chunk.dtype}, expected {expected} {layout.dtype}",
             )
         return chunk
 
-    def _whole(self, inner) -> bool:
-        return all(s.start == 0 and s.stop == c for s, c in zip(inner, self.layout.chunk_shape))
+    def _whole(self, inner, index: tuple[int, ...] | None = None) -> bool:
+        shape = self.layout.chunk_shape if index is None else self.layout.shape_at(index)
+        return all(s.start == 0 and s.stop == c for s, c in zip(inner, shape))
 
     def _decode_partial(self, index: tuple[int, ...], inner) -> np.ndarray | None:
         """Part of a chunk through the codec's partial decoder (V3-PIPE-005: same result as a
         full decode, fewer bytes fetched)."""
         key = self.chunk_key(index)
         try:
-            return self.layout.codec.decode_partial(self.store, key, inner)
+            return self.layout.codec_at(index).decode_partial(self.store, key, inner)
         except ZarrError:
             raise
         except Exception as exc:  # a codec library's own error: the chunk is corrupt
@@ -161,7 +174,7 @@ class Array(Node):
             raise LimitError(f"chunk shape {self.layout.chunk_shape} exceeds the chunk size limit")
         key = self.chunk_key(index)
         data = self.store.get(key)
-        return None if data is None else self._decode(key, data)
+        return None if data is None else self._decode(key, data, tuple(index))
 
     def read(self, selection: Any = None) -> np.ndarray:
         layout = self.layout
@@ -173,11 +186,10 @@ class Array(Node):
         # chunk, or by the fill where a chunk is missing (no up-front fill of the whole output).
         out = np.empty(out_shape, dtype=layout.dtype)
         fill = layout.fill_value if layout.fill_value is not None else np.zeros((), dtype=layout.dtype)
-        partial = getattr(layout.codec, "supports_partial", False)
-
         def read_one(overlap) -> None:
             index, inner, outer = overlap
-            if partial and not self._whole(inner):
+            partial = getattr(layout.codec_at(index), "supports_partial", False)
+            if partial and not self._whole(inner, index):
                 part = self._decode_partial(index, inner)  # sharding: index + needed inner chunks only
             else:
                 chunk = self.read_chunk(index)
@@ -205,17 +217,20 @@ class Array(Node):
         def write_one(overlap) -> None:
             index, inner, outer = overlap
             key = self.chunk_key(index)
-            if self._whole(inner):
+            if self._whole(inner, index):
                 # asarray(order='C') copies only when needed and keeps a 0-d chunk 0-d
                 chunk = np.asarray(values[outer + (Ellipsis,)], dtype=layout.dtype, order="C")
             else:
                 existing = self.store.get(key)
-                chunk = layout.fill_chunk() if existing is None else self._decode(key, existing).copy()
+                if existing is None:
+                    chunk = layout.fill_chunk(layout.shape_at(index))
+                else:
+                    chunk = self._decode(key, existing, index).copy()
                 chunk[inner] = values[outer]
             if not layout.write_empty_chunks and self._is_fill(chunk):
                 self.store.erase(key)
                 return
-            self.store.set(key, layout.codec.encode(chunk))
+            self.store.set(key, layout.codec_at(index).encode(chunk))
 
         for_each(write_one, list(chunk_overlaps(region, layout.chunk_shape)), _nbytes(layout.chunk_shape, layout.dtype))
 

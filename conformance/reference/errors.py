@@ -20,6 +20,9 @@ REASONS: dict[str, str] = {
     "invalid-chunk-grid": "chunk_grid is malformed or unknown",
     "invalid-chunk-key-encoding": "chunk key encoding or separator is malformed or unknown",
     "invalid-data-type": "data type is malformed or unknown",
+    "unknown-data-type": "a data type registered in zarr-extensions that the implementation does not implement",
+    "unknown-chunk-grid": "a chunk grid registered in zarr-extensions that the implementation does not implement",
+    "unknown-chunk-key-encoding": "a chunk key encoding registered in zarr-extensions that the implementation does not implement",
     "invalid-fill-value": "fill_value is not valid for the data type",
     "invalid-order": "memory order is not C or F (or transpose order is not a permutation)",
     "invalid-codec": "a codec entry or its configuration is malformed",
@@ -29,6 +32,7 @@ REASONS: dict[str, str] = {
     "invalid-storage-transformer": "a storage transformer is malformed or unknown",
     "invalid-attributes": "attributes are not a JSON object",
     "invalid-extension": "an extension object is malformed",
+    "unregistered-extension": "an extension name zarr-extensions does not register (other readers may not know it)",
     # names, paths, hierarchy
     "invalid-path": "a path has '.' or '..' segments, escapes the store or is otherwise invalid",
     "invalid-node-name": "a node name breaks the format's naming rules",
@@ -93,3 +97,9 @@ class UnsupportedError(ZarrError):
 class ReadOnlyError(ZarrError):
     def __init__(self, message: str):
         super().__init__("read-only", message)
+
+
+class ExtensionNotImplemented(MetadataError):
+    """A registered (zarr-extensions) extension, or a mode of one, that the reference does not
+    implement. The array may well be valid: a validator reports it as something it cannot check.
+    The reason is the extension point's 'unknown-*' code."""

@@ -6,6 +6,8 @@ Ints select one index and drop the dimension from the result, as in NumPy.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 from collections.abc import Iterator
 from itertools import product
@@ -14,7 +16,41 @@ from typing import Any
 Selection = tuple[slice, ...]
 
 
+class RectilinearGrid(tuple):
+    """A rectilinear chunk grid (zarr-extensions chunk-grids/rectilinear): explicit chunk edge
+    lengths per axis. As a tuple it is the largest chunk shape (what size limits need); the
+    functions below use the edges. Chunks past the end of the array are allowed and stored at
+    their full size, like the edge chunks of a regular grid."""
+
+    edges: tuple[tuple[int, ...], ...]
+    starts: tuple[tuple[int, ...], ...]
+
+    def __new__(cls, edges):
+        edges = tuple(tuple(int(n) for n in axis) for axis in edges)
+        self = super().__new__(cls, tuple(max(axis) if axis else 1 for axis in edges))
+        self.edges = edges
+        self.starts = tuple(tuple(itertools.accumulate(axis, initial=0)) for axis in edges)
+        return self
+
+    def chunk_shape_at(self, index: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(axis[i] for axis, i in zip(self.edges, index))
+
+    def counts(self, shape: tuple[int, ...]) -> tuple[int, ...]:
+        """Chunks per axis that hold part of the array (no chunk for a zero-length axis)."""
+        return tuple(bisect.bisect_left(starts, s) if s else 0 for starts, s in zip(self.starts, shape))
+
+    def __reduce__(self):
+        return (RectilinearGrid, (self.edges,))
+
+
+def chunk_shape_at(chunk_shape, index: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape of the chunk at `index` (the same for every chunk of a regular grid)."""
+    return chunk_shape.chunk_shape_at(index) if isinstance(chunk_shape, RectilinearGrid) else tuple(chunk_shape)
+
+
 def grid_shape(shape: tuple[int, ...], chunk_shape: tuple[int, ...]) -> tuple[int, ...]:
+    if isinstance(chunk_shape, RectilinearGrid):
+        return chunk_shape.counts(shape)
     return tuple(math.ceil(s / c) if s else 0 for s, c in zip(shape, chunk_shape))
 
 
@@ -56,6 +92,9 @@ def chunk_overlaps(
     the region-shaped output)."""
     if any(r.stop <= r.start for r in region):
         return
+    if isinstance(chunk_shape, RectilinearGrid):
+        yield from _rectilinear_overlaps(region, chunk_shape)
+        return
     ranges = [range(r.start // c, (r.stop - 1) // c + 1) for r, c in zip(region, chunk_shape)]
     for index in product(*ranges):
         inner, outer = [], []
@@ -69,3 +108,16 @@ def chunk_overlaps(
 
 def all_chunk_indices(shape: tuple[int, ...], chunk_shape: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
     return product(*(range(n) for n in grid_shape(shape, chunk_shape)))
+
+
+def _rectilinear_overlaps(region: Selection, grid: RectilinearGrid):
+    ranges = [range(bisect.bisect_right(starts, r.start) - 1, bisect.bisect_left(starts, r.stop))
+              for r, starts in zip(region, grid.starts)]
+    for index in product(*ranges):
+        inner, outer = [], []
+        for i, r, starts in zip(index, region, grid.starts):
+            lo = max(r.start, starts[i])
+            hi = min(r.stop, starts[i + 1])
+            inner.append(slice(lo - starts[i], hi - starts[i]))
+            outer.append(slice(lo - r.start, hi - r.start))
+        yield index, tuple(inner), tuple(outer)

@@ -4,14 +4,23 @@ writes, the reader reads, and the reader must see the input bit for bit (a diffe
 `wrong-data`). Pairs: every ordered pair of the selected adapters, and each adapter with itself
 (recorded with `"pair": "self"`) and with the reference.
 
-On failure the shrunk example is saved as case folders under .cache/failures/ (see failures.py)."""
+Deterministic by default: a fixed seed (PROPERTY_SEED) and a fixed number of examples (EXAMPLES,
+`--property-examples N`), so one build of an implementation gets the same verdict wherever and
+whenever it runs (given the same hypothesis version, which the run's meta file records). A failure
+is saved under .cache/failures/ (see failures.py) to be looked at.
+
+Explore mode (`--hypothesis-explore`, `zarr-conformance run --explore`) draws fresh examples
+instead, and saves every NEW shrunk failure as corpus cases `<format>/found/<digest>-write` and
+`-read` (failures.found_root(): the checkout's fixtures/, or the cache corpus of an installed
+package). `test_property_found` replays every such saved write case through every pair, in every
+run, deterministic or not: a failure found once stays in the gate."""
 
 from __future__ import annotations
 
 import shutil
 
 import pytest
-from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import HealthCheck, given, reject, seed, settings
 from hypothesis.errors import Unsatisfiable
 
 from conformance.corpus.jsonstrict import differences
@@ -19,15 +28,29 @@ from conformance.corpus.judge import compare_arrays
 from conformance.harness.adapter_api import save_data
 from conformance.harness.outcomes import fail
 from conformance.suite import property_id
-from conformance.suite.failures import REQUIREMENTS, save_example
+from conformance.suite.failures import REQUIREMENTS, save_example, save_found
 from conformance.suite.steps import read_node, store_spec
-from conformance.suite.strategies import STRATEGIES
+from conformance.suite.strategies import STRATEGIES, Example
 
-# Examples per property and pair: hypothesis's own default (100) is for `--hypothesis-profile ci`;
-# an ordinary run uses fewer to stay quick. Any other profile decides for itself.
-QUICK_EXAMPLES = 25
+# Examples per property and pair, and the seed they are drawn with (deterministic mode).
+EXAMPLES = 100
+PROPERTY_SEED = 20250601
 
 SIDE_NEEDS = {"writer": {"op:write", "store:directory"}, "reader": {"op:read", "store:directory"}}
+HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+
+
+def example_settings(options) -> dict:
+    """How property examples are drawn in this run: `mode` deterministic (fixed seed and number),
+    explore (fresh random examples) or `profile NAME` (a hypothesis profile other than default/ci
+    chosen with --hypothesis-profile decides for itself)."""
+    profile = settings.get_current_profile_name()
+    examples = getattr(options, "examples", None)
+    if getattr(options, "explore", False):
+        return {"mode": "explore", "seed": None, "examples": examples or EXAMPLES}
+    if profile not in ("default", "ci"):
+        return {"mode": f"profile {profile}", "seed": None, "examples": examples or settings.default.max_examples}
+    return {"mode": "deterministic", "seed": PROPERTY_SEED, "examples": examples or EXAMPLES}
 
 
 def write_example(client, example, store) -> object:
@@ -37,43 +60,54 @@ def write_example(client, example, store) -> object:
                        metadata=example.metadata, attributes=example.attributes, data=data)
 
 
+def check_example(harness, w, writer: str, reader: str, format: str, example, on_unsupported) -> None:
+    """Writer writes the example, reader reads it back: the data (and attributes) must be the input.
+    `on_unsupported()` is called when the writer declares the example beyond what it drives."""
+    work = harness.workdir()
+    try:
+        store = work / "store"
+        store.mkdir()
+        response = write_example(w, example, store)
+        refusal = harness.refusal(writer, response, record=False)  # a crash raises
+        if refusal is not None and refusal.verdict == "unsupported":
+            on_unsupported(refusal)
+        if refusal is not None:
+            fail(f"{writer} could not write: {response.describe_error()}")
+        response, result = read_node(harness, reader, store, format, "")
+        if result is None:
+            fail(f"{reader} could not read what {writer} wrote: {response.describe_error()}")
+        problems = compare_arrays(example.data, result.data, f"data written by {writer}, read by {reader}")
+        if result.attributes is None:
+            harness.fields["unchecked"] = ["attributes"]
+        else:
+            problems += differences(example.attributes, result.attributes, "attributes")
+        fail(problems)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def run_property(harness, writer: str, reader: str, format: str, name: str) -> None:
     w = harness.adapter(writer, SIDE_NEEDS["writer"] | {f"format:{format}"})
     r = harness.adapter(reader, SIDE_NEEDS["reader"] | {f"format:{format}"})
     caps = w.describe().capabilities & r.describe().capabilities
     harness.fields.update(format=format, tier="required", requirements=list(REQUIREMENTS[format]))
     seen = {"examples": 0}
+    how = example_settings(harness.session.options)
+    kwargs = {"deadline": None, "database": None, "suppress_health_check": HEALTH}
+    if not how["mode"].startswith("profile"):
+        kwargs["max_examples"] = how["examples"]
+    if how["mode"] == "deterministic":
+        kwargs["derandomize"] = True
 
-    quick = settings.get_current_profile_name() == "default"
-
-    @settings(deadline=None, database=None, max_examples=QUICK_EXAMPLES if quick else settings.default.max_examples,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+    @settings(**kwargs)
     @given(STRATEGIES[format](caps))
     def roundtrip(example):
         seen["examples"] += 1
         seen["last"] = example
-        work = harness.workdir()
-        try:
-            store = work / "store"
-            store.mkdir()
-            response = write_example(w, example, store)
-            refusal = harness.refusal(writer, response, record=False)  # a crash raises
-            if refusal is not None and refusal.verdict == "unsupported":
-                reject()  # declared as beyond what the writer drives: another example
-            if refusal is not None:
-                fail(f"{writer} could not write: {response.describe_error()}")
-            response, result = read_node(harness, reader, store, format, "")
-            if result is None:
-                fail(f"{reader} could not read what {writer} wrote: {response.describe_error()}")
-            problems = compare_arrays(example.data, result.data, f"data written by {writer}, read by {reader}")
-            if result.attributes is None:
-                harness.fields["unchecked"] = ["attributes"]
-            else:
-                problems += differences(example.attributes, result.attributes, "attributes")
-            fail(problems)
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
+        check_example(harness, w, writer, reader, format, example, lambda refusal: reject())
 
+    if how["seed"] is not None:
+        roundtrip = seed(how["seed"])(roundtrip)
     try:
         roundtrip()
     except pytest.skip.Exception:
@@ -88,12 +122,40 @@ def run_property(harness, writer: str, reader: str, format: str, name: str) -> N
                 response = write_example(w, example, store)
                 return response.ok
 
-            folder = save_example(name, writer, reader, example, rewrite)
-            harness.fields["example"] = str(folder)
-            exc.add_note(f"shrunk example saved to {folder} (re-run: zarr-conformance run --fixtures {folder})")
+            if how["mode"] == "explore":
+                folder, new = save_found(name, writer, reader, example, rewrite, harness.versions,
+                                         corpus_root(harness))
+                harness.fields["example"] = str(folder)
+                exc.add_note(f"shrunk example {'saved as corpus cases' if new else 'already in the corpus'}: "
+                             f"{folder} (replayed by every later run: test_property_found)")
+            else:
+                folder = save_example(name, writer, reader, example, rewrite)
+                harness.fields["example"] = str(folder)
+                exc.add_note(f"shrunk example saved to {folder} (re-run: zarr-conformance run --fixtures {folder})")
         raise
     finally:
         harness.fields["metrics"] = {"examples": seen["examples"]}
+
+
+def corpus_root(harness):
+    from conformance.corpus import default_root
+
+    fixtures = harness.session.options.fixtures
+    return fixtures if fixtures is not None else default_root()
+
+
+def replay_found(harness, writer: str, reader: str, case) -> None:
+    """A saved property failure (a `<format>/found/` write case) through one writer/reader pair."""
+    request = case.write_request()
+    example = Example(case.format, request.metadata, request.data, request.attributes)
+    w = harness.adapter(writer, SIDE_NEEDS["writer"] | {f"format:{case.format}"})
+    harness.adapter(reader, SIDE_NEEDS["reader"] | {f"format:{case.format}"})
+    harness.fields["metrics"] = {"examples": 1}
+
+    def unsupported(refusal):
+        pytest.skip(f"unsupported: {writer}: {refusal.why} ({refusal.describe()})")
+
+    check_example(harness, w, writer, reader, case.format, example, unsupported)
 
 
 @pytest.mark.conformance("property")
@@ -104,3 +166,9 @@ def test_property_roundtrip_v3(harness, writer, reader):
 @pytest.mark.conformance("property")
 def test_property_roundtrip_v2(harness, writer, reader):
     run_property(harness, writer, reader, "v2", property_id("test_property_roundtrip_v2"))
+
+
+@pytest.mark.conformance("property")
+def test_property_found(harness, writer, reader, case):
+    """Replays of saved property failures (parametrised by the plugin over the found cases)."""
+    replay_found(harness, writer, reader, case)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-FINDING_LINE = re.compile(r"^(ERROR|WARNING|NOTE) (\S+) ([a-z0-9-]+) (/[^:]*): (.+)$")
+FINDING_LINE = re.compile(r"^(ERROR|CANNOT-CHECK|WARNING|NOTE) (\S+) ([a-z0-9-]+) (/[^:]*): (.+)$")
 
 
 class CLIOutput:

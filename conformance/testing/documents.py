@@ -67,3 +67,18 @@ def tree_snapshot(root: str | os.PathLike) -> dict[str, bytes]:
             path = Path(dirpath, name)
             out[path.relative_to(root).as_posix()] = b"<symlink>" if path.is_symlink() else path.read_bytes()
     return out
+
+
+def tree_state(root: str | os.PathLike) -> dict[str, tuple]:
+    """Every entry below `root` -> (type, size, mtime), from lstat only: never opens anything, so
+    it is safe on trees holding FIFOs, sockets or huge sparse files. To prove nothing was written."""
+    import stat
+
+    root = os.fspath(root)
+    out = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            full = os.path.join(dirpath, name)
+            info = os.lstat(full)
+            out[os.path.relpath(full, root)] = (stat.S_IFMT(info.st_mode), info.st_size, info.st_mtime_ns)
+    return out

@@ -10,6 +10,18 @@ Python's http.server cannot answer Range requests, so `http_server` has its own 
 `Range: bytes=a-b`, `a-` and `-n` (one range; several ranges are answered with the whole body,
 which RFC 9110 allows), 416 for a range past the end, 404 for anything that is not a regular
 file inside the root (directories, '..', symlinks leading out).
+
+Hostile answers for a path are `routes` (a dict on the handle, changeable while it runs):
+
+    with http_server(directory) as server:
+        server.routes["/zarr.json"] = endless_body()            # 200, no length, zeros forever
+        server.routes["/a/zarr.json"] = huge_content_length()   # Content-Length: 1 PiB, then zeros
+        server.routes["/c/0"] = gzip_bomb(8 << 30)              # Content-Encoding: gzip, 8 GiB of zeros
+        server.routes["/b/zarr.json"] = redirect(other.url + "/zarr.json")
+        server.bytes_sent["/c/0"]                               # how much a route could send
+
+A route writes until the client goes away (or the server stops), so `bytes_sent` shows how much
+of an endless answer a client took before it hung up.
 """
 
 from __future__ import annotations
@@ -18,12 +30,14 @@ import os
 import re
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+from .bombs import compressed_zeros
 
 _RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
 
@@ -36,14 +50,26 @@ class RequestRecord:
     status: int
 
 
+# A route answers one path: route(handler, send_body) writes the whole answer through
+# handler.begin(status, headers) and handler.send(data) (which returns False once the client is gone).
+Route = Callable[["_RangeHandler", bool], None]
+
+
 @dataclass
 class HTTPServerHandle:
     url: str  # 'http://127.0.0.1:<port>' (no trailing '/')
     root: Path
     requests: list[RequestRecord] = field(default_factory=list)
+    routes: dict[str, Route] = field(default_factory=dict)  # decoded URL path -> hostile answer
+    bytes_sent: dict[str, int] = field(default_factory=dict)  # body bytes written per route path
 
     def clear(self) -> None:
         self.requests.clear()
+        self.bytes_sent.clear()
+
+    def paths(self) -> list[str]:
+        """The decoded paths of every request, in order."""
+        return [r.path for r in self.requests]
 
     def ranges_for(self, path: str) -> list[str | None]:
         """The Range headers of every GET of `path` (e.g. '/c/0'), in order."""
@@ -92,6 +118,10 @@ class _RangeHandler(BaseHTTPRequestHandler):
             self.server.stopping.wait(self.server.delay)
         range_header = self.headers.get("Range")
         path = self._decoded_path()
+        route = self.server.handle.routes.get(path) if path is not None else None
+        if route is not None:
+            self._route_path = path
+            return route(self, send_body)
         file = self._file(path) if path is not None else None
         if file is None:
             return self._reply(404, b"not found\n", send_body, path, range_header)
@@ -122,6 +152,34 @@ class _RangeHandler(BaseHTTPRequestHandler):
             return None
         return file
 
+    # ---- for routes ---------------------------------------------------------------------------
+    def begin(self, status: int, headers: dict[str, str] | None = None) -> None:
+        """Log the request and send the status line and headers of a route's answer."""
+        path = self._route_path
+        with self.server.log_lock:
+            self.server.handle.requests.append(RequestRecord(self.command, path, self.headers.get("Range"), status))
+            self.server.handle.bytes_sent.setdefault(path, 0)
+        self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        if "Content-Length" not in (headers or {}):
+            self.send_header("Connection", "close")  # the body ends when the connection does
+            self.close_connection = True
+        self.end_headers()
+
+    def send(self, data: bytes) -> bool:
+        """Write part of a route's body; False once the client has gone or the server stops."""
+        if self.server.stopping.is_set():
+            return False
+        try:
+            self.wfile.write(data)
+        except (ConnectionError, TimeoutError, OSError):
+            self.close_connection = True
+            return False
+        with self.server.log_lock:
+            self.server.handle.bytes_sent[self._route_path] = self.server.handle.bytes_sent.get(self._route_path, 0) + len(data)
+        return True
+
     def _reply(self, status: int, body: bytes, send_body: bool, path, range_header, headers=None) -> None:
         with self.server.log_lock:
             self.server.handle.requests.append(RequestRecord(self.command, path or self.path, range_header, status))
@@ -135,6 +193,82 @@ class _RangeHandler(BaseHTTPRequestHandler):
         self.end_headers()
         if send_body:
             self.wfile.write(body)
+
+
+# ---- hostile routes ----------------------------------------------------------------------------
+ZEROS = bytes(1 << 16)
+
+
+def _send_until(handler: _RangeHandler, block: bytes, stop_after: int | None) -> None:
+    sent = 0
+    while (stop_after is None or sent < stop_after) and handler.send(block):
+        sent += len(block)
+
+
+def endless_body(block: bytes = ZEROS, stop_after: int | None = None) -> Route:
+    """200 with no Content-Length and `block` repeated until the client hangs up (or, with
+    stop_after, until that many bytes are sent: a safety net for tests of clients that
+    might not stop)."""
+
+    def route(handler: _RangeHandler, send_body: bool) -> None:
+        handler.begin(200, {"Content-Type": "application/octet-stream"})
+        if send_body:
+            _send_until(handler, block, stop_after)
+
+    return route
+
+
+def huge_content_length(declared: int = 1 << 50, block: bytes = ZEROS, stop_after: int | None = None) -> Route:
+    """200 declaring `declared` bytes (1 PiB), then zeros until the client hangs up: a client
+    that trusts the length, or reads on, runs out of memory."""
+
+    def route(handler: _RangeHandler, send_body: bool) -> None:
+        handler.begin(200, {"Content-Type": "application/octet-stream", "Content-Length": str(declared)})
+        handler.close_connection = True
+        if send_body:
+            _send_until(handler, block, stop_after)
+
+    return route
+
+
+def gzip_bomb(decoded_bytes: int | None = 8 << 30, encoding: str = "gzip") -> Route:
+    """200 with Content-Encoding gzip (or deflate): a few MB that decode to `decoded_bytes`
+    zeros (8 GiB; None: endless, without a Content-Length)."""
+
+    def route(handler: _RangeHandler, send_body: bool) -> None:
+        headers = {"Content-Type": "application/json", "Content-Encoding": encoding}
+        if decoded_bytes is not None:
+            headers["Content-Length"] = str(sum(map(len, compressed_zeros(decoded_bytes, encoding))))
+        handler.begin(200, headers)
+        if send_body:
+            for part in compressed_zeros(decoded_bytes, encoding):
+                if not handler.send(part):
+                    break
+
+    return route
+
+
+def redirect(location: str, status: int = 302) -> Route:
+    """A redirect to `location` (absolute, or relative to the request)."""
+
+    def route(handler: _RangeHandler, send_body: bool) -> None:
+        body = b"moved\n"
+        handler.begin(status, {"Location": location, "Content-Length": str(len(body))})
+        if send_body:
+            handler.send(body)
+
+    return route
+
+
+def answer(status: int, body: bytes = b"", headers: dict[str, str] | None = None) -> Route:
+    """A fixed answer (with its Content-Length unless `headers` gives one)."""
+
+    def route(handler: _RangeHandler, send_body: bool) -> None:
+        handler.begin(status, {"Content-Length": str(len(body)), **(headers or {})})
+        if send_body and body:
+            handler.send(body)
+
+    return route
 
 
 def _parse_range(header: str, size: int):

@@ -3,7 +3,9 @@
 Exit codes: 0 no MUST-level requirement is broken (warnings may remain); 1 at least one is, or
 the store holds no Zarr metadata at all, or cannot be read (network), or the time budget ran out
 before the check finished (conformance then cannot be confirmed); 2 usage errors (no such path,
-an unknown URL scheme, bad options).
+an unknown URL scheme, bad options); 3 nothing is broken, but the store uses a valid feature (a
+registered zarr-extensions extension) that this validator does not implement, so that part
+could not be checked.
 """
 
 from __future__ import annotations
@@ -14,16 +16,27 @@ FORMAT_CHOICES = ("v3", "v2", "v3-draft", "v1")
 
 EPILOG = """\
 output: one line per finding,
-  ERROR|WARNING|NOTE <requirement-id or -> <reason-code> </node/path>: <message>
+  ERROR|CANNOT-CHECK|WARNING|NOTE <requirement-id or -> <reason-code> </node/path>: <message>
 then a SUMMARY line (with --json: one JSON object per line, the last of type "summary").
-ERROR: a MUST-level requirement is broken; WARNING: a SHOULD-level one (or something readers
-ignore, such as stray keys); NOTE: information.
+ERROR: a MUST-level requirement is broken.
+CANNOT-CHECK: the store uses a valid feature this validator does not implement (an extension
+  registered in zarr-extensions, e.g. a codec mode the reference refuses); the spec only asks a
+  reader lacking an extension to refuse the array, so this is not a violation, but conformance
+  of that array is not established.
+WARNING: a SHOULD-level requirement is broken, or something readers ignore (stray keys) or
+  read differently (e.g. a v2 string array whose fill_value is the number 0).
+NOTE: information (e.g. an extension name that is not registered in zarr-extensions).
+A problem shared by many chunks or keys of one array is one finding that says how many.
+An unknown extension that is not registered is an ERROR where the spec makes readers refuse it
+(V3-DT-008 data types, V3-EXT-004 codecs, V3-EXT-005 chunk grids and key encodings, V3-ARR-007
+storage transformers), or a name no extension may have (V3-EXT-006).
 
 exit codes:
-  0  no MUST-level requirement is broken
+  0  no MUST-level requirement is broken and everything was checked
   1  at least one is; or there is no Zarr metadata there; or the store cannot be read
      (network error: an io-error finding); or --timeout ran out first
   2  usage error: no such path, unknown URL scheme, bad options
+  3  nothing is broken, but some of the store could not be checked (CANNOT-CHECK findings)
 
 URLs: file://, http(s):// (cannot be listed: the hierarchy comes from consolidated metadata and
 chunks are probed), s3:// (credentials from the environment, else anonymous; an endpoint from

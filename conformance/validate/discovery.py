@@ -27,11 +27,14 @@ class KnownKeysStore(Store):
         self.inner = inner
         self.keys = set(keys)
 
-    def get(self, key: str) -> bytes | None:
-        return self.inner.get(key)
+    def get(self, key: str, limit: int | None = None) -> bytes | None:
+        return self.inner.get(key) if limit is None else self.inner.get(key, limit)
 
-    def get_partial(self, key: str, start: int, length: int | None = None) -> bytes | None:
-        return self.inner.get_partial(key, start, length)
+    def get_partial(self, key: str, start: int, length: int | None = None, limit: int | None = None) -> bytes | None:
+        return self.inner.get_partial(key, start, length) if limit is None else self.inner.get_partial(key, start, length, limit)
+
+    def contains(self, key: str) -> bool:  # the inner store's, which does not read the value
+        return self.inner.contains(key)
 
     def list(self) -> Iterator[str]:
         return iter(sorted(self.keys))

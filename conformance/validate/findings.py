@@ -8,8 +8,12 @@ import threading
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, TextIO
 
-ERROR, WARNING, NOTE = "ERROR", "WARNING", "NOTE"
-LEVELS = (ERROR, WARNING, NOTE)  # ERROR: a MUST is broken; WARNING: a SHOULD; NOTE: information
+from conformance.reference.stores.base import printable
+
+ERROR, CANNOT_CHECK, WARNING, NOTE = "ERROR", "CANNOT-CHECK", "WARNING", "NOTE"
+# ERROR: a MUST is broken; CANNOT-CHECK: a valid feature (a registered extension) this validator
+# does not implement, so conformance is not established for it; WARNING: a SHOULD; NOTE: information
+LEVELS = (ERROR, CANNOT_CHECK, WARNING, NOTE)
 
 
 @dataclass(frozen=True)
@@ -21,6 +25,7 @@ class Finding:
     message: str
     key: str | None = None  # the store key concerned, when there is one
     format: str | None = None
+    count: int = 1  # how many chunks or keys share this finding (one line for all of them)
 
     @property
     def display_path(self) -> str:
@@ -64,6 +69,7 @@ class Finding:
 @dataclass
 class Tally:
     errors: int = 0
+    cannot_check: int = 0
     warnings: int = 0
     notes: int = 0
     groups: int = 0
@@ -99,6 +105,8 @@ class Sink:
             self.findings.append(finding)
             if finding.level == ERROR:
                 self.tally.errors += 1
+            elif finding.level == CANNOT_CHECK:
+                self.tally.cannot_check += 1
             elif finding.level == WARNING:
                 self.tally.warnings += 1
             else:
@@ -114,7 +122,7 @@ class Sink:
 
     def _write(self, text: str) -> None:
         try:
-            self.out.write(text + "\n")
+            self.out.write(printable(text, self.as_json) + "\n")  # names that are not UTF-8: '\\xff', valid UTF-8
             self.out.flush()
         except (BrokenPipeError, ValueError):  # the reader went away (`| head`) or out was closed
             self._closed = True

@@ -36,10 +36,18 @@ def lint_node(node, format: str) -> Iterator[Finding]:
     # that cites none (an ignored must_understand:false member, say) is information.
     for note in getattr(node, "notes", None) or []:
         requirement = cited_requirement(str(note))
-        level = WARNING if requirement else NOTE
-        yield Finding(level, requirement, _reason_for_note(format, kind, requirement), path, str(note), format=format)
+        # A note saying what writers should do describes a deviation other readers handle
+        # differently (a numeric fill for v2 strings, a legacy struct without endian): a warning.
+        level = WARNING if requirement or "writers should" in str(note) else NOTE
+        reason = _reason_for_note(format, kind, requirement)
+        if requirement is None and "fill_value" in str(note):
+            reason = "invalid-fill-value"
+        elif requirement is None and "bytes codec" in str(note):
+            reason = "invalid-codec"
+        yield Finding(level, requirement, reason, path, str(note), format=format)
     document = node.metadata if isinstance(node.metadata, dict) else {}
     if format == "v3" and kind == "array":
+        yield from _unregistered_names(document, path, format)
         names = document.get("dimension_names")
         if isinstance(names, list):
             given = [n for n in names if isinstance(n, str)]
@@ -47,3 +55,60 @@ def lint_node(node, format: str) -> Iterator[Finding]:
             if duplicates:
                 yield Finding(WARNING, "V3-ARR-009", "invalid-dimension-names", path,
                               f"dimension names should be unique; repeated: {duplicates}", format=format)
+
+
+def _extension_names(document: dict) -> Iterator[tuple[str, str]]:
+    """(extension point, name) of every extension an array document uses, nested codecs too."""
+    def name_of(value):
+        if isinstance(value, str):
+            return value
+        return value.get("name") if isinstance(value, dict) and isinstance(value.get("name"), str) else None
+
+    def data_types(value):
+        name = name_of(value)
+        if name:
+            yield "data type", name
+        config = value.get("configuration") if isinstance(value, dict) else None
+        fields = config.get("fields") if isinstance(config, dict) else None
+        for field in fields if isinstance(fields, list) else ():
+            inner = field.get("data_type") if isinstance(field, dict) else field[1] if isinstance(field, list) and len(field) == 2 else None
+            if inner is not None:
+                yield from data_types(inner)
+
+    def codecs(value):
+        for codec in value if isinstance(value, list) else ():
+            name = name_of(codec)
+            if name:
+                yield "codec", name
+            config = codec.get("configuration") if isinstance(codec, dict) else None
+            if isinstance(config, dict):
+                for member in ("codecs", "index_codecs"):
+                    yield from codecs(config.get(member))
+                if name == "cast_value" and "data_type" in config:
+                    yield from data_types(config["data_type"])
+
+    yield from data_types(document.get("data_type"))
+    if (name := name_of(document.get("chunk_grid"))):
+        yield "chunk grid", name
+    if (name := name_of(document.get("chunk_key_encoding"))):
+        yield "chunk key encoding", name
+    yield from codecs(document.get("codecs"))
+
+
+def _unregistered_names(document: dict, path: str, format: str) -> Iterator[Finding]:
+    """A NOTE for each extension name the array uses that zarr-extensions does not register (at
+    the snapshot the reference knows): the reference read it, but other readers may refuse it."""
+    from conformance.reference.formats.v3 import registry
+
+    seen = set()
+    for point, name in _extension_names(document):
+        if (point, name) in seen or registry.is_registered(point, name):
+            continue
+        seen.add((point, name))
+        writer = registry.WRITER_DATA_TYPES.get(name) if point == "data type" else None
+        if writer is None and point == "codec" and name.startswith(registry.NUMCODECS_PREFIX):
+            writer = "zarr-python 3 writes its numcodecs wrappers so"
+        why = f"; {writer}" if writer else ""
+        yield Finding(NOTE, None, "unregistered-extension", path,
+                      f"{point} {name!r} is not registered in {registry.REGISTRY_COMMIT}{why}; the reference "
+                      "checked it, but readers that do not know the name must refuse the array", format=format)

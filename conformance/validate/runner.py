@@ -19,6 +19,7 @@ from typing import TextIO
 from conformance.reference import FORMAT_NAMES, get_format
 from conformance.reference.errors import ZarrError
 from conformance.reference.stores import DirectoryStore, Store, ZipStore
+from conformance.reference.stores.local import check_store_path
 
 from .budget import Budget, BudgetExceeded, Progress
 from .discovery import can_list, known_keys_view
@@ -45,7 +46,15 @@ class Result:
 
     @property
     def exit_code(self) -> int:
-        return 1 if self.sink.tally.errors or self.failure is not None else 0
+        """0 valid; 1 a MUST is broken (or the run failed); 3 nothing broken, but some feature
+        (a registered extension the reference does not implement) could not be checked."""
+        if self.sink.tally.errors or self.failure is not None:
+            return 1
+        return 3 if self.sink.tally.cannot_check else 0
+
+    @property
+    def verdict(self) -> str:
+        return {0: "pass", 1: "fail", 3: "cannot-check"}[self.exit_code]
 
     @property
     def findings(self) -> list[Finding]:
@@ -70,6 +79,7 @@ def open_location(location, timeout: float | None = None) -> Store:
         raise UsageError(f"no such file or directory: {text}")
     if path.is_dir():
         return DirectoryStore(path, read_only=True)
+    check_store_path(path)  # a FIFO, socket or device: PathError, never opened (is_zipfile would block)
     if zipfile.is_zipfile(path):
         return ZipStore(path, "r")
     raise UsageError(f"{text} is neither a directory nor a zip archive")
@@ -137,7 +147,10 @@ class Run:
 
     def execute(self) -> Result:
         """Open the store (UsageError escapes: exit 2), then walk under the time budget."""
-        self.store = open_location(self.location, self.budget.seconds)
+        try:
+            self.store = open_location(self.location, self.budget.seconds)
+        except ZarrError as exc:  # no store can be opened there: a FIFO, an unreadable archive, a bad URL
+            raise UsageError(exc.message) from None
         worker = threading.Thread(target=self._guarded_walk, name="zarr-validate", daemon=True)
         worker.start()
         remaining = self.budget.remaining()
@@ -241,14 +254,15 @@ def validate(location, **options) -> Result:
 
 def summary_line(result: Result) -> str:
     tally = result.sink.tally
-    verdict = "FAIL" if result.exit_code else "PASS"
+    verdict = result.verdict.upper()
     formats = "+".join(result.formats) if result.formats else "none found"
 
     def plural(n: int, word: str) -> str:
         return f"{n} {word}{'' if n == 1 else 's'}"
 
+    unchecked = f", {tally.cannot_check} cannot-check" if tally.cannot_check else ""
     parts = [
-        f"SUMMARY {verdict}: {plural(tally.errors, 'error')}, {plural(tally.warnings, 'warning')}",
+        f"SUMMARY {verdict}: {plural(tally.errors, 'error')}{unchecked}, {plural(tally.warnings, 'warning')}",
         f"format {formats}",
         f"{plural(tally.nodes, 'node')} ({plural(tally.groups, 'group')}, {plural(tally.arrays, 'array')})",
         f"{plural(tally.chunks, 'chunk')} checked" if result.extra.get("decoded", True)
@@ -263,8 +277,9 @@ def summary_line(result: Result) -> str:
 def summary_json(result: Result) -> dict:
     tally = result.sink.tally
     return {
-        "type": "summary", "verdict": "fail" if result.exit_code else "pass", "exit_code": result.exit_code,
+        "type": "summary", "verdict": result.verdict, "exit_code": result.exit_code,
         "location": result.location, "formats": result.formats, "errors": tally.errors,
+        "cannot_check": tally.cannot_check,
         "warnings": tally.warnings, "notes": tally.notes, "groups": tally.groups, "arrays": tally.arrays,
         "chunks": tally.chunks, "chunks_decoded": bool(result.extra.get("decoded", True)), "seconds": round(result.seconds, 3), "complete": result.complete,
     }

@@ -17,11 +17,11 @@ from collections import deque
 
 from conformance.reference import get_format
 from conformance.reference.array import MAX_CHUNK_BYTES
-from conformance.reference.errors import UnsupportedError, ZarrError
+from conformance.reference.errors import ExtensionNotImplemented, UnsupportedError, ZarrError
 
 from . import chunks as chunk_scan
 from .budget import Budget, BudgetExceeded, Progress
-from .findings import ERROR, NOTE, WARNING, Finding, Sink
+from .findings import CANNOT_CHECK, ERROR, NOTE, WARNING, Finding, Sink
 from .lint import cited_requirement, lint_node
 from .requirement_map import SHOULD_LEVEL, requirement_for
 
@@ -36,6 +36,7 @@ KEY_CHARACTERS = {
     "v3-draft": ("V3DRAFT-KEY-007", re.compile(r"[A-Za-z0-9/._-]*"), "[A-Za-z0-9/._-]"),
 }
 MAX_KEY_FINDINGS = 10
+GROUP_EXAMPLE_KEYS = 3  # keys named in a finding shared by many chunks
 
 
 def node_prefix(path: str) -> str:
@@ -73,7 +74,35 @@ class Walker:
 
     # ---- reporting ------------------------------------------------------------------------
     def report(self, level: str, requirement: str | None, reason: str, path: str, message: str, key: str | None = None) -> None:
-        self.sink.add(Finding(level, requirement, reason, path, shorten(message), key, self.format))
+        finding = Finding(level, requirement, reason, path, shorten(message), key, self.format)
+        if self._collected is not None:
+            self._collected.append(finding)
+        else:
+            self.sink.add(finding)
+
+    _collected: list | None = None
+
+    def _collect(self) -> None:
+        """Hold chunk-level findings back, so that one problem shared by many chunks or keys is
+        reported once, with a count (see `_flush`)."""
+        self._collected = []
+
+    def _flush(self) -> None:
+        collected, self._collected = self._collected or [], None
+        groups: dict[tuple, list[Finding]] = {}
+        for finding in collected:
+            groups.setdefault((finding.level, finding.requirement, finding.reason, finding.path), []).append(finding)
+        for (level, requirement, reason, path), items in groups.items():
+            if len(items) == 1:
+                self.sink.add(items[0])
+                continue
+            first = items[0]
+            keys = [f.key for f in items if f.key]
+            named = ", ".join(repr(k) for k in keys[:GROUP_EXAMPLE_KEYS])
+            more = f" and {len(keys) - GROUP_EXAMPLE_KEYS} more" if len(keys) > GROUP_EXAMPLE_KEYS else ""
+            message = first.message if not first.key or first.key in first.message else f"key {first.key!r}: {first.message}"
+            text = f"{len(items)} chunks or keys share this problem ({named}{more}); the first: {message}"
+            self.sink.add(Finding(level, requirement, reason, path, shorten(text, 600), None, self.format, len(items)))
 
     def report_exception(self, exc: BaseException, path: str, kind: str | None, key: str | None = None,
                          context: str = "metadata") -> None:
@@ -83,8 +112,12 @@ class Walker:
             requirement, note = requirement_for(self.format, kind, exc.reason, exc.requirement)
             if exc.reason == "too-large":  # the reference's own limit, not a broken requirement
                 requirement, note = None, ""
-            if exc.reason == "unsupported":
-                level = WARNING  # valid, perhaps, but this reference cannot check it
+            if isinstance(exc, ExtensionNotImplemented) or exc.reason == "unsupported":
+                # Valid, perhaps, but this reference cannot check it: the spec asks only that a
+                # reader lacking an extension refuse the array, which breaks nothing in the store.
+                level = CANNOT_CHECK
+                if isinstance(exc, ExtensionNotImplemented):
+                    note += " (cannot check this extension: that is not a violation)"
             else:
                 level = WARNING if requirement in SHOULD_LEVEL else ERROR
             self.report(level, requirement, exc.reason, path, exc.message + note, key)
@@ -341,6 +374,14 @@ class Walker:
         except Exception as exc:
             self.report_exception(exc, array.path, "array", context="chunk")
             return 0
+        self._collect()
+        try:
+            checked = self._check_chunks(array, scan, layout, decode, too_large, chunk_bytes)
+        finally:
+            self._flush()
+        return checked
+
+    def _check_chunks(self, array, scan, layout, decode: bool, too_large: bool, chunk_bytes: int) -> int:
         for key, why, requirement in scan.stray:
             self.report(WARNING, requirement, "stray-key", array.path, f"{key!r} {why}", key)
         if scan.unchecked:

@@ -50,7 +50,8 @@ def make_adapter(root: Path, name: str, capabilities: list[str], known: str = ""
         (folder / "known-failures.toml").write_text(textwrap.dedent(known))
 
 
-CAPS = ["format:v3", "op:read", "op:write", "store:directory", "node:group", "dtype:int32", "dtype:uint8", "codec:bytes"]
+CAPS = ["format:v3", "op:read", "op:write", "store:directory", "node:group", "dtype:int32", "dtype:uint8", "codec:bytes",
+        "feature:write-root-array"]
 
 
 def run_cli(*args, env_extra=None, cwd=None) -> subprocess.CompletedProcess:

@@ -20,7 +20,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import uuid
 from pathlib import Path
 
@@ -89,7 +88,7 @@ def final_exception(stderr: str, language: str) -> str | None:
 
 
 def run_python(config, code: str, tmp_path: Path) -> subprocess.CompletedProcess:
-    python = str(envs.ensure_venv(config)) if config.requirements else sys.executable
+    python = str(envs.adapter_python(config))  # its venv, adapter.toml `python`, or the caller's
     script = tmp_path / "reproduce.py"
     script.write_text(code, encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the reproducer stands alone

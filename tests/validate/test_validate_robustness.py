@@ -208,7 +208,7 @@ def test_validate_s3_through_the_installed_command(moto_s3, store_dir):
     assert "Traceback" not in done.stderr
 
 
-def test_a_feature_the_reference_lacks_is_a_warning_not_a_failure(run_cli, store_dir, monkeypatch):
+def test_a_feature_the_reference_lacks_cannot_be_checked_and_is_not_a_failure(run_cli, store_dir, monkeypatch):
     from conformance.reference.errors import UnsupportedError
 
     def unsupported(self, store, path):
@@ -216,8 +216,9 @@ def test_a_feature_the_reference_lacks_is_a_warning_not_a_failure(run_cli, store
 
     monkeypatch.setattr(V3Format, "open_array", unsupported)
     output = run_cli(store_dir({"zarr.json": v3_array([2], [2])}))
-    assert output.code == 0, output
-    assert output.has("WARNING", None, "unsupported", "/")
+    assert output.code == 3, output
+    assert output.has("CANNOT-CHECK", None, "unsupported", "/")
+    assert output.summary.startswith("SUMMARY CANNOT-CHECK: 0 errors, 1 cannot-check")
 
 
 def test_a_store_that_refuses_listing_falls_back_to_consolidated_metadata(store_dir):

@@ -1,19 +1,29 @@
-"""A local directory store: key 'a/b' is the file <root>/a/b (V3-FS-001)."""
+"""A local directory store: key 'a/b' is the file <root>/a/b (V3-FS-001).
+
+Reads are bounded (base.py): a file over the read limit is refused from its size, before it is
+read (a sparse 4 GiB chunk costs nothing). Only regular files are values: a FIFO, socket or
+device at a key (or as the store root) is a PathError and is never opened, so it cannot block.
+File names that are not UTF-8 are keys with surrogate escapes and read back the same file."""
 
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import PathError
 from .base import Store, check_key
+from .local import check_store_path, read_file, entry_exists
 
 
 class DirectoryStore(Store):
-    def __init__(self, root: str | os.PathLike, read_only: bool = False):
+    def __init__(self, root: str | os.PathLike, read_only: bool = False, *,
+                 max_value_bytes: int | None = None, max_metadata_bytes: int | None = None):
+        check_store_path(root, "store root")  # a FIFO or device as the root: refused, never opened
         self.root = Path(root)
         self.read_only = read_only
+        self.set_limits(max_value_bytes, max_metadata_bytes)
 
     def _path(self, key: str) -> Path:
         check_key(key)
@@ -25,32 +35,39 @@ class DirectoryStore(Store):
             raise PathError("invalid-path", f"key {key!r} resolves outside the store")
         return path
 
-    def get(self, key: str) -> bytes | None:
+    def _file(self, key: str) -> str | None:
         try:
-            path = self._path(key)
-            if not path.is_file():
-                return None
-            return path.read_bytes()
-        except (PathError, OSError):
+            return os.fspath(self._path(key))
+        except (PathError, ValueError):
             return None
 
-    def get_partial(self, key: str, start: int, length: int | None = None) -> bytes | None:
-        try:
-            path = self._path(key)
-            with open(path, "rb") as f:
-                if start < 0:
-                    f.seek(max(f.seek(0, os.SEEK_END) + start, 0))
-                else:
-                    f.seek(start)
-                return f.read() if length is None else f.read(length)
-        except (PathError, OSError):
+    def get(self, key: str, limit: int | None = None) -> bytes | None:
+        path = self._file(key)
+        return None if path is None else read_file(path, key, self.limit_for(key, limit))
+
+    def get_partial(self, key: str, start: int, length: int | None = None, limit: int | None = None) -> bytes | None:
+        path = self._file(key)
+        if path is None:
             return None
+        return read_file(path, key, self.limit_for(key, limit), start, length)
+
+    def contains(self, key: str) -> bool:
+        path = self._file(key)
+        return path is not None and entry_exists(path)
 
     def _set(self, key: str, value: bytes) -> None:
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".partial")
-        tmp.write_bytes(value)
+        # Non-blocking and not through a symlink: a FIFO planted at the temporary name fails
+        # (ENXIO) instead of blocking, a symlink there (ELOOP) instead of writing elsewhere.
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) \
+            | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+        fd = os.open(tmp, flags, 0o644)
+        with open(fd, "wb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise PathError("invalid-path", f"cannot write {key!r}: {tmp.name!r} is not a regular file")
+            f.write(value)
         os.replace(tmp, path)
 
     def _erase(self, key: str) -> None:

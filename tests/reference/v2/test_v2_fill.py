@@ -160,5 +160,8 @@ def test_object_fills():  # zarr-python convention for the '|O' extension tier
     assert parse_fill_value("YWI=", dt, "vlen-bytes")[()] == b"ab"
     assert encode_fill_value("x", dt, "vlen-utf8") == "x"
     assert encode_fill_value(b"ab", dt, "vlen-bytes") == "YWI="
+    # zarr-python 2's default fill 0 for object string arrays is the zero string (see
+    # tests/validate/test_validate_extensions.py for the warning); other numbers name no string
+    assert parse_fill_value(0, dt, "vlen-utf8")[()] == ""
     with pytest.raises(MetadataError):
         parse_fill_value(1, dt, "vlen-utf8")

@@ -123,6 +123,12 @@ def parse_fill_value(doc: Any, dtype: np.dtype, object_codec: str | None = None)
     if kind == "O":
         if object_codec == "vlen-utf8" and isinstance(doc, str):
             value: Any = doc
+        elif object_codec == "vlen-utf8" and _is_number(doc) and doc == 0:
+            # zarr-python 2 writes its default fill 0 for object string arrays; the v2 spec
+            # (§Metadata, fill_value) asks only for a scalar. 0 is zarr's "zero-initialised": for a
+            # string that is "" (as zarr 2 itself makes of fill 0 for '<U' arrays, and zarrs reads
+            # these arrays); the metadata notes the disagreement (NUMERIC_STRING_FILL).
+            value = ""
         elif object_codec == "vlen-bytes":
             value = _decode_base64(doc, "vlen-bytes", "V2-FILL-002")
         else:
@@ -131,6 +137,14 @@ def parse_fill_value(doc: Any, dtype: np.dtype, object_codec: str | None = None)
         out[()] = value
         return out
     raise _bad(f"no fill encoding for data type {dtype}")
+
+
+NUMERIC_STRING_FILL = (
+    "fill_value {fill!r} is the number zero for a vlen-utf8 (string) array, as zarr-python 2 writes by "
+    "default for object arrays: the v2 spec (§Metadata, fill_value) asks only for a scalar, so it is "
+    "allowed, but it does not say which string zero means; the reference reads missing elements as '' "
+    "(the zero string, as zarrs does and as zarr-python 2 makes of fill 0 for '<U' arrays), while "
+    "zarr-python 2 returns the integer 0 and zarr-python 3 the string '0'; writers should write the string itself")
 
 
 def _encode_float(value: float) -> Any:

@@ -13,7 +13,7 @@ from numcodecs.abc import Codec
 from ...errors import LimitError, MetadataError, UnsupportedError
 from .codecs import OBJECT_CODECS, UNSUPPORTED_OBJECT_CODECS, build_codec
 from .dtypes import dtype_to_json, parse_dtype
-from .fill import encode_fill_value, parse_fill_value
+from .fill import NUMERIC_STRING_FILL, encode_fill_value, parse_fill_value
 
 REQUIRED_ARRAY_KEYS = ("zarr_format", "shape", "chunks", "dtype", "compressor", "fill_value", "order", "filters")
 OPTIONAL_ARRAY_KEYS = ("dimension_separator",)
@@ -129,6 +129,9 @@ def parse_array_metadata(doc: Any) -> ArrayMeta:
     compressor, filters, filter_ids = _parse_codecs(doc, notes)
     object_codec = _object_codec(dtype, filter_ids, compressor)
     fill_value = parse_fill_value(doc["fill_value"], dtype, object_codec)
+    fill_doc = doc["fill_value"]
+    if object_codec == "vlen-utf8" and isinstance(fill_doc, (int, float)) and not isinstance(fill_doc, bool):
+        notes.append(NUMERIC_STRING_FILL.format(fill=fill_doc))
     return ArrayMeta(shape, chunks, dtype, fill_value, order, separator, compressor, filters, object_codec,
                      tuple(notes))
 

@@ -14,7 +14,7 @@ from .fill_value import encode_fill_value
 
 DEFAULT_FILL = {
     "bool": False, "int": 0, "uint": 0, "float": 0.0, "complex": [0.0, 0.0],
-    "string": "", "bytes": b"", "datetime": 0, "timedelta": 0,
+    "string": "", "bytes": b"", "datetime": 0, "timedelta": 0, "utf32": "", "nulbytes": b"",
 }
 
 
@@ -63,8 +63,12 @@ def array_document(
     if order == "F" and len(shape) >= 2:
         codecs = [{"name": "transpose", "configuration": {"order": list(range(len(shape) - 1, -1, -1))}}, *codecs]
     fill = DEFAULT_FILL.get(data_type.kind) if fill_value is None else fill_value
-    if fill is None:  # raw types: all zero bytes
-        fill = [0] * data_type.itemsize
+    if fill_value is None and data_type.name == "float8_e8m0fnu":
+        fill = 1.0  # the type has no zero
+    if fill is None and data_type.kind == "struct":
+        fill = np.zeros((), dtype=data_type.dtype)  # every field zero
+    elif fill is None:  # raw types: all zero bytes
+        fill = [0] * data_type.itemsize if data_type.configuration is None else bytes(data_type.itemsize)
     doc: dict[str, Any] = {
         "zarr_format": 3,
         "node_type": "array",

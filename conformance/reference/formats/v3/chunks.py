@@ -1,12 +1,94 @@
-"""The regular chunk grid and the two chunk key encodings of v3 (V3-GRID-*, V3-CKE-*)."""
+"""The chunk grids (regular, and the registered rectilinear) and the two chunk key encodings of v3
+(V3-GRID-*, V3-CKE-*). An unknown grid or key encoding stops the open (V3-EXT-005): with
+'unknown-chunk-grid' / 'unknown-chunk-key-encoding' when zarr-extensions registers the name but
+the reference does not implement it (none at present), otherwise 'invalid-chunk-grid' /
+'invalid-chunk-key-encoding'."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import MetadataError
+from ...errors import ExtensionNotImplemented, LimitError, MetadataError
+from ...grid import RectilinearGrid
+from . import registry
 from .extension import parse_extension
+
+MAX_EDGES = 1 << 22  # explicit chunk edges per axis a rectilinear grid may expand to
+
+
+def _unknown(point: str, name: str, invalid: str, unknown: str) -> MetadataError:
+    if registry.is_registered(point, name):
+        why = registry.REFUSED.get((point, name), "the reference does not implement it")
+        return ExtensionNotImplemented(unknown, f"{point} {name!r} is registered in {registry.REGISTRY_COMMIT} but {why}",
+                                       "V3-EXT-005")
+    return MetadataError(invalid, f"unknown {point} {name!r} (not registered in {registry.REGISTRY_COMMIT}; "
+                         "a reader must refuse to open the array)", "V3-EXT-005")
+
+
+def parse_rectilinear(configuration, rank: int) -> RectilinearGrid:
+    """zarr-extensions chunk-grids/rectilinear: kind "inline", one entry of chunk edge lengths per
+    dimension (an integer repeated to cover the axis, or a list of lengths and [length, count]
+    run-length pairs). The lengths of an axis must add up to at least its extent (checked with the
+    shape, see `check_covers`)."""
+    def bad(message: str) -> MetadataError:
+        return MetadataError("invalid-chunk-grid", f"rectilinear chunk grid: {message}", "V3-GRID-001")
+
+    if not isinstance(configuration, dict) or set(configuration) != {"kind", "chunk_shapes"}:
+        raise bad("the configuration must hold exactly 'kind' and 'chunk_shapes'")
+    if configuration["kind"] != "inline":
+        raise bad(f"kind must be 'inline', got {configuration['kind']!r}")
+    shapes = configuration["chunk_shapes"]
+    if not isinstance(shapes, list):
+        raise bad("chunk_shapes must be a list")
+    if len(shapes) != rank:
+        raise MetadataError("invalid-chunk-shape", f"rectilinear chunk_shapes has {len(shapes)} entries, the array "
+                            f"has rank {rank}", "V3-ARR-012")
+    return RectilinearGrid([_axis_edges(entry, bad) for entry in shapes]) if rank else RectilinearGrid([])
+
+
+def _positive(value) -> bool:
+    return type(value) is int and value >= 1
+
+
+def _axis_edges(entry, bad) -> list[int] | int:
+    if _positive(entry):
+        return [entry]  # expanded against the extent in check_covers
+    if not isinstance(entry, list):
+        raise bad(f"a chunk edge entry must be a positive integer or a list, got {entry!r}")
+    edges: list[int] = []
+    for item in entry:
+        if _positive(item):
+            edges.append(item)
+        elif isinstance(item, list) and len(item) == 2 and _positive(item[0]) and _positive(item[1]):
+            if len(edges) + item[1] > MAX_EDGES:
+                raise LimitError(f"a rectilinear axis expands to more than {MAX_EDGES} chunks")
+            edges.extend([item[0]] * item[1])
+        else:
+            raise bad(f"{item!r} is neither a positive edge length nor a [length, count] pair of positive integers")
+        if len(edges) > MAX_EDGES:
+            raise LimitError(f"a rectilinear axis expands to more than {MAX_EDGES} chunks")
+    return edges
+
+
+def check_covers(grid, chunk_shapes_json, shape: tuple[int, ...]):
+    """Expand integer entries against the extents and check that every axis is covered."""
+    if not isinstance(grid, RectilinearGrid):
+        return grid
+    edges = []
+    for axis, (entry, extent) in enumerate(zip(chunk_shapes_json, shape)):
+        if _positive(entry):
+            count = -(-extent // entry)
+            if count > MAX_EDGES:
+                raise LimitError(f"a rectilinear axis expands to more than {MAX_EDGES} chunks")
+            edges.append([entry] * count)
+        else:
+            axis_edges = list(grid.edges[axis])
+            if sum(axis_edges) < extent:
+                raise MetadataError("invalid-chunk-grid", f"rectilinear chunk_shapes[{axis}] adds up to "
+                                    f"{sum(axis_edges)}, less than the extent {extent}", "V3-GRID-001")
+            edges.append(axis_edges)
+    return RectilinearGrid(edges)
 
 SEPARATORS = ("/", ".")
 
@@ -18,8 +100,10 @@ def parse_chunk_grid(value: Any, rank: int) -> tuple[int, ...]:
     non-zero sizes where the dimension is non-zero, and later text asks for positive sizes; the
     reference takes the stricter reading."""
     ext = parse_extension(value, "chunk_grid", "invalid-chunk-grid", "V3-GRID-001")
+    if ext.name == "rectilinear":
+        return parse_rectilinear(ext.configuration, rank)
     if ext.name != "regular":
-        raise MetadataError("invalid-chunk-grid", f"unknown chunk grid {ext.name!r}", "V3-EXT-005")
+        raise _unknown("chunk grid", ext.name, "invalid-chunk-grid", "unknown-chunk-grid")
     config = ext.config()
     if set(config) != {"chunk_shape"}:
         raise MetadataError(
@@ -60,7 +144,7 @@ def parse_chunk_key_encoding(value: Any) -> ChunkKeyEncoding:
     names are read as 3.1 allows (V3-CKE-002, -003, -005, V3-EXT-002, V3-EXT-005)."""
     ext = parse_extension(value, "chunk_key_encoding", "invalid-chunk-key-encoding", "V3-EXT-001")
     if ext.name not in DEFAULT_SEPARATOR:
-        raise MetadataError("invalid-chunk-key-encoding", f"unknown chunk key encoding {ext.name!r}", "V3-EXT-005")
+        raise _unknown("chunk key encoding", ext.name, "invalid-chunk-key-encoding", "unknown-chunk-key-encoding")
     config = ext.config()
     unknown = sorted(set(config) - {"separator"})
     if unknown:

@@ -107,7 +107,7 @@ class V3Format(Format):
         meta = parse_array_metadata(doc, exact_fill, metadata_key(path))
         array = V3Array(store, path, self, doc, meta.attributes, array_layout(meta, path))
         array.meta = meta
-        array.notes = list(meta.notes)
+        array.notes = list(meta.notes) + list(getattr(array.layout.codec, "notes", []))
         return array
 
     def open_group(self, store: Store, path: str) -> V3Group:

@@ -15,7 +15,8 @@ import numpy as np
 
 from ... import jsonio
 from ...errors import LimitError, MetadataError
-from .chunks import ChunkKeyEncoding, parse_chunk_grid, parse_chunk_key_encoding
+from ...grid import RectilinearGrid
+from .chunks import ChunkKeyEncoding, check_covers, parse_chunk_grid, parse_chunk_key_encoding
 from .data_types import DataType, parse_data_type
 from .extension import is_ignorable
 from .fill_value import parse_fill_value
@@ -59,7 +60,7 @@ def load_document(data: bytes, key: str = "zarr.json") -> tuple[dict, Any]:
     `fill_value` re-read with numbers as decimal.Decimal, so float fills round exactly once."""
     doc = jsonio.load_object(data, key, "V3-ARR-013")
     fill = doc.get("fill_value")
-    if isinstance(fill, (int, float, list)) and not isinstance(fill, bool):
+    if isinstance(fill, (int, float, list, dict)) and not isinstance(fill, bool):
         exact = json.loads(data, parse_float=Decimal, parse_int=Decimal)
         return doc, exact.get("fill_value")
     return doc, None
@@ -116,9 +117,12 @@ def parse_array_metadata(doc: Any, exact_fill: Any = None, key: str = "zarr.json
     shape = _parse_shape(doc["shape"])
     data_type = parse_data_type(doc["data_type"])
     chunk_shape = parse_chunk_grid(doc["chunk_grid"], len(shape))
+    if isinstance(chunk_shape, RectilinearGrid):
+        chunk_shape = check_covers(chunk_shape, doc["chunk_grid"]["configuration"]["chunk_shapes"], shape)
     encoding = parse_chunk_key_encoding(doc["chunk_key_encoding"])
-    fill_json = exact_fill if exact_fill is not None and data_type.kind in ("float", "complex") else doc["fill_value"]
-    fill_value = parse_fill_value(fill_json, data_type)
+    exact_kinds = ("float", "complex", "struct")
+    fill_json = exact_fill if exact_fill is not None and data_type.kind in exact_kinds else doc["fill_value"]
+    fill_value = parse_fill_value(fill_json, data_type, _bytes_endian(doc.get("codecs")))
     codecs = doc["codecs"]
     if not isinstance(codecs, list):
         raise MetadataError("invalid-codec", "codecs must be a list", "V3-ARR-005")
@@ -137,6 +141,18 @@ def parse_array_metadata(doc: Any, exact_fill: Any = None, key: str = "zarr.json
         document=doc,
         notes=notes,
     )
+
+
+def _bytes_endian(codecs: Any) -> str | None:
+    """The `endian` of the array's bytes codec, if it has one (legacy `structured` base64 fills are
+    packed in that byte order)."""
+    if not isinstance(codecs, list):
+        return None
+    for codec in codecs:
+        if isinstance(codec, dict) and codec.get("name") == "bytes":
+            config = codec.get("configuration")
+            return config.get("endian") if isinstance(config, dict) else None
+    return None
 
 
 def _parse_shape(shape: Any) -> tuple[int, ...]:

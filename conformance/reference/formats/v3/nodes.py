@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from ...array import Array, ArrayLayout, Group
 from ...errors import MetadataError, ZarrError
+from ...grid import RectilinearGrid
 from .metadata import ArrayMetadata, GroupMetadata
 from .names import node_prefix
 
 
-def build_codec(meta: ArrayMetadata):
+def build_codec(meta: ArrayMetadata, chunk_shape=None):
     """The chunk codec of an array: the codec package validates `codecs` in full (V3-PIPE-*)."""
     from .codecs import build_pipeline
 
+    chunk_shape = tuple(meta.chunk_shape) if chunk_shape is None else chunk_shape
     try:
-        return build_pipeline(meta.codecs, meta.chunk_shape, meta.data_type.dtype, meta.fill_value, meta.data_type.name)
+        return build_pipeline(meta.codecs, chunk_shape, meta.data_type.dtype, meta.fill_value, meta.data_type)
     except ZarrError:
         raise
     except Exception as exc:  # a codec that fails to validate must not escape as a bare error
@@ -28,13 +30,26 @@ def array_layout(meta: ArrayMetadata, path: str) -> ArrayLayout:
     def chunk_key(index: tuple[int, ...]) -> str:  # V3-KEY-003
         return prefix + encoding.encode(index)
 
+    factory = None
+    if isinstance(meta.chunk_shape, RectilinearGrid):
+        # one pipeline per distinct chunk shape, each validated when first needed; the largest
+        # chunk shape is validated now so that a bad codec list still fails at open
+        cache: dict = {}
+
+        def factory(shape):
+            if shape not in cache:
+                cache[shape] = build_codec(meta, shape)
+            return cache[shape]
+
+    codec = build_codec(meta) if factory is None else factory(tuple(meta.chunk_shape))
     return ArrayLayout(
         shape=meta.shape,
         chunk_shape=meta.chunk_shape,
         dtype=meta.data_type.dtype,
         fill_value=meta.fill_value,
         chunk_key=chunk_key,
-        codec=build_codec(meta),
+        codec=codec,
+        codec_factory=factory,
     )
 
 

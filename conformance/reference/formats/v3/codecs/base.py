@@ -8,7 +8,7 @@ the input (V3-PIPE-004) happens when the pipeline is built, not when a chunk is 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -28,19 +28,25 @@ MAX_DECODED_BYTES = 1 << 30
 @dataclass(frozen=True)
 class ArraySpec:
     """The decoded representation an array codec receives: shape, NumPy dtype, the exact fill value
-    (a 0-d array of `dtype`, or None) and the v3 data type name."""
+    (a 0-d array of `dtype`, or None), the v3 data type name and, where known, its DataType
+    (`info`: byte layout, sub-byte width, struct fields, small-float format)."""
 
     shape: tuple[int, ...]
     dtype: np.dtype
     fill_value: Any
     data_type: str
+    info: Any = field(default=None, compare=False)
 
     @property
     def size(self) -> int:
         return math.prod(self.shape)
 
     def with_shape(self, shape: tuple[int, ...]) -> "ArraySpec":
-        return ArraySpec(tuple(shape), self.dtype, self.fill_value, self.data_type)
+        return ArraySpec(tuple(shape), self.dtype, self.fill_value, self.data_type, self.info)
+
+    def with_type(self, info: Any, fill_value: Any) -> "ArraySpec":
+        """The same shape holding another data type (a DataType) and fill value."""
+        return ArraySpec(self.shape, info.dtype, fill_value, info.name, info)
 
     def fill_array(self, shape: tuple[int, ...] | None = None) -> np.ndarray:
         """A new writable array of `shape` (default: this spec's shape) holding the fill value."""
@@ -56,13 +62,15 @@ class ArraySpec:
 
 
 class Codec:
-    """Common surface: the registered name, the kind, and the JSON form it was built from."""
+    """Common surface: the registered name, the kind, and the JSON form it was built from.
+    `notes` collects tolerated deviations found while building (a validator warns about them)."""
 
     name: str = ""
     kind: str = ""
 
     def __init__(self, configuration: dict | None):
         self.configuration = configuration
+        self.notes: list[str] = []
 
     def to_json(self) -> dict:
         out: dict = {"name": self.name}

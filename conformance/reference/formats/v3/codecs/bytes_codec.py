@@ -33,21 +33,33 @@ class BytesCodec(ArrayBytesCodec):
         endian = config.choice("endian", tuple(ENDIANS), "V3-BYTES-001", required=False)
         config.finish()
         dtype = spec.dtype
+        info = spec.info
         if dtype.hasobject:
             raise MetadataError(
                 "invalid-codec",
                 f"codec 'bytes' cannot encode the variable-length data type {spec.data_type!r}",
                 "V3-PIPE-004",
             )
-        if endian is None and endian_matters(dtype):
-            raise MetadataError(
-                "invalid-codec",
-                f"codec 'bytes' needs 'endian' for the multi-byte data type {spec.data_type!r}",
-                "V3-BYTES-002",
-            )
+        # Byte order is a property of the plain layout: ml_dtypes floats swap as unsigned integers.
+        raw = info.raw if info is not None and info.dtype == dtype else dtype
+        self.info = info if info is not None and info.dtype == dtype and info.raw_dtype is not None else None
+        if endian is None and endian_matters(raw):
+            if info is not None and getattr(info, "legacy", False):
+                # Legacy `structured` arrays without `endian` MUST be read as little-endian, and a
+                # reader SHOULD warn (zarr-extensions data-types/structured).
+                endian = "little"
+                self.notes.append(f"bytes codec without 'endian' on the legacy 'structured' type {spec.data_type!r}: "
+                                  "read as little-endian, as zarr-extensions requires (writers should set it)")
+            else:
+                raise MetadataError(
+                    "invalid-codec",
+                    f"codec 'bytes' needs 'endian' for the multi-byte data type {spec.data_type!r}",
+                    "V3-BYTES-002",
+                )
         self.endian = endian
         # The dtype of the stored bytes; for one-byte and opaque types the order is irrelevant.
-        self.stored_dtype = dtype.newbyteorder(ENDIANS[endian]) if endian and endian_matters(dtype) else dtype
+        self.raw = raw
+        self.stored_dtype = raw.newbyteorder(ENDIANS[endian]) if endian and endian_matters(raw) else raw
         self.is_bool = dtype == np.bool_
         self._size = spec.size * dtype.itemsize
 
@@ -61,6 +73,8 @@ class BytesCodec(ArrayBytesCodec):
             raw = np.ascontiguousarray(array).view(np.uint8)
             if raw.size and raw.max() > 1:
                 array = raw != 0
+        if self.info is not None:
+            array = self.info.to_raw(array)
         stored = np.ascontiguousarray(array, dtype=self.stored_dtype)
         return as_byte_view(stored)
 
@@ -76,6 +90,8 @@ class BytesCodec(ArrayBytesCodec):
         flat = np.frombuffer(data, dtype=self.stored_dtype)
         if self.is_bool and flat.size and flat.view(np.uint8).max() > 1:
             raise ChunkError("corrupt-chunk", "bool chunk holds bytes other than 0x00 and 0x01", "V3-DT-002")
+        if self.info is not None:
+            return self.info.from_raw(flat.astype(self.raw)).reshape(spec.shape)
         # astype copies, so the result is writable and in the caller's byte order.
         return flat.astype(spec.dtype).reshape(spec.shape)
 

@@ -31,8 +31,23 @@ def build_pipeline(codecs_json: Any, chunk_shape, dtype, fill_value, data_type: 
     transpose "C"/"F"); by default they are unknown or invalid."""
     dtype = np.dtype(dtype)
     fill = None if fill_value is None else np.asarray(fill_value, dtype=dtype).reshape(())
-    spec = ArraySpec(tuple(int(n) for n in chunk_shape), dtype, fill, data_type)
+    info = data_type if not isinstance(data_type, str) else _resolve_info(data_type, dtype)
+    name = data_type if isinstance(data_type, str) else data_type.name
+    spec = ArraySpec(tuple(int(n) for n in chunk_shape), dtype, fill, name, info)
     return _Builder(legacy, 0).build(codecs_json, spec, "codecs")
+
+
+def _resolve_info(name: str, dtype: np.dtype):
+    """The DataType of a data type given by name only (None when the name alone cannot say)."""
+    from ..data_types import core_data_type, data_type_from_numpy, simple_extension_type
+
+    try:
+        info = core_data_type(name) or simple_extension_type(name)
+        if info is None and not dtype.hasobject:
+            info = data_type_from_numpy(dtype)
+    except ZarrError:
+        return None
+    return info if info is not None and info.dtype == dtype else None
 
 
 @dataclass(frozen=True)
@@ -52,8 +67,12 @@ class _Builder:
         for name, _, must_understand in entries:
             cls = lookup(name, self.legacy)
             if cls is None:
+                from .. import registry
+
                 note = " (must_understand: false cannot make a codec optional)" if must_understand is False else ""
-                raise MetadataError("unknown-codec", f"{where}: unknown codec {name!r}{note}", "V3-EXT-004")
+                where_from = registry.describe("codec", name)
+                raise MetadataError("unknown-codec", f"{where}: unknown codec {name!r}{where_from}{note}; a reader "
+                                    "must not return its chunks undecoded", "V3-EXT-004")
             classes.append(cls)
         _check_order([cls.kind for cls in classes], [e[0] for e in entries], where)
         inner = _Builder(self.legacy, self.depth + 1)
@@ -67,6 +86,9 @@ class _Builder:
             elif cls.kind == ARRAY_BYTES:
                 array_bytes = cls(configuration, spec, inner)
                 size = array_bytes.encoded_size
+            elif cls.name == "conditional":
+                codec = cls(configuration, size, inner)
+                bytes_codecs.append(codec)
             else:
                 codec = cls(configuration, size)
                 bytes_codecs.append(codec)
@@ -144,7 +166,9 @@ class CodecPipeline:
         for codec in bytes_codecs:
             size = codec.encoded_size
         self.encoded_size: int | None = size  # fixed encoded byte count, or None
-        self.supports_partial = array_bytes.supports_partial and not bytes_codecs
+        self.supports_partial = (array_bytes.supports_partial and not bytes_codecs
+                                 and all(getattr(c, "maps_selection", True) for c in array_codecs))
+        self.notes: list[str] = [note for codec in self.codecs for note in getattr(codec, "notes", [])]
 
     @property
     def codecs(self) -> list:

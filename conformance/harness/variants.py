@@ -1,0 +1,150 @@
+"""Which build of an implementation an adapter runs: the environment of its pins (the default),
+the caller's own environment (`--impl-env current`: an implementer's build), or another version
+of the implementation (`--impl NAME@VERSION`: a version row of the matrix).
+
+The implementation an adapter drives is the FIRST entry of its adapter.toml `requirements`
+(`zarr==3.1.6` for zarr-python, `tensorstore==...`, `zarrs==...`), or of `npm` for a command
+adapter. Known failures are written against that pin: when another version runs, they still
+apply but none is strict (a bug fixed in that version passes without failing the run; a
+`known-failure` record then only means that the pinned version had the bug).
+
+- `--impl-env current`: a python adapter with `requirements` (or with its own `python`) runs in
+  the caller's interpreter instead, testing whatever is installed there. Its column keeps the
+  adapter's name; the version found is recorded (records' `versions`, `<results>.meta.json`) and
+  differs-from-the-pin is warned about. Adapters without requirements (reference) are unaffected;
+  command adapters (npm) ignore it.
+- `--impl zarr-python@3.0.10`: the adapter's venv with the implementation's pin replaced by that
+  version (the rest of the pins stay; pip says so if they do not fit). The column is named
+  `zarr-python@3.0.10`. Not combined with `--impl-env current` (the version row has its own venv).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from .config import AdapterConfig, AdapterConfigError, find_adapter
+
+IMPL_ENVS = ("pinned", "current")
+_REQ = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*(?:==\s*([^\s;,]+))?")
+_NPM = re.compile(r"^(@?[^@\s]+)(?:@(\S+))?$")
+VERSION = re.compile(r"^[0-9A-Za-z][0-9A-Za-z.+!_-]*$")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """How one selected adapter runs (kept for warnings and the run's meta file)."""
+    name: str  # column name (adapter name, or name@version)
+    adapter: str  # the adapter folder's name
+    env: str  # "pinned", "current" or "version"
+    package: str | None = None  # the implementation's distribution (or npm package)
+    pinned: str | None = None  # its version in adapter.toml
+    version: str | None = None  # the version that runs: found in the caller's environment, or asked for
+    note: str | None = None  # a warning about the choice (differs from the pin, not applicable, ...)
+
+    def as_meta(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if v is not None and k != "name"}
+
+
+def split_name(name: str) -> tuple[str, str | None]:
+    """`zarr-python@3.0.10` -> ("zarr-python", "3.0.10"); a path or plain name -> (name, None)."""
+    base, sep, version = name.rpartition("@")
+    if not sep or not base or "/" in version or not VERSION.match(version):
+        return name, None
+    return base, version
+
+
+def main_package(config: AdapterConfig) -> tuple[str, str | None, str] | None:
+    """(distribution name, pinned version, "pip" | "npm") of the implementation the adapter drives."""
+    if config.requirements:
+        match = _REQ.match(config.requirements[0])
+        if match:
+            return match.group(1), match.group(3), "pip"
+    if config.npm:
+        match = _NPM.match(config.npm[0])
+        if match:
+            return match.group(1), match.group(2), "npm"
+    return None
+
+
+def installed_version(distribution: str) -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(distribution)
+    except PackageNotFoundError:
+        return None
+
+
+def relaxed(config: AdapterConfig) -> AdapterConfig:
+    """Known failures kept, none strict (they were written against another version)."""
+    return replace(config, known_failures=tuple(replace(k, strict=False) for k in config.known_failures))
+
+
+def at_version(config: AdapterConfig, version: str) -> AdapterConfig:
+    """The adapter with its implementation's pin replaced by `version`, named `name@version`."""
+    found = main_package(config)
+    if found is None:
+        raise AdapterConfigError(f"{config.name}@{version}: adapter {config.name} pins no implementation "
+                                 "(no requirements or npm packages) to replace with another version")
+    package, pinned, kind = found
+    name = f"{config.name}@{version}"
+    if kind == "pip":
+        extras = _REQ.match(config.requirements[0]).group(2) or ""
+        requirements = (f"{package}{extras}=={version}", *config.requirements[1:])
+        changed = replace(config, name=name, requirements=requirements)
+    else:
+        changed = replace(config, name=name, npm=(f"{package}@{version}", *config.npm[1:]))
+    return changed if version == pinned else relaxed(changed)
+
+
+def in_current_env(config: AdapterConfig) -> tuple[AdapterConfig, Variant]:
+    """The adapter running in the caller's interpreter, and what was found there."""
+    found = main_package(config)
+    if config.transport != "python":
+        return config, Variant(config.name, config.folder.name, "pinned", note=(
+            f"--impl-env current does not apply to {config.name} (transport {config.transport}): "
+            "it runs with its own packages"))
+    if not config.own_interpreter:
+        return config, Variant(config.name, config.folder.name, "current", note=None)
+    if found is None or found[2] != "pip":
+        # An interpreter of its own (adapter.toml `python`) and no pip pins: nothing to compare.
+        return replace(config, python=None), Variant(config.name, config.folder.name, "current")
+    package, pinned, _ = found
+    version = installed_version(package)
+    if version is None:
+        raise AdapterConfigError(
+            f"--impl-env current: {config.name} tests the {package} installed in this environment, and there is "
+            f"none (the adapter pins {config.requirements[0]}; install your build of {package} first)")
+    changed = replace(config, requirements=(), python=None)
+    note = None
+    if pinned is not None and version != pinned:
+        note = (f"{config.name}: testing {package} {version} from this environment; its known failures are "
+                f"written against {package} {pinned} (applied, none strict)")
+        changed = relaxed(changed)
+    return changed, Variant(config.name, config.folder.name, "current", package, pinned, version, note)
+
+
+def resolve(name: str, impl_env: str = "pinned") -> tuple[AdapterConfig, Variant]:
+    """The adapter a `--impl` name stands for under `--impl-env`."""
+    if impl_env not in IMPL_ENVS:
+        raise AdapterConfigError(f"--impl-env: {impl_env!r} is not one of {', '.join(IMPL_ENVS)}")
+    base, version = split_name(name)
+    if version is not None:
+        try:
+            config = find_adapter(base)
+        except AdapterConfigError:
+            return find_adapter(name), Variant(name, name, "pinned")  # a folder whose name has an @
+        changed = at_version(config, version)
+        package, pinned, _ = main_package(config)
+        return changed, Variant(changed.name, config.folder.name, "version", package, pinned, version)
+    config = find_adapter(name)
+    if impl_env == "current":
+        return in_current_env(config)
+    found = main_package(config)
+    package, pinned = (found[0], found[1]) if found else (None, None)
+    return config, Variant(config.name, config.folder.name, "pinned", package, pinned, pinned)
+
+
+def resolve_adapter(name: str, impl_env: str = "pinned") -> AdapterConfig:
+    return resolve(name, impl_env)[0]
