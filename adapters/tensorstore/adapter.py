@@ -231,6 +231,10 @@ class Adapter:
         shape = fields[dtype.names[0]].shape[:rank]
         out = np.empty(shape, dtype=dtype)
         for name, values in fields.items():
+            # a |S<n> / |V<n> field comes back as |S0 / |V0 with an extra dimension of n (no bytes in
+            # numpy): each element is then the empty value, which is what a user gets from the binding
+            while values.ndim > out[name].ndim and values.dtype.itemsize == 0:
+                values = values[..., 0]
             out[name] = values
         api_type = np.dtype([tuple(field) for field in resolved["dtype"]])
         fills = {name: call(lambda: view.fill_value) for name, view in views.items()}
@@ -238,6 +242,9 @@ class Adapter:
         if all(value is not None for value in fills.values()):
             fill = np.zeros((), dtype=api_type)
             for name, value in fills.items():
+                value = np.asarray(value)
+                while value.ndim > fill[name].ndim and value.dtype.itemsize == 0:
+                    value = value[..., 0]  # as for the data above
                 fill[name] = value
         api = {"shape": list(resolved["shape"]), "dtype": api_dtype(api_type),
                "chunk_shape": call(lambda: list(first.chunk_layout.write_chunk.shape))[:rank],
@@ -249,6 +256,10 @@ class Adapter:
         if request.get("node_type") == "group":
             raise Unsupported("tensorstore has no group API")
         path = node_path(request.get("path"))
+        if request.get("format") == "v2":
+            # tensorstore takes key prefixes, not Zarr logical paths: the v2 spec's path
+            # normalisation (a backslash is a separator) is the translation the adapter owes it
+            path = "/".join(part for part in path.replace("\\", "/").split("/") if part)
         attributes = request.get("attributes") or {}
         document = dict(request.get("metadata") or {})
         if request["format"] == "v3":

@@ -17,6 +17,8 @@ def register(subparsers) -> None:
                         help="the results to render (default: reports/latest/results.jsonl)")
     report.add_argument("--out", metavar="DIR", default="reports", help="where the report goes (default: reports/)")
     report.add_argument("--fixtures", metavar="DIR", help="the corpus the results were recorded on (default: fixtures/)")
+    report.add_argument("--bench", metavar="FILE", default="reports/bench/bench.json",
+                        help="throughput figures of `zarr-conformance bench` to embed (default: reports/bench/bench.json, if present)")
     report.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"), help="compare two results files instead")
     report.add_argument("--rename", action="append", default=[], metavar="OLD=NEW",
                         help="with --compare: an adapter renamed between the runs (e.g. zarrs=zarrs-python); repeatable")
@@ -41,6 +43,13 @@ def report_command(args) -> int:
         print(f"report: no results at {results}: record a run first (zarr-conformance run --impl all --results {results})")
         return 2
     fixtures = Path(args.fixtures) if args.fixtures else default_root()
-    for path in publish(results, Path(args.out), fixtures):
+    bench_html = ""
+    if Path(args.bench).is_file():
+        import json
+
+        from conformance.bench.html import bench_fragment
+
+        bench_html = bench_fragment(json.loads(Path(args.bench).read_text("utf-8")))
+    for path in publish(results, Path(args.out), fixtures, bench_html):
         print(f"wrote {path}")
     return 0

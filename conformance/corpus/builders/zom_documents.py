@@ -149,8 +149,8 @@ pair("v3-codec-short-hand", 3, ["ZOM-010"], "v3 ZOM uint8 array with the 3.1 sho
      in_group3(v3_array(data_type="uint8", codecs=["bytes"])), fixed=True, zep=False)
 pair("v3-codec-configuration-null", 3, ["ZOM-010"], "v3 ZOM array with codec configuration null (not valid v3)",
      in_group3(v3_array(codecs=[{"name": "bytes", "configuration": None}])), fixed=False, zep=True)
-pair("v3-dimension-names-null-entry", 3, ["ZOM-011"], "v3 ZOM array with dimension_names ['x', null] (valid v3)",
-     in_group3(v3_array(dimension_names=["x", None])), fixed=True, zep=False)
+pair("v3-dimension-names-null-entry", 3, ["ZOM-011"], "v3 ZOM 2-d array with dimension_names ['x', null] (valid v3)",
+     in_group3(v3_array(shape=[4, 6], chunk_grid={"name": "regular", "configuration": {"chunk_shape": [2, 3]}}, dimension_names=["x", None])), fixed=True, zep=False)
 doc_case("v3-dimension-names-number", 3, ["ZOM-011"], "v3 ZOM array with dimension_names [1] is invalid",
          in_group3(v3_array(dimension_names=[1])), valid=False)
 pair("v3-fill-complex-nan-pair", 3, ["ZOM-012"], "v3 ZOM complex64 array with fill_value ['NaN', 0] (valid v3)",

@@ -6,6 +6,8 @@ import json
 import subprocess
 from pathlib import Path
 
+from conformance.corpus.citations import specs_root
+
 import numpy as np
 
 from conformance import reference as ref
@@ -13,7 +15,7 @@ from conformance.reference.formats.v3 import FORMAT
 
 LE = {"name": "bytes", "configuration": {"endian": "little"}}
 BE = {"name": "bytes", "configuration": {"endian": "big"}}
-REGISTRY = Path("/work/shared/specs/zarr-extensions")
+REGISTRY = (specs_root() or Path("shared/specs")) / "zarr-extensions"  # the registry copy beside the repo
 ENVS = Path(__file__).resolve().parents[3] / ".cache" / "envs"
 
 
