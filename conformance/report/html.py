@@ -33,6 +33,7 @@ code{font-size:12px}
 
 SCRIPT = """
 const DATA = JSON.parse(document.getElementById('cells').textContent);
+const RECORDS = JSON.parse(document.getElementById('records').textContent);
 const CASES = JSON.parse(document.getElementById('cases').textContent);
 function esc(s){return String(s??'').replace(/[&<>"]/g,c=>({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}[c]));}
 function show(key){
@@ -40,7 +41,7 @@ function show(key){
   let h = '<p><a href="#" onclick="hide();return false">close</a></p><h3>'+esc(cell.title)+'</h3>';
   h += '<p class="small">'+esc(cell.summary)+'</p>';
   if(!cell.records.length){h += '<p>every case passed</p>';}
-  for(const r of cell.records){
+  for(const r of cell.records.map(i => RECORDS[i])){
     const c = CASES[r.case] || {};
     h += '<div class="case"><b class="'+(['wrong-data','errored','failed'].includes(r.outcome)?'bad':'')+'">'+esc(r.outcome)+'</b> ';
     h += esc(r.test)+' <code>'+esc(r.case)+'</code>'+(r.who?' ('+esc(r.who)+')':'')+(r.probe?' <span class="small">probe</span>':'');
@@ -98,6 +99,14 @@ class Page:
 
     def __init__(self):
         self.cells: dict[str, dict] = {}
+        self.records: list[dict] = []  # each record's view once; cells refer to them by index
+        self._index: dict[int, int] = {}
+
+    def _ref(self, record: dict) -> int:
+        if id(record) not in self._index:
+            self._index[id(record)] = len(self.records)
+            self.records.append(_record_view(record))
+        return self._index[id(record)]
 
     def cell(self, cell: m.Cell, title: str, text: str | None = None) -> str:
         if not cell.total:
@@ -106,7 +115,7 @@ class Page:
             text = "n/a"  # declined as a whole: not implemented rather than 0%
         key = f"c{len(self.cells)}"
         self.cells[key] = {"title": title, "summary": _summary(cell),
-                           "records": [_record_view(r) for r in sorted(cell.records, key=_severity)]}
+                           "records": [self._ref(r) for r in sorted(cell.records, key=_severity)]}
         extra = ""
         if cell.counts["wrong-data"] or cell.counts["errored"]:
             extra = f'<br><span class="small">{cell.counts["wrong-data"]} wrong data, {cell.counts["errored"]} crashed</span>'
@@ -131,11 +140,13 @@ def render(records: list[dict], meta: dict, cases: dict[str, dict], parsers: dic
         parts.append(bench_html)
     parts.append("</main>")
     data = json.dumps(page.cells, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-    cited = {c: cases[c] for c in {r["case"] for cell in page.cells.values() for r in cell["records"]} if c in cases}
+    views = json.dumps(page.records, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    cited = {c: cases[c] for c in {r["case"] for r in page.records} if c in cases}
     case_data = json.dumps(cited, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     return ("<!doctype html><html lang=en><meta charset=utf-8><meta name=viewport content='width=device-width,initial-scale=1'>"
             f"<title>Zarr compatibility report</title><style>{STYLE}</style><body>{''.join(parts)}"
             f"<div id=detail></div><script type=application/json id=cells>{data}</script>"
+            f"<script type=application/json id=records>{views}</script>"
             f"<script type=application/json id=cases>{case_data}</script><script>{SCRIPT}</script></body></html>\n")
 
 

@@ -5,11 +5,34 @@ endpoint badge per implementation under reports/badges/."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
 from . import matrices as m
 from .html import render as render_html
+
+
+# Absolute paths of the machine that ran (its checkout, scratch folders) say nothing to a reader and
+# must not be published: they become paths relative to the checkout, or <scratch>.
+_CHECKOUT_PATH = re.compile(r"/(?:[^\s\"'/\\]+/)*?((?:fixtures|adapters|reports|\.cache)/)")
+_SCRATCH_PATH = re.compile(r"/(?:dev/shm|tmp)/[^\s\"'\\]+")
+_HOME_PATH = re.compile(r"/(?:root|home/[^/\s]+)/[^\s\"'\\]+")  # interpreters, site-packages
+
+
+def redact(text: str) -> str:
+    return _HOME_PATH.sub("<home>", _SCRATCH_PATH.sub("<scratch>", _CHECKOUT_PATH.sub(r"\1", text)))
+
+
+def redacted(value):
+    """A JSON value with every string redacted."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, list):
+        return [redacted(v) for v in value]
+    if isinstance(value, dict):
+        return {k: redacted(v) for k, v in value.items()}
+    return value
 
 
 def case_details(fixtures: Path) -> dict[str, dict]:
@@ -113,8 +136,8 @@ def badge(name: str, records: list[dict]) -> dict:
 
 
 def publish(results: Path, out: Path, fixtures: Path, bench_html: str = "") -> list[Path]:
-    records = m.load_records(results)
-    meta = run_meta(results, records, fixtures)
+    records = [dict(r, message=redact(r.get("message") or "")) for r in m.load_records(results)]
+    meta = redacted(run_meta(results, records, fixtures))
     descriptions, parsers = adapter_facts()
     meta.setdefault("descriptions", descriptions)
     meta["cases"] = len(case_details(fixtures))

@@ -64,9 +64,25 @@ def test_wrong_data_and_crashes_come_first_and_fail_the_run_unless_known():
     header = summary_table(records).splitlines()[0].split()
     assert header[1:3] == ["wrong-data", "errored"]
     lines = RunReporter().summary(records, [], None).splitlines()
-    assert lines[-2] == "wrong data: 2 (1 known), errored: 1, failed: 0, probes: 0"
+    assert lines[-2] == ("wrong data: 2 (1 known), errored: 1, failed: 0 (0 of them strict, optional or extension "
+                         "cases, which do not fail the run), probes: 0")
     # the plain form a CI pytest-summary reader takes; unknown wrong data and errored count as failed
     assert lines[-1] == "matrix: 1 passed, 2 failed, 3 skipped"
+
+
+@pytest.mark.parametrize("tier, message, gates", [
+    ("required", "accepted a store that must be rejected", True),
+    (None, "a property pair", True),
+    ("strict", "accepted a store that must be rejected", False),  # leniency: recorded, reported, not gating
+    ("optional", "a SHOULD not followed", False),
+    ("extension", "a registry codec misread", False),
+    ("optional", "known failure now passes: remove the entry", True),  # stale data gates at any tier
+])
+def test_which_failures_fail_the_run(tier, message, gates):
+    failed = record(outcome="failed", tier=tier, message=message)
+    assert (unexpected([failed]) == [failed]) is gates
+    closing = RunReporter().summary([failed], [], None).splitlines()[-1]
+    assert closing == ("matrix: 0 passed, 1 failed, 0 skipped" if gates else "matrix: 0 passed, 0 failed, 1 skipped")
 
 
 class Thing:
