@@ -50,7 +50,7 @@ import sys
 import numpy as np
 from osgeo import gdal
 
-from conformance.harness.adapter_api import Unsupported, from_implementation, load_data, save_data
+from conformance.harness.adapter_api import Unsupported, from_implementation, json_value, load_data, save_data
 
 gdal.UseExceptions()
 try:
@@ -229,16 +229,6 @@ def numpy_dtype(edt) -> np.dtype:
     raise ValueError(f"no numpy type for GDAL data type {gdal.GetDataTypeName(code)}")
 
 
-def json_value(value):
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, (bytes, bytearray)):
-        return bytes(value).decode("latin-1")
-    if isinstance(value, (list, tuple)):
-        return [json_value(v) for v in value]
-    if isinstance(value, dict):
-        return {k: json_value(v) for k, v in value.items()}
-    return value
 
 
 def packed(dtype: np.dtype) -> np.dtype:

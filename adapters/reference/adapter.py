@@ -11,7 +11,7 @@ import sys
 import numpy as np
 
 import conformance
-from conformance.harness.adapter_api import dtype_str, load_data, save_data
+from conformance.harness.adapter_api import dtype_str, json_value, load_data, save_data
 from conformance.reference import get_format, open_store
 from conformance.reference.stores import DirectoryStore, ZipStore
 
@@ -167,15 +167,6 @@ class Adapter:
             store.close()
 
 
-def json_value(value):
-    """A fill value of a variable-length type as JSON (bytes as latin-1 text, tuples as lists)."""
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, (bytes, bytearray)):
-        return bytes(value).decode("latin-1")
-    if isinstance(value, (list, tuple)):
-        return [json_value(v) for v in value]
-    return value
 
 
 def array_api(node) -> dict:

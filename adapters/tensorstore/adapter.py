@@ -34,7 +34,7 @@ from urllib.parse import urlparse
 import numpy as np
 import tensorstore as ts
 
-from conformance.harness.adapter_api import Unsupported, from_implementation, load_data, save_data
+from conformance.harness.adapter_api import Unsupported, api_dtype, api_fill_value, from_implementation, json_value, load_data, save_data
 
 DRIVERS = {"v2": "zarr", "v3": "zarr3"}
 FILE_IO_SYNC = False
@@ -80,27 +80,10 @@ def refuse_unconvertible(array) -> None:
         raise Unsupported(f"tensorstore's Python API cannot convert {array.dtype} data (v2 |S / |V types) to numpy")
 
 
-def json_value(value):
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, (bytes, bytearray)):
-        return bytes(value).decode("latin-1")
-    if isinstance(value, (list, tuple)):
-        return [json_value(v) for v in value]
-    return value
 
 
-def api_dtype(dtype: np.dtype):
-    """A numpy dtype in the protocol's spelling: the field list for structured types, else str."""
-    return json_value(dtype.descr) if dtype.fields else dtype.str
 
 
-def api_fill_value(fill, dtype: np.dtype) -> dict:
-    """{"bytes": little-endian hex of the fill in `dtype`}, or {"value": null} for no fill."""
-    if fill is None:
-        return {"value": None}
-    value = np.asarray(fill, dtype=dtype)
-    return {"bytes": value.astype(dtype.newbyteorder("<")).tobytes().hex()}
 
 
 def resolved_metadata(array) -> dict:

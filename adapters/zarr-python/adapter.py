@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from conformance.harness.adapter_api import Unsupported, load_data, save_data
+from conformance.harness.adapter_api import Unsupported, api_dtype, api_fill_value, json_value, load_data, save_data
 
 import zarr
 from zarr.core.array import Array, AsyncArray, parse_array_metadata
@@ -80,36 +80,10 @@ def raw_document(store, key: str) -> dict | None:
         return None
 
 
-def json_value(value: Any) -> Any:
-    """A fill value of a variable-length type as JSON (bytes as latin-1 text, tuples as lists)."""
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, (bytes, bytearray)):
-        return bytes(value).decode("latin-1")
-    if isinstance(value, (list, tuple)):
-        return [json_value(v) for v in value]
-    return value
 
 
-def api_dtype(dtype: np.dtype) -> Any:
-    """A numpy dtype in the protocol's spelling: "|O" for variable-length types (numpy object and
-    StringDType, which travel as object arrays), the field list for structured types, else str."""
-    dtype = np.dtype(dtype)
-    if dtype.kind in "OT":
-        return "|O"
-    if dtype.fields:
-        return json_value(dtype.descr)
-    return dtype.str
 
 
-def api_fill_value(fill: Any, dtype: np.dtype) -> dict:
-    """{"bytes": little-endian hex of the fill in `dtype`} or {"value": json} (variable-length
-    types, null fill)."""
-    dtype = np.dtype(dtype)
-    if fill is None or dtype.kind in "OT":
-        return {"value": json_value(fill)}
-    value = np.asarray(fill, dtype=dtype)  # a numpy scalar of this dtype already: no conversion
-    return {"bytes": value.astype(dtype.newbyteorder("<")).tobytes().hex()}
 
 
 def array_api(array: Array) -> dict:

@@ -37,7 +37,7 @@ from zarr._storage.v3 import DirectoryStoreV3, FSStoreV3, ZipStoreV3  # noqa: E4
 from zarr.meta import Metadata2, Metadata3  # noqa: E402
 from zarr.storage import DirectoryStore, FSStore, ZipStore, init_array  # noqa: E402
 
-from conformance.harness.adapter_api import Unsupported, load_data, save_data  # noqa: E402
+from conformance.harness.adapter_api import Unsupported, api_dtype, api_fill_value, json_value, load_data, save_data  # noqa: E402
 
 ZARR_VERSIONS = {"v2": 2, "v3-draft": 3}
 
@@ -139,35 +139,10 @@ def raw_document(store, key: str) -> dict | None:
         return None
 
 
-def json_value(value):
-    """A fill value of a variable-length type as JSON (bytes as latin-1 text, tuples as lists)."""
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, (bytes, bytearray)):
-        return bytes(value).decode("latin-1")
-    if isinstance(value, (list, tuple)):
-        return [json_value(v) for v in value]
-    return value
 
 
-def api_dtype(dtype):
-    """A numpy dtype in the protocol's spelling: "|O" for object, the field list for structured
-    types, else the type string."""
-    dtype = np.dtype(dtype)
-    if dtype.hasobject:
-        return "|O"
-    if dtype.fields:
-        return json_value(dtype.descr)
-    return dtype.str
 
 
-def api_fill_value(fill, dtype) -> dict:
-    """{"bytes": little-endian hex of the fill in `dtype`} or {"value": json} (object types, null)."""
-    dtype = np.dtype(dtype)
-    if fill is None or dtype.hasobject:
-        return {"value": json_value(fill)}
-    value = np.asarray(fill, dtype=dtype)
-    return {"bytes": value.astype(dtype.newbyteorder("<")).tobytes().hex()}
 
 
 def array_api(array) -> dict:

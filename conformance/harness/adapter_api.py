@@ -197,3 +197,46 @@ def handle(adapter: Any, request: dict, adapter_dir: str | os.PathLike | None = 
     response["id"] = rid
     response["elapsed"] = time.perf_counter() - start
     return response
+
+
+# ---- what a read response's `api` member holds (the same spelling for every Python adapter) ------
+
+def json_value(value: Any) -> Any:
+    """A value the implementation gave (a fill value, an attribute) as JSON: numpy scalars as
+    Python values, bytes as latin-1 text, tuples as lists."""
+    import numpy as np
+
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).decode("latin-1")
+    if isinstance(value, (list, tuple)):
+        return [json_value(v) for v in value]
+    if isinstance(value, dict):
+        return {k: json_value(v) for k, v in value.items()}
+    return value
+
+
+def api_dtype(dtype) -> Any:
+    """A numpy dtype in the protocol's spelling: "|O" for variable-length types (numpy object and
+    StringDType, which travel as object arrays), the field list for structured types, else str."""
+    import numpy as np
+
+    dtype = np.dtype(dtype)
+    if dtype.kind in "OT":
+        return "|O"
+    if dtype.fields:
+        return json_value(dtype.descr)
+    return dtype.str
+
+
+def api_fill_value(fill: Any, dtype) -> dict:
+    """{"bytes": little-endian hex of the fill in `dtype`}, or {"value": json} for variable-length
+    types and a null fill: bit-exact, so -0.0 and NaN payloads count."""
+    import numpy as np
+
+    dtype = np.dtype(dtype)
+    if fill is None or dtype.kind in "OT":
+        return {"value": json_value(fill)}
+    value = np.asarray(fill, dtype=dtype)  # a numpy scalar of this dtype already: no conversion
+    return {"bytes": value.astype(dtype.newbyteorder("<")).tobytes().hex()}
