@@ -82,6 +82,9 @@ class Adapter:
         fmt = request.get("format")
         if fmt not in MODELS:
             raise Unsupported(f"pydantic-zarr {version('pydantic-zarr')} has no model for format {fmt!r}")
+        if request.get("schema", "fixed") != "fixed":
+            # its models follow Zarr metadata, not the ZEP's original JSON Schema with its defects
+            raise Unsupported(f"pydantic-zarr judges documents by its own models, not by the {request['schema']} schema")
         models = MODELS[fmt][1]
         document = request["model"]
         is_group = isinstance(document, dict) and (
