@@ -11,7 +11,7 @@ import sys
 import numpy as np
 
 import conformance
-from conformance.harness.adapter_api import dtype_str, json_value, load_data, save_data
+from conformance.harness.adapter_api import dtype_str, files_of, json_value, load_data, save_data, write_file
 from conformance.reference import get_format, open_store
 from conformance.reference.stores import DirectoryStore, ZipStore
 
@@ -138,7 +138,7 @@ class Adapter:
         path = fmt.normalize_path(request["path"])
         spec, write = request["store"], request["operation"] == "write"
         if spec["kind"] == "memory":
-            store = MemoryStore(None if write else _files_of(request["source"]))
+            store = MemoryStore(None if write else files_of(request["source"]))
         else:
             store = DirectoryStore(spec["location"], read_only=not write)
         settings = {"threads": _threads(), "parallel_min_chunks": PARALLEL_MIN_CHUNKS,
@@ -151,7 +151,8 @@ class Adapter:
                 array.write(None, data)
                 seconds = time.perf_counter() - start
                 if spec["kind"] == "memory" and request.get("dump"):
-                    _dump(store.data, request["dump"])
+                    for key, value in store.data.items():
+                        write_file(request["dump"], key, value)
                 return {"seconds": seconds, "settings": settings}
             array = fmt.open_node(store, path)
             regions = request.get("regions")
@@ -224,25 +225,4 @@ def finding(path: str, exc) -> dict:
     return {"path": path, "reason": exc.reason, "requirement": exc.requirement, "message": exc.message}
 
 
-def _files_of(folder: str) -> dict[str, bytes]:
-    """Every file under `folder` as {key: bytes} (bench: filling a memory store, untimed)."""
-    import os
 
-    out = {}
-    for root, _dirs, files in os.walk(folder):
-        for name in files:
-            full = os.path.join(root, name)
-            with open(full, "rb") as f:
-                out[os.path.relpath(full, folder).replace(os.sep, "/")] = f.read()
-    return out
-
-
-def _dump(data: dict, folder: str) -> None:
-    """A memory store's keys as files under `folder` (bench: checking a memory write, untimed)."""
-    import os
-
-    for key, value in data.items():
-        target = os.path.join(folder, *key.split("/"))
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        with open(target, "wb") as f:
-            f.write(bytes(value))

@@ -34,7 +34,7 @@ from urllib.parse import urlparse
 import numpy as np
 import tensorstore as ts
 
-from conformance.harness.adapter_api import Unsupported, api_dtype, api_fill_value, from_implementation, json_value, load_data, save_data
+from conformance.harness.adapter_api import Unsupported, api_dtype, api_fill_value, files_of, from_implementation, load_data, save_data, write_file
 
 DRIVERS = {"v2": "zarr", "v3": "zarr3"}
 FILE_IO_SYNC = False
@@ -302,7 +302,7 @@ class Adapter:
             kvspec = {"driver": "memory", "path": "bench/"}
             if not write:
                 kvstore = call(lambda: ts.KvStore.open(kvspec, context=context).result())
-                for key, value in _files_of(request["source"]).items():
+                for key, value in files_of(request["source"]).items():
                     call(lambda: kvstore.write(key, value).result())
         else:
             context, kvspec = self.context, kvstore_spec(spec)
@@ -319,7 +319,7 @@ class Adapter:
                 kvstore = call(lambda: ts.KvStore.open(kvspec, context=context).result())
                 for key in call(lambda: kvstore.list().result()):
                     key = key.decode() if isinstance(key, bytes) else key
-                    _write_file(request["dump"], key, bytes(call(lambda: kvstore.read(key).result()).value))
+                    write_file(request["dump"], key, bytes(call(lambda: kvstore.read(key).result()).value))
             return {"seconds": seconds, "settings": settings}
         array = call(lambda: ts.open(open_spec, context=context, open=True, read=True).result())
         regions = request.get("regions")
@@ -334,23 +334,4 @@ class Adapter:
         return {"seconds": seconds, "data": save_data(request["output"], out), "settings": settings}
 
 
-def _files_of(folder: str) -> dict[str, bytes]:
-    """Every file under `folder` as {key: bytes} (bench: filling a memory kvstore, untimed)."""
-    import os
 
-    out = {}
-    for root, _dirs, files in os.walk(folder):
-        for name in files:
-            full = os.path.join(root, name)
-            with open(full, "rb") as f:
-                out[os.path.relpath(full, folder).replace(os.sep, "/")] = f.read()
-    return out
-
-
-def _write_file(folder: str, key: str, value: bytes) -> None:
-    import os
-
-    target = os.path.join(folder, *key.split("/"))
-    os.makedirs(os.path.dirname(target), exist_ok=True)
-    with open(target, "wb") as f:
-        f.write(value)

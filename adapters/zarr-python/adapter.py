@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from conformance.harness.adapter_api import Unsupported, api_dtype, api_fill_value, json_value, load_data, save_data
+from conformance.harness.adapter_api import Unsupported, api_dtype, api_fill_value, load_data, save_data, write_file
 
 import zarr
 from zarr.core.array import Array, AsyncArray, parse_array_metadata
@@ -292,19 +292,13 @@ def _buffers_of(folder: str) -> dict:
 
 def _dump_store(store, folder: str) -> None:
     """Every key of `store` as a file under `folder`, through zarr's store API (untimed)."""
-    import os
-
     from zarr.core.buffer import default_buffer_prototype
 
     async def keys():
         return [key async for key in store.list()]
 
     for key in sync(keys()):
-        value = sync(store.get(key, prototype=default_buffer_prototype()))
-        target = os.path.join(folder, *key.split("/"))
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        with open(target, "wb") as f:
-            f.write(value.to_bytes())
+        write_file(folder, key, sync(store.get(key, prototype=default_buffer_prototype())).to_bytes())
 
 
 def metadata_key(path: str, zf: int, kind: int) -> str:

@@ -37,7 +37,7 @@ from zarr._storage.v3 import DirectoryStoreV3, FSStoreV3, ZipStoreV3  # noqa: E4
 from zarr.meta import Metadata2, Metadata3  # noqa: E402
 from zarr.storage import DirectoryStore, FSStore, ZipStore, init_array  # noqa: E402
 
-from conformance.harness.adapter_api import Unsupported, api_dtype, api_fill_value, json_value, load_data, save_data  # noqa: E402
+from conformance.harness.adapter_api import Unsupported, api_dtype, api_fill_value, files_of, load_data, save_data, write_file  # noqa: E402
 
 ZARR_VERSIONS = {"v2": 2, "v3-draft": 3}
 
@@ -288,7 +288,7 @@ class Adapter:
         if spec["kind"] == "memory":
             store = zarr.storage.MemoryStore()
             if not write:
-                for key, value in _files_of(request["source"]).items():
+                for key, value in files_of(request["source"]).items():
                     store[key] = value
         else:
             store = DirectoryStore(spec["location"])
@@ -302,7 +302,7 @@ class Adapter:
                 seconds = time.perf_counter() - start
                 if spec["kind"] == "memory" and request.get("dump"):
                     for key in list(store.keys()):
-                        _write_file(request["dump"], key, bytes(store[key]))
+                        write_file(request["dump"], key, bytes(store[key]))
             else:
                 array = zarr.open_array(store, mode="r", path=path or None, zarr_version=2)
                 regions = request.get("regions")
@@ -324,19 +324,4 @@ class Adapter:
             store.close()
 
 
-def _files_of(folder: str) -> dict[str, bytes]:
-    """Every file under `folder` as {key: bytes} (bench: filling a MemoryStore, untimed)."""
-    out = {}
-    for root, _dirs, files in os.walk(folder):
-        for name in files:
-            full = os.path.join(root, name)
-            with open(full, "rb") as f:
-                out[os.path.relpath(full, folder).replace(os.sep, "/")] = f.read()
-    return out
 
-
-def _write_file(folder: str, key: str, value: bytes) -> None:
-    target = os.path.join(folder, *key.split("/"))
-    os.makedirs(os.path.dirname(target), exist_ok=True)
-    with open(target, "wb") as f:
-        f.write(value)

@@ -3,7 +3,6 @@ its adapter, beside the physical limits of the machine."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 DEFAULT_OUT = Path("reports/bench/bench.json")

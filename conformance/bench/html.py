@@ -107,7 +107,7 @@ def bench_fragment(bench_json: dict) -> str:
     options = report.get("options", {})
     workload = report.get("workload", {})
     machine = report.get("machine", {})
-    out = [f'<section id="bench">', STYLE, "<h2>Throughput</h2>"]
+    out = ['<section id="bench">', STYLE, "<h2>Throughput</h2>"]
     shape = " × ".join(str(n) for n in workload.get("shape", []))
     out.append(
         f"<p>float32 array {escape(shape)} ({workload.get('nbytes', 0) / 2**20:.0f} MiB, "

@@ -240,3 +240,24 @@ def api_fill_value(fill: Any, dtype) -> dict:
         return {"value": json_value(fill)}
     value = np.asarray(fill, dtype=dtype)  # a numpy scalar of this dtype already: no conversion
     return {"bytes": value.astype(dtype.newbyteorder("<")).tobytes().hex()}
+
+
+# ---- bench helpers: moving a store between a folder and an in-memory store (untimed) -------------
+
+def files_of(folder: str | os.PathLike) -> dict[str, bytes]:
+    """Every file under `folder` as {key: bytes}, keys '/'-separated (to fill a memory store)."""
+    out = {}
+    for root, _dirs, files in os.walk(folder):
+        for name in files:
+            full = os.path.join(root, name)
+            with open(full, "rb") as f:
+                out[os.path.relpath(full, folder).replace(os.sep, "/")] = f.read()
+    return out
+
+
+def write_file(folder: str | os.PathLike, key: str, value: bytes) -> None:
+    """Store `value` as the file of `key` under `folder` (to check what a memory store holds)."""
+    target = os.path.join(folder, *key.split("/"))
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    with open(target, "wb") as f:
+        f.write(bytes(value))

@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .config import REPO_ROOT, AdapterConfig
+from .config import AdapterConfig
 
 COMPLETE = ".zarr-conformance-complete"
 
