@@ -7,22 +7,8 @@ under this name: the two columns differ in the build of netCDF-C, not in how it 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
+from conformance.harness.adapter_api import sibling_adapter
 
 
-def _load_nczarr_adapter():
-    name = "zarr_conformance_adapter_nczarr_netcdf4"
-    if name in sys.modules:
-        return sys.modules[name]
-    path = Path(__file__).resolve().parent.parent / "nczarr-netcdf4" / "adapter.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-class Adapter(_load_nczarr_adapter().Adapter):
+class Adapter(sibling_adapter("nczarr-netcdf4", __file__).Adapter):
     name = "nczarr-debian"

@@ -19,31 +19,17 @@ zarr-python's result under the zarrs-python name.
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
-from pathlib import Path
 
 import zarr
 import zarrs
 from zarrs.pipeline import UnsupportedMetadataError
 
-from conformance.harness.adapter_api import Unsupported
+from conformance.harness.adapter_api import Unsupported, sibling_adapter
 
 
-def _load_zarr_python_adapter():
-    name = "zarr_conformance_adapter_zarr_python"
-    if name in sys.modules:
-        return sys.modules[name]
-    path = Path(__file__).resolve().parent.parent / "zarr-python" / "adapter.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
-
-_base = _load_zarr_python_adapter()
+_base = sibling_adapter("zarr-python", __file__)
 
 ZARRS_CONFIG = {
     "codec_pipeline.path": "zarrs.ZarrsCodecPipeline",

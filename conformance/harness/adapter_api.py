@@ -261,3 +261,20 @@ def write_file(folder: str | os.PathLike, key: str, value: bytes) -> None:
     os.makedirs(os.path.dirname(target), exist_ok=True)
     with open(target, "wb") as f:
         f.write(bytes(value))
+
+
+def sibling_adapter(name: str, here: str | os.PathLike):
+    """The module adapter.py of the adapter folder `name` beside the folder of file `here`,
+    loaded once: for an adapter that extends another one (zarrs-python extends zarr-python,
+    nczarr-debian extends nczarr-netcdf4)."""
+    import importlib.util
+
+    module_name = "zarr_conformance_adapter_" + name.replace("-", "_").replace(".", "_")
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    path = Path(here).resolve().parent.parent / name / "adapter.py"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    spec.loader.exec_module(module)
+    return module
