@@ -27,7 +27,11 @@ SEMVER = re.compile(r"\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?")
 def checkout_root() -> Path | None:
     """The source checkout this package is imported from, or None (an installed wheel)."""
     root = PACKAGE_DIR.parent
-    if (root / "pyproject.toml").is_file() and (root / "fixtures").is_dir() and (root / "adapters").is_dir():
+    if (
+        (root / "pyproject.toml").is_file()
+        and (root / "fixtures").is_dir()
+        and (root / "adapters").is_dir()
+    ):
         return root
     return None
 
@@ -38,7 +42,9 @@ def _data(name: str) -> Path:
         return root / name
     if (BUNDLED / name).is_dir():
         return BUNDLED / name
-    return PACKAGE_DIR.parent / name  # neither: where a checkout would have it (error messages name it)
+    return (
+        PACKAGE_DIR.parent / name
+    )  # neither: where a checkout would have it (error messages name it)
 
 
 def fixtures_dir() -> Path:

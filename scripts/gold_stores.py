@@ -38,9 +38,22 @@ from gold_cases import WRITERS, GoldCase, Writer, cases_for  # noqa: E402
 SCRIPT = "scripts/gold_stores.py"
 MAX_STORE_BYTES = 64 * 1024
 COMPLETE = ".gold-env-complete"
-V3_DTYPES = {"bool": "|b1", "int8": "|i1", "int16": "<i2", "int32": "<i4", "int64": "<i8", "uint8": "|u1",
-             "uint16": "<u2", "uint32": "<u4", "uint64": "<u8", "float16": "<f2", "float32": "<f4",
-             "float64": "<f8", "complex64": "<c8", "complex128": "<c16"}
+V3_DTYPES = {
+    "bool": "|b1",
+    "int8": "|i1",
+    "int16": "<i2",
+    "int32": "<i4",
+    "int64": "<i8",
+    "uint8": "|u1",
+    "uint16": "<u2",
+    "uint32": "<u4",
+    "uint64": "<u8",
+    "float16": "<f2",
+    "float32": "<f4",
+    "float64": "<f8",
+    "complex64": "<c8",
+    "complex128": "<c16",
+}
 
 
 def say(message: str) -> None:
@@ -63,8 +76,12 @@ def ensure_env(writer: Writer) -> Path:
     shutil.rmtree(folder, ignore_errors=True)  # a half-made one from an interrupted run
     say(f"creating {folder.relative_to(REPO)}: pip install {' '.join(writer.pins)}")
     subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
-    proc = subprocess.run([str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q", *writer.pins],
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.run(
+        [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q", *writer.pins],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     if proc.returncode != 0:
         shutil.rmtree(folder, ignore_errors=True)
         raise SystemExit(f"pip install for {writer.name} failed:\n{proc.stdout[-3000:]}")
@@ -74,8 +91,18 @@ def ensure_env(writer: Writer) -> Path:
 
 # ---- inputs and expectations ----------------------------------------------------------------
 def spec_digest(case: GoldCase) -> str:
-    text = json.dumps([case.format, case.description, case.requirements, case.needs, case.nodes, case.read,
-                       case.tier], sort_keys=True)
+    text = json.dumps(
+        [
+            case.format,
+            case.description,
+            case.requirements,
+            case.needs,
+            case.nodes,
+            case.read,
+            case.tier,
+        ],
+        sort_keys=True,
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -113,17 +140,30 @@ def node_input(case: GoldCase, node: dict, dtype: np.dtype, fill: np.ndarray) ->
 def document(case: GoldCase, node: dict) -> dict:
     """The metadata document a JSON-driven writer (tensorstore) is given."""
     if case.format == "v2":
-        doc = {"zarr_format": 2, "shape": node["shape"], "chunks": node["chunks"], "dtype": node["dtype"],
-               "compressor": node["compressor"], "fill_value": node["fill_json"], "order": node["order"],
-               "filters": node["filters"]}
+        doc = {
+            "zarr_format": 2,
+            "shape": node["shape"],
+            "chunks": node["chunks"],
+            "dtype": node["dtype"],
+            "compressor": node["compressor"],
+            "fill_value": node["fill_json"],
+            "order": node["order"],
+            "filters": node["filters"],
+        }
         if node.get("separator"):
             doc["dimension_separator"] = node["separator"]
         return doc
-    doc = {"zarr_format": 3, "node_type": "array", "shape": node["shape"], "data_type": node["data_type"],
-           "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": node["chunks"]}},
-           "chunk_key_encoding": node.get("chunk_key_encoding") or {"name": "default",
-                                                                    "configuration": {"separator": "/"}},
-           "fill_value": node["fill_json"], "codecs": node["codecs"]}
+    doc = {
+        "zarr_format": 3,
+        "node_type": "array",
+        "shape": node["shape"],
+        "data_type": node["data_type"],
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": node["chunks"]}},
+        "chunk_key_encoding": node.get("chunk_key_encoding")
+        or {"name": "default", "configuration": {"separator": "/"}},
+        "fill_value": node["fill_json"],
+        "codecs": node["codecs"],
+    }
     if node.get("attributes"):
         doc["attributes"] = node["attributes"]
     if node.get("dimension_names"):
@@ -154,14 +194,18 @@ def prepare_job(cases: list[GoldCase], job: Path) -> dict[str, np.ndarray]:
                     node["fill_npy"] = stem + "-fill.npy"
                     np.save(job / node["fill_npy"], fill, allow_pickle=False)
                 node["document"] = document(case, node)
-                node["numpy_dtype"] = node["dtype"] if "dtype" in node else V3_DTYPES[node["data_type"]]
+                node["numpy_dtype"] = (
+                    node["dtype"] if "dtype" in node else V3_DTYPES[node["data_type"]]
+                )
                 out = np.empty(data.shape, dtype=dtype)
                 out[...] = fill
                 where = tuple(slice(a, b) for a, b in node["region"])
                 out[where] = data[where]
                 expected[(case.id, node["path"])] = out
             nodes.append(node)
-        entries.append({"name": f"{case.format}-{case.name}", "format": case.format, "nodes": nodes})
+        entries.append(
+            {"name": f"{case.format}-{case.name}", "format": case.format, "nodes": nodes}
+        )
     (job / "job.json").write_text(json.dumps({"cases": entries}, indent=1), "utf-8")
     return expected
 
@@ -185,7 +229,11 @@ def members_of(case: GoldCase) -> dict[str, str]:
     prefix = f"{case.read}/" if case.read else ""
     out = {}
     for node in case.nodes:
-        rest = node["path"][len(prefix):] if node["path"].startswith(prefix) and node["path"] != case.read else None
+        rest = (
+            node["path"][len(prefix) :]
+            if node["path"].startswith(prefix) and node["path"] != case.read
+            else None
+        )
         if rest and "/" not in rest:
             out[rest] = node["kind"]
     return out
@@ -202,8 +250,18 @@ def freeze(case: GoldCase, written: Path, expected: dict, versions: dict, fixtur
     needs = sorted(set(case.needs) | {f"format:{case.format}", "store:directory"})
     if unknown(needs):
         raise SystemExit(f"{case.id}: unknown capability names {unknown(needs)}")
-    w = CaseWriter(CaseSpec(case.id, "read", case.format, case.tier, case.description, case.requirements,
-                            tuple(needs), lambda _: None))
+    w = CaseWriter(
+        CaseSpec(
+            case.id,
+            "read",
+            case.format,
+            case.tier,
+            case.description,
+            case.requirements,
+            tuple(needs),
+            lambda _: None,
+        )
+    )
     node = next(n for n in case.nodes if n["path"] == case.read)
     if node["kind"] == "group":
         w.expect_group(attributes=node.get("attributes") or {}, members=members_of(case))
@@ -212,11 +270,23 @@ def freeze(case: GoldCase, written: Path, expected: dict, versions: dict, fixtur
         w.expect_array(expected[(case.id, case.read)], attributes=attrs)
     writer = WRITERS[case.writer]
     doc = {
-        "id": case.id, "description": case.description, "kind": "read", "format": case.format,
-        "tier": case.tier, "requirements": list(case.requirements), "needs": needs, "store": "store",
-        "node": case.read, "expect": w.expect,
-        "provenance": {"writer": writer.name, "version": writer.version, "script": SCRIPT, "versions": versions,
-                       "spec_digest": spec_digest(case)},
+        "id": case.id,
+        "description": case.description,
+        "kind": "read",
+        "format": case.format,
+        "tier": case.tier,
+        "requirements": list(case.requirements),
+        "needs": needs,
+        "store": "store",
+        "node": case.read,
+        "expect": w.expect,
+        "provenance": {
+            "writer": writer.name,
+            "version": writer.version,
+            "script": SCRIPT,
+            "versions": versions,
+            "spec_digest": spec_digest(case),
+        },
     }
     target = case_folder(fixtures, case)
     staging = target.with_name(f".{target.name}.partial")
@@ -224,12 +294,16 @@ def freeze(case: GoldCase, written: Path, expected: dict, versions: dict, fixtur
     shutil.copytree(written, staging / "store")
     for rel, value in w.files.items():
         (staging / rel).write_bytes(value)
-    (staging / "case.json").write_text(json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=True) + "\n", "utf-8")
+    (staging / "case.json").write_text(
+        json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=True) + "\n", "utf-8"
+    )
     shutil.rmtree(target, ignore_errors=True)
     os.replace(staging, target)
     from conformance.corpus.gold_verdicts import apply_gold_updates
 
-    apply_gold_updates(target)  # tier policy, citation, adjudication, read expectations (scripts/gold_verdicts.py)
+    apply_gold_updates(
+        target
+    )  # tier policy, citation, adjudication, read expectations (scripts/gold_verdicts.py)
 
 
 def check_versions(writer: Writer, versions: dict) -> None:
@@ -237,7 +311,9 @@ def check_versions(writer: Writer, versions: dict) -> None:
     want = {writer.package: writer.version, **writer.also}
     for package, version in want.items():
         if versions.get(package) != version:
-            raise SystemExit(f"{writer.name}: {package} {versions.get(package)} ran, {version} is pinned")
+            raise SystemExit(
+                f"{writer.name}: {package} {versions.get(package)} ran, {version} is pinned"
+            )
 
 
 def prune(fixtures: Path, writer: Writer, keep: set[str]) -> None:
@@ -265,13 +341,22 @@ def write_writer(name: str, fixtures: Path, force: bool) -> int:
         expected = prepare_job(todo, job)
         say(f"{name}: writing {len(todo)} stores")
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-        proc = subprocess.run([str(python), str(REPO / "scripts" / "gold_writers.py"), name, str(job)],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        proc = subprocess.run(
+            [str(python), str(REPO / "scripts" / "gold_writers.py"), name, str(job)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )
         if proc.returncode != 0:
             raise SystemExit(f"{name} failed:\n{proc.stdout[-4000:]}")
         versions = json.loads((job / "versions.json").read_text("utf-8"))
-        versions["python"] = subprocess.run([str(python), "-c", "import platform; print(platform.python_version())"],
-                                            stdout=subprocess.PIPE, text=True, check=True).stdout.strip()
+        versions["python"] = subprocess.run(
+            [str(python), "-c", "import platform; print(platform.python_version())"],
+            stdout=subprocess.PIPE,
+            text=True,
+            check=True,
+        ).stdout.strip()
         check_versions(writer, versions)
         for case in todo:
             freeze(case, job / f"{case.format}-{case.name}" / "store", expected, versions, fixtures)
@@ -281,9 +366,15 @@ def write_writer(name: str, fixtures: Path, force: bool) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--writer", action="append", choices=sorted(WRITERS), help="only this writer (repeatable)")
-    parser.add_argument("--fixtures", type=Path, default=REPO / "fixtures", help="corpus root (default fixtures/)")
-    parser.add_argument("--force", action="store_true", help="rewrite cases that are already current")
+    parser.add_argument(
+        "--writer", action="append", choices=sorted(WRITERS), help="only this writer (repeatable)"
+    )
+    parser.add_argument(
+        "--fixtures", type=Path, default=REPO / "fixtures", help="corpus root (default fixtures/)"
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="rewrite cases that are already current"
+    )
     parser.add_argument("--list", action="store_true", help="list the planned cases and exit")
     args = parser.parse_args(argv)
     names = args.writer or list(WRITERS)

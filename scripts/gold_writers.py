@@ -71,23 +71,35 @@ class ZarrPython3:
 
     def group(self, root: Path, node: dict, fmt: int) -> None:
         store = self.zarr.storage.LocalStore(root)
-        self.zarr.create_group(store, path=node["path"], zarr_format=fmt, attributes=node.get("attributes") or {})
+        self.zarr.create_group(
+            store, path=node["path"], zarr_format=fmt, attributes=node.get("attributes") or {}
+        )
 
     def array(self, job: Path, root: Path, node: dict, fmt: int) -> None:
         import numcodecs
 
         zarr = self.zarr
         store = zarr.storage.LocalStore(root)
-        kwargs = dict(name=node["path"] or None, shape=tuple(node["shape"]), chunks=tuple(node["chunks"]),
-                      fill_value=fill_value(job, node), zarr_format=fmt, attributes=node.get("attributes") or {})
+        kwargs = dict(
+            name=node["path"] or None,
+            shape=tuple(node["shape"]),
+            chunks=tuple(node["chunks"]),
+            fill_value=fill_value(job, node),
+            zarr_format=fmt,
+            attributes=node.get("attributes") or {},
+        )
         if node.get("strings"):
             kwargs["dtype"] = str
         else:
             kwargs["dtype"] = numpy_dtype(node["numpy_dtype"])
         if fmt == 2:
             kwargs["order"] = node.get("order", "C")
-            kwargs["compressors"] = numcodecs.get_codec(dict(node["compressor"])) if node.get("compressor") else None
-            kwargs["filters"] = [numcodecs.get_codec(dict(f)) for f in node.get("filters") or []] or None
+            kwargs["compressors"] = (
+                numcodecs.get_codec(dict(node["compressor"])) if node.get("compressor") else None
+            )
+            kwargs["filters"] = [
+                numcodecs.get_codec(dict(f)) for f in node.get("filters") or []
+            ] or None
             if node.get("separator"):
                 kwargs["chunk_key_encoding"] = {"name": "v2", "separator": node["separator"]}
         else:
@@ -98,7 +110,9 @@ class ZarrPython3:
             kwargs["filters"] = [c for c in codecs if isinstance(c, ArrayArrayCodec)]
             kwargs["serializer"] = next(c for c in codecs if isinstance(c, ArrayBytesCodec))
             kwargs["compressors"] = [c for c in codecs if isinstance(c, BytesBytesCodec)] or None
-            if node.get("chunk_key_encoding"):  # zarr-python takes {name, separator}, not the JSON form
+            if node.get(
+                "chunk_key_encoding"
+            ):  # zarr-python takes {name, separator}, not the JSON form
                 cke = node["chunk_key_encoding"]
                 kwargs["chunk_key_encoding"] = {"name": cke["name"], **cke.get("configuration", {})}
             if node.get("dimension_names"):
@@ -114,8 +128,11 @@ class Zarrs(ZarrPython3):
     # The writer key "zarrs" names the gold stores (fixtures/*/gold-zarrs/); the column that reads
     # and writes through this same stack is the adapter zarrs-python.
     name = "zarrs"
-    CONFIG = {"codec_pipeline.path": "zarrs.ZarrsCodecPipeline", "codec_pipeline.strict": True,
-              "codec_pipeline.validate_checksums": True}
+    CONFIG = {
+        "codec_pipeline.path": "zarrs.ZarrsCodecPipeline",
+        "codec_pipeline.strict": True,
+        "codec_pipeline.validate_checksums": True,
+    }
 
     def versions(self) -> dict:
         return {**super().versions(), "zarrs": version("zarrs")}
@@ -151,7 +168,9 @@ class ZarrPython2:
         return contextlib.nullcontext()
 
     def group(self, root: Path, node: dict, fmt: int) -> None:
-        group = self.zarr.open_group(self.zarr.DirectoryStore(str(root)), path=node["path"], mode="a")
+        group = self.zarr.open_group(
+            self.zarr.DirectoryStore(str(root)), path=node["path"], mode="a"
+        )
         if node.get("attributes"):
             group.attrs.update(node["attributes"])
 
@@ -166,10 +185,19 @@ class ZarrPython2:
         else:
             kwargs["dtype"] = numpy_dtype(node["numpy_dtype"])
         array = zarr.create(
-            shape=tuple(node["shape"]), chunks=tuple(node["chunks"]), fill_value=fill_value(job, node),
-            order=node.get("order", "C"), store=zarr.DirectoryStore(str(root)), path=node["path"] or None,
-            compressor=numcodecs.get_codec(dict(node["compressor"])) if node.get("compressor") else None,
-            filters=filters or None, dimension_separator=node.get("separator"), **kwargs)
+            shape=tuple(node["shape"]),
+            chunks=tuple(node["chunks"]),
+            fill_value=fill_value(job, node),
+            order=node.get("order", "C"),
+            store=zarr.DirectoryStore(str(root)),
+            path=node["path"] or None,
+            compressor=numcodecs.get_codec(dict(node["compressor"]))
+            if node.get("compressor")
+            else None,
+            filters=filters or None,
+            dimension_separator=node.get("separator"),
+            **kwargs,
+        )
         if node.get("attributes"):
             array.attrs.update(node["attributes"])
         data = load_input(job, node)
@@ -200,8 +228,11 @@ class TensorStore:
 
     def array(self, job: Path, root: Path, node: dict, fmt: int) -> None:
         """The metadata document travels as JSON in the spec; tensorstore validates and writes it."""
-        spec = {"driver": "zarr" if fmt == 2 else "zarr3",
-                "kvstore": {"driver": "file", "path": str(root) + "/"}, "metadata": node["document"]}
+        spec = {
+            "driver": "zarr" if fmt == 2 else "zarr3",
+            "kvstore": {"driver": "file", "path": str(root) + "/"},
+            "metadata": node["document"],
+        }
         if node["path"]:
             spec["path"] = node["path"]
         data = load_input(job, node)
@@ -209,15 +240,28 @@ class TensorStore:
         fields = data.dtype.names
         for field in fields or (None,):  # structured arrays are written one field at a time
             this = dict(spec, field=field) if field else spec
-            store = self.ts.open(this, create=True, open=field is not None and field != fields[0],
-                                 context=self.context).result()
+            store = self.ts.open(
+                this,
+                create=True,
+                open=field is not None and field != fields[0],
+                context=self.context,
+            ).result()
             values = np.ascontiguousarray((data[field] if field else data)[where])
-            if values.dtype.kind == "S":  # tensorstore shows |S<n> as n chars along an extra last dimension
-                values = np.frombuffer(values.tobytes(), "S1").reshape(values.shape + (values.dtype.itemsize,))
+            if (
+                values.dtype.kind == "S"
+            ):  # tensorstore shows |S<n> as n chars along an extra last dimension
+                values = np.frombuffer(values.tobytes(), "S1").reshape(
+                    values.shape + (values.dtype.itemsize,)
+                )
             store[where] = values.astype(store.dtype.numpy_dtype)
 
 
-WRITERS = {"zarr-python": ZarrPython3, "zarrs": Zarrs, "zarr-python2": ZarrPython2, "tensorstore": TensorStore}
+WRITERS = {
+    "zarr-python": ZarrPython3,
+    "zarrs": Zarrs,
+    "zarr-python2": ZarrPython2,
+    "tensorstore": TensorStore,
+}
 
 
 def run(writer_name: str, job: Path) -> None:

@@ -50,7 +50,13 @@ import sys
 import numpy as np
 from osgeo import gdal
 
-from conformance.harness.adapter_api import Unsupported, from_implementation, json_value, load_data, save_data
+from conformance.harness.adapter_api import (
+    Unsupported,
+    from_implementation,
+    json_value,
+    load_data,
+    save_data,
+)
 
 gdal.UseExceptions()
 try:
@@ -64,11 +70,26 @@ GDAL_NUM = int(GDAL_VERSION)
 # GDAL 3.8 replaced the early-2022 draft (zarr.json entry point + meta/root/...) by Zarr 3.0.
 V3_IS_FINAL = GDAL_NUM >= 3080000
 
-CPLE = {0: "CPLE_None", 1: "CPLE_AppDefined", 2: "CPLE_OutOfMemory", 3: "CPLE_FileIO", 4: "CPLE_OpenFailed",
-        5: "CPLE_IllegalArg", 6: "CPLE_NotSupported", 7: "CPLE_AssertionFailed", 8: "CPLE_NoWriteAccess",
-        9: "CPLE_UserInterrupt", 10: "CPLE_ObjectNull", 11: "CPLE_HttpResponse", 12: "CPLE_AWSBucketNotFound",
-        13: "CPLE_AWSObjectNotFound", 14: "CPLE_AWSAccessDenied", 15: "CPLE_AWSInvalidCredentials",
-        16: "CPLE_AWSSignatureDoesNotMatch", 17: "CPLE_AWSError"}
+CPLE = {
+    0: "CPLE_None",
+    1: "CPLE_AppDefined",
+    2: "CPLE_OutOfMemory",
+    3: "CPLE_FileIO",
+    4: "CPLE_OpenFailed",
+    5: "CPLE_IllegalArg",
+    6: "CPLE_NotSupported",
+    7: "CPLE_AssertionFailed",
+    8: "CPLE_NoWriteAccess",
+    9: "CPLE_UserInterrupt",
+    10: "CPLE_ObjectNull",
+    11: "CPLE_HttpResponse",
+    12: "CPLE_AWSBucketNotFound",
+    13: "CPLE_AWSObjectNotFound",
+    14: "CPLE_AWSAccessDenied",
+    15: "CPLE_AWSInvalidCredentials",
+    16: "CPLE_AWSSignatureDoesNotMatch",
+    17: "CPLE_AWSError",
+}
 
 
 class GDALError(Exception):
@@ -98,7 +119,10 @@ def call_non_null(what: str, function, *args, **kwargs):
     result = call(function, *args, **kwargs)
     if result is None:
         last = gdal.GetLastErrorMsg()
-        exc = GDALError(f"{cple_name()}: {what} returned None" + (f": {last}" if last else " (no error message)"))
+        exc = GDALError(
+            f"{cple_name()}: {what} returned None"
+            + (f": {last}" if last else " (no error message)")
+        )
         raise from_implementation(exc)
     return result
 
@@ -112,8 +136,10 @@ def refuse_logical_path(path: str) -> None:
     logical Zarr path of its own. A path with empty, "." or ".." segments or a backslash would be
     resolved by the operating system or by this adapter, never by GDAL: unsupported."""
     if path and any(part in ("", ".", "..") or "\\" in part for part in path.split("/")):
-        raise Unsupported(f"GDAL's multidimensional API creates groups and arrays by name, one level at a time, "
-                          f"and opens folders by file-system path: it has no logical path to normalise ({path!r})")
+        raise Unsupported(
+            f"GDAL's multidimensional API creates groups and arrays by name, one level at a time, "
+            f"and opens folders by file-system path: it has no logical path to normalise ({path!r})"
+        )
 
 
 def gdal_format(request: dict) -> str:
@@ -121,9 +147,13 @@ def gdal_format(request: dict) -> str:
     if fmt not in FORMATS:
         raise Unsupported(f"GDAL's Zarr driver does not implement format {fmt!r}")
     if fmt == "v3" and not V3_IS_FINAL:
-        raise Unsupported(f"GDAL {gdal.__version__} implements the early-2022 v3 draft, not Zarr 3.0 (format v3)")
+        raise Unsupported(
+            f"GDAL {gdal.__version__} implements the early-2022 v3 draft, not Zarr 3.0 (format v3)"
+        )
     if fmt == "v3-draft" and V3_IS_FINAL:
-        raise Unsupported(f"GDAL {gdal.__version__} implements Zarr 3.0, not the v3 drafts (format v3-draft)")
+        raise Unsupported(
+            f"GDAL {gdal.__version__} implements Zarr 3.0, not the v3 drafts (format v3-draft)"
+        )
     return FORMATS[fmt]
 
 
@@ -136,11 +166,12 @@ def dataset_name(store: dict) -> str:
     if kind == "url" and location.startswith(("http://", "https://")):
         return "/vsicurl/" + location
     if kind == "url" and location.startswith("s3://"):
-        return "/vsis3/" + location[len("s3://"):]
+        return "/vsis3/" + location[len("s3://") :]
     raise Unsupported(f"store kind {kind!r} {location!r}")
 
 
 # ---- the raw documents (for the record, and to tell a root array) -----------------------------------
+
 
 def read_bytes(name: str) -> bytes | None:
     """A file of the store through GDAL's virtual file system (works for /vsizip/ too)."""
@@ -178,8 +209,11 @@ def metadata_keys(fmt: str, path: str) -> tuple[str, str]:
         prefix = f"{path}/" if path else ""
         return prefix + ".zarray", prefix + ".zgroup"
     if fmt == "v3-draft":
-        return (f"meta/root/{path}.array.json", f"meta/root/{path}.group.json") if path else \
-            ("meta/root.array.json", "meta/root.group.json")
+        return (
+            (f"meta/root/{path}.array.json", f"meta/root/{path}.group.json")
+            if path
+            else ("meta/root.array.json", "meta/root.group.json")
+        )
     key = f"{path}/zarr.json" if path else "zarr.json"
     return key, key
 
@@ -197,11 +231,24 @@ def root_is_array(base: str, fmt: str) -> bool:
 # ---- data types -------------------------------------------------------------------------------
 
 NUMERIC = {
-    gdal.GDT_Byte: "u1", gdal.GDT_UInt16: "<u2", gdal.GDT_Int16: "<i2", gdal.GDT_UInt32: "<u4",
-    gdal.GDT_Int32: "<i4", gdal.GDT_Float32: "<f4", gdal.GDT_Float64: "<f8", gdal.GDT_CInt16: None,
-    gdal.GDT_CInt32: None, gdal.GDT_CFloat32: "<c8", gdal.GDT_CFloat64: "<c16",
+    gdal.GDT_Byte: "u1",
+    gdal.GDT_UInt16: "<u2",
+    gdal.GDT_Int16: "<i2",
+    gdal.GDT_UInt32: "<u4",
+    gdal.GDT_Int32: "<i4",
+    gdal.GDT_Float32: "<f4",
+    gdal.GDT_Float64: "<f8",
+    gdal.GDT_CInt16: None,
+    gdal.GDT_CInt32: None,
+    gdal.GDT_CFloat32: "<c8",
+    gdal.GDT_CFloat64: "<c16",
 }
-for _name, _np in (("GDT_UInt64", "<u8"), ("GDT_Int64", "<i8"), ("GDT_Int8", "i1"), ("GDT_Float16", "<f2")):
+for _name, _np in (
+    ("GDT_UInt64", "<u8"),
+    ("GDT_Int64", "<i8"),
+    ("GDT_Int8", "i1"),
+    ("GDT_Float16", "<f2"),
+):
     if hasattr(gdal, _name):
         NUMERIC[getattr(gdal, _name)] = _np
 
@@ -220,15 +267,15 @@ def numpy_dtype(edt) -> np.dtype:
             names.append(name)
             formats.append(numpy_dtype(component.GetType()))
             offsets.append(component.GetOffset())
-        return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": edt.GetSize()})
+        return np.dtype(
+            {"names": names, "formats": formats, "offsets": offsets, "itemsize": edt.GetSize()}
+        )
     code = edt.GetNumericDataType()
     if NUMERIC.get(code):
         return np.dtype(NUMERIC[code])
     if gdal_array is not None:
         return np.dtype(gdal_array.GDALTypeCodeToNumericTypeCode(code))
     raise ValueError(f"no numpy type for GDAL data type {gdal.GetDataTypeName(code)}")
-
-
 
 
 def packed(dtype: np.dtype) -> np.dtype:
@@ -239,10 +286,13 @@ def packed(dtype: np.dtype) -> np.dtype:
 
 
 def api_dtype(dtype: np.dtype):
-    return "|O" if dtype.hasobject else json_value(packed(dtype).descr) if dtype.fields else dtype.str
+    return (
+        "|O" if dtype.hasobject else json_value(packed(dtype).descr) if dtype.fields else dtype.str
+    )
 
 
 # ---- reading ----------------------------------------------------------------------------------
+
 
 def read_attributes(node) -> dict:
     """GDAL's attributes of a group or array, each as its Read() gives it (JSON-typed string
@@ -266,7 +316,9 @@ def read_data(array, dtype: np.dtype, shape: list[int]) -> np.ndarray:
         return as_gdal.astype(packed(dtype))
     data = call(array.ReadAsArray)
     if data is None:
-        raise from_implementation(GDALError(f"{cple_name()}: ReadAsArray returned None: {gdal.GetLastErrorMsg()}"))
+        raise from_implementation(
+            GDALError(f"{cple_name()}: ReadAsArray returned None: {gdal.GetLastErrorMsg()}")
+        )
     return np.asarray(data)
 
 
@@ -280,21 +332,35 @@ def fill_value(array, dtype: np.dtype) -> dict | None:
     if raw is None:
         return {"value": None}
     if dtype.fields:  # GDAL's aligned component layout: the same value, fields packed
-        return {"bytes": np.frombuffer(bytes(raw), dtype=dtype).astype(packed(dtype)).tobytes().hex()}
+        return {
+            "bytes": np.frombuffer(bytes(raw), dtype=dtype).astype(packed(dtype)).tobytes().hex()
+        }
     return {"bytes": bytes(raw).hex()}
 
 
 class Adapter:
     def describe(self, request: dict | None = None) -> dict:
-        versions = {"gdal": gdal.__version__, "gdal_release": gdal.VersionInfo("RELEASE_NAME"),
-                    "numpy": np.__version__, "python": sys.version.split()[0]}
+        versions = {
+            "gdal": gdal.__version__,
+            "gdal_release": gdal.VersionInfo("RELEASE_NAME"),
+            "numpy": np.__version__,
+            "python": sys.version.split()[0],
+        }
         driver = gdal.GetDriverByName("Zarr")
         compressors = (driver.GetMetadataItem("COMPRESSORS") or "") if driver is not None else ""
-        return {"name": os.path.basename(os.path.dirname(os.path.abspath(__file__))), "version": gdal.__version__,
-                "versions": versions,
-                "settings": {"zarr_driver": driver is not None, "compressors": compressors,
-                             "blosc_compressors": (driver.GetMetadataItem("BLOSC_COMPRESSORS") or "") if driver else "",
-                             "filters": (driver.GetMetadataItem("FILTERS") or "") if driver else ""}}
+        return {
+            "name": os.path.basename(os.path.dirname(os.path.abspath(__file__))),
+            "version": gdal.__version__,
+            "versions": versions,
+            "settings": {
+                "zarr_driver": driver is not None,
+                "compressors": compressors,
+                "blosc_compressors": (driver.GetMetadataItem("BLOSC_COMPRESSORS") or "")
+                if driver
+                else "",
+                "filters": (driver.GetMetadataItem("FILTERS") or "") if driver else "",
+            },
+        }
 
     # -- opening ----------------------------------------------------------------------------------
     def _open(self, request: dict, node_key: str = "node"):
@@ -308,8 +374,13 @@ class Adapter:
         # v2 has no fixed root: every node is a folder that GDAL opens on its own (a store need not
         # have a root .zgroup). The v3 layouts are opened at the store root and walked.
         at = f"{base}/{path}" if fmt == "v2" and path else base
-        dataset = call_non_null("gdal.OpenEx", gdal.OpenEx, at, gdal.OF_MULTIDIM_RASTER | gdal.OF_VERBOSE_ERROR,
-                                allowed_drivers=["Zarr"])
+        dataset = call_non_null(
+            "gdal.OpenEx",
+            gdal.OpenEx,
+            at,
+            gdal.OF_MULTIDIM_RASTER | gdal.OF_VERBOSE_ERROR,
+            allowed_drivers=["Zarr"],
+        )
         root = call_non_null("GetRootGroup", dataset.GetRootGroup)
         if not path or fmt == "v2":
             if root_is_array(at, fmt):
@@ -317,14 +388,42 @@ class Adapter:
                 names = call(root.GetMDArrayNames) or []
                 if name not in names and len(names) == 1:
                     name = names[0]
-                return dataset, "array", call_non_null(f"OpenMDArray({name!r})", root.OpenMDArray, name), path, base, fmt
+                return (
+                    dataset,
+                    "array",
+                    call_non_null(f"OpenMDArray({name!r})", root.OpenMDArray, name),
+                    path,
+                    base,
+                    fmt,
+                )
             return dataset, "group", root, path, base, fmt
         parent_path, _, name = path.rpartition("/")
-        parent = root if not parent_path else call_non_null(
-            f"OpenGroupFromFullname('/{parent_path}')", root.OpenGroupFromFullname, "/" + parent_path)
+        parent = (
+            root
+            if not parent_path
+            else call_non_null(
+                f"OpenGroupFromFullname('/{parent_path}')",
+                root.OpenGroupFromFullname,
+                "/" + parent_path,
+            )
+        )
         if name in (call(parent.GetGroupNames) or []):
-            return dataset, "group", call_non_null(f"OpenGroup({name!r})", parent.OpenGroup, name), path, base, fmt
-        return dataset, "array", call_non_null(f"OpenMDArray({name!r})", parent.OpenMDArray, name), path, base, fmt
+            return (
+                dataset,
+                "group",
+                call_non_null(f"OpenGroup({name!r})", parent.OpenGroup, name),
+                path,
+                base,
+                fmt,
+            )
+        return (
+            dataset,
+            "array",
+            call_non_null(f"OpenMDArray({name!r})", parent.OpenMDArray, name),
+            path,
+            base,
+            fmt,
+        )
 
     # -- read -------------------------------------------------------------------------------------
     def read(self, request: dict) -> dict:
@@ -333,22 +432,35 @@ class Adapter:
         if kind == "group":
             members = {name: "group" for name in call(node.GetGroupNames) or []}
             members.update({name: "array" for name in call(node.GetMDArrayNames) or []})
-            return {"node_type": "group", "metadata": raw_document(f"{base}/{group_key}"),
-                    "attributes": read_attributes(node), "members": members}
+            return {
+                "node_type": "group",
+                "metadata": raw_document(f"{base}/{group_key}"),
+                "attributes": read_attributes(node),
+                "members": members,
+            }
         edt = call(node.GetDataType)
         dtype = numpy_dtype(edt)
         shape = [int(call(d.GetSize)) for d in call(node.GetDimensions) or []]
         data = read_data(node, dtype, shape)
-        api = {"shape": shape, "dtype": api_dtype(dtype),
-               "chunk_shape": [int(b) for b in call(node.GetBlockSize) or []]}
+        api = {
+            "shape": shape,
+            "dtype": api_dtype(dtype),
+            "chunk_shape": [int(b) for b in call(node.GetBlockSize) or []],
+        }
         fill = fill_value(node, dtype)
         if fill is not None:
             api["fill_value"] = fill
         attributes = read_attributes(node)
         written = save_data(request["output"], data)
-        return {"node_type": "array", "metadata": raw_document(f"{base}/{array_key}"), "attributes": attributes,
-                "api": api, "data": written, "shape": list(data.shape),
-                "dtype": "|O" if data.dtype.hasobject else data.dtype.str}
+        return {
+            "node_type": "array",
+            "metadata": raw_document(f"{base}/{array_key}"),
+            "attributes": attributes,
+            "api": api,
+            "data": written,
+            "shape": list(data.shape),
+            "dtype": "|O" if data.dtype.hasobject else data.dtype.str,
+        }
 
     # -- list -------------------------------------------------------------------------------------
     def list(self, request: dict) -> dict:
@@ -363,7 +475,11 @@ class Adapter:
             nodes[prefix + name] = "array"
         for name in call(group.GetGroupNames) or []:
             nodes[prefix + name] = "group"
-            self._walk(call_non_null(f"OpenGroup({name!r})", group.OpenGroup, name), f"{prefix}{name}/", nodes)
+            self._walk(
+                call_non_null(f"OpenGroup({name!r})", group.OpenGroup, name),
+                f"{prefix}{name}/",
+                nodes,
+            )
 
     # -- write ------------------------------------------------------------------------------------
     def write(self, request: dict) -> dict:
@@ -373,20 +489,30 @@ class Adapter:
         is_array = request.get("node_type") != "group"
         refuse_logical_path(path)
         if is_array and not path:
-            raise Unsupported("GDAL's Zarr writer always writes a root group: it cannot write an array at the store root")
+            raise Unsupported(
+                "GDAL's Zarr writer always writes a root group: it cannot write an array at the store root"
+            )
         document = dict(request.get("metadata") or {}) if is_array else {}
         if fmt == "v3-draft":
             require_zp2_document(document if is_array else None)
-        plan = ArrayPlan(fmt, document) if is_array else None  # refuses what GDAL cannot express, before writing
+        plan = (
+            ArrayPlan(fmt, document) if is_array else None
+        )  # refuses what GDAL cannot express, before writing
         store = request["store"]
         if store.get("kind") != "directory":
-            raise Unsupported(f"store kind {store.get('kind')!r}: the adapter writes directories only")
+            raise Unsupported(
+                f"store kind {store.get('kind')!r}: the adapter writes directories only"
+            )
         location = store["location"]
         if os.path.isdir(location) and not os.listdir(location):
-            os.rmdir(location)  # GDAL creates the dataset's folder itself and refuses an existing one
+            os.rmdir(
+                location
+            )  # GDAL creates the dataset's folder itself and refuses an existing one
         driver = call_non_null('GetDriverByName("Zarr")', gdal.GetDriverByName, "Zarr")
         options = [f"FORMAT={option}"] + (["CREATE_ZMETADATA=NO"] if fmt == "v2" else [])
-        dataset = call_non_null("CreateMultiDimensional", driver.CreateMultiDimensional, location, options=options)
+        dataset = call_non_null(
+            "CreateMultiDimensional", driver.CreateMultiDimensional, location, options=options
+        )
         try:
             group = call_non_null("GetRootGroup", dataset.GetRootGroup)
             parts = path.split("/") if path else []
@@ -414,10 +540,15 @@ def require_zp2_store(base: str) -> None:
     """Format v3-draft covers two drafts; GDAL before 3.8 implements only the early-2022 one. A
     store whose entry point names the seed-002 core (".../spec/core/3.0") is unsupported."""
     entry = raw_document(f"{base}/zarr.json")
-    if isinstance(entry, dict) and isinstance(entry.get("zarr_format"), str) \
-            and not entry["zarr_format"].startswith(ZP2_PROTOCOL):
-        raise Unsupported(f"GDAL {gdal.__version__} implements the early-2022 v3 draft (protocol/core/3.0), "
-                          f"not the layout of entry point {entry['zarr_format']!r}")
+    if (
+        isinstance(entry, dict)
+        and isinstance(entry.get("zarr_format"), str)
+        and not entry["zarr_format"].startswith(ZP2_PROTOCOL)
+    ):
+        raise Unsupported(
+            f"GDAL {gdal.__version__} implements the early-2022 v3 draft (protocol/core/3.0), "
+            f"not the layout of entry point {entry['zarr_format']!r}"
+        )
 
 
 def require_zp2_document(document: dict | None) -> None:
@@ -431,17 +562,44 @@ def require_zp2_document(document: dict | None) -> None:
     data_type = document.get("data_type")
     typestr = isinstance(data_type, str) and re.fullmatch(r"[<>|][biufcmMSUV]\d+|[iu]1", data_type)
     if "codecs" in document or not (typestr or "compressor" in document):
-        raise Unsupported("GDAL writes only the early-2022 v3 draft; this request may be for the seed-002 layout")
+        raise Unsupported(
+            "GDAL writes only the early-2022 v3 draft; this request may be for the seed-002 layout"
+        )
 
 
 # ---- writing ------------------------------------------------------------------------------------
 
-GDT_OF = {"u1": "GDT_Byte", "u2": "GDT_UInt16", "i2": "GDT_Int16", "u4": "GDT_UInt32", "i4": "GDT_Int32",
-          "u8": "GDT_UInt64", "i8": "GDT_Int64", "f4": "GDT_Float32", "f8": "GDT_Float64",
-          "c8": "GDT_CFloat32", "c16": "GDT_CFloat64", "i1": "GDT_Int8", "f2": "GDT_Float16"}
-V3_NAMES = {"bool": "|b1", "int8": "|i1", "int16": "<i2", "int32": "<i4", "int64": "<i8", "uint8": "|u1",
-            "uint16": "<u2", "uint32": "<u4", "uint64": "<u8", "float16": "<f2", "float32": "<f4",
-            "float64": "<f8", "complex64": "<c8", "complex128": "<c16"}
+GDT_OF = {
+    "u1": "GDT_Byte",
+    "u2": "GDT_UInt16",
+    "i2": "GDT_Int16",
+    "u4": "GDT_UInt32",
+    "i4": "GDT_Int32",
+    "u8": "GDT_UInt64",
+    "i8": "GDT_Int64",
+    "f4": "GDT_Float32",
+    "f8": "GDT_Float64",
+    "c8": "GDT_CFloat32",
+    "c16": "GDT_CFloat64",
+    "i1": "GDT_Int8",
+    "f2": "GDT_Float16",
+}
+V3_NAMES = {
+    "bool": "|b1",
+    "int8": "|i1",
+    "int16": "<i2",
+    "int32": "<i4",
+    "int64": "<i8",
+    "uint8": "|u1",
+    "uint16": "<u2",
+    "uint32": "<u4",
+    "uint64": "<u8",
+    "float16": "<f2",
+    "float32": "<f4",
+    "float64": "<f8",
+    "complex64": "<c8",
+    "complex128": "<c16",
+}
 
 
 def refuse(what: str):
@@ -456,8 +614,12 @@ def decode_fill(value, dtype: np.dtype):
         return np.frombuffer(base64.b64decode(value), dtype=dtype)[0]
     if dtype.kind in "fc" and isinstance(value, str):
         if value.startswith("0x"):
-            return np.frombuffer(int(value, 16).to_bytes(dtype.itemsize, "big"), dtype=dtype.newbyteorder(">"))[0]
-        return np.asarray({"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}[value], dtype=dtype)[()]
+            return np.frombuffer(
+                int(value, 16).to_bytes(dtype.itemsize, "big"), dtype=dtype.newbyteorder(">")
+            )[0]
+        return np.asarray(
+            {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}[value], dtype=dtype
+        )[()]
     if dtype.kind == "c" and isinstance(value, list):
         parts = [decode_fill(v, np.dtype(f"<f{dtype.itemsize // 2}")) for v in value]
         return np.asarray(complex(parts[0], parts[1]), dtype=dtype)[()]
@@ -504,8 +666,10 @@ class ArrayPlan:
 
     def _dtype(self, spec) -> np.dtype:
         if isinstance(spec, list):  # GDAL has compound types; this adapter does not build them
-            raise Unsupported("the adapter does not drive GDAL's compound data type creation "
-                              "(ExtendedDataType.CreateCompound): structured writes are not tested")
+            raise Unsupported(
+                "the adapter does not drive GDAL's compound data type creation "
+                "(ExtendedDataType.CreateCompound): structured writes are not tested"
+            )
         if not isinstance(spec, str):
             refuse(f"data type {spec!r}")
         spec = V3_NAMES.get(spec, spec)
@@ -529,24 +693,42 @@ class ArrayPlan:
             return
         cid = compressor.get("id")
         if cid == "blosc":
-            self.options += ["COMPRESS=BLOSC", f"BLOSC_CNAME={compressor.get('cname', 'lz4')}",
-                             f"BLOSC_CLEVEL={compressor.get('clevel', 5)}",
-                             f"BLOSC_SHUFFLE={compressor.get('shuffle', 1)}",
-                             f"BLOSC_BLOCKSIZE={compressor.get('blocksize', 0)}"]
+            self.options += [
+                "COMPRESS=BLOSC",
+                f"BLOSC_CNAME={compressor.get('cname', 'lz4')}",
+                f"BLOSC_CLEVEL={compressor.get('clevel', 5)}",
+                f"BLOSC_SHUFFLE={compressor.get('shuffle', 1)}",
+                f"BLOSC_BLOCKSIZE={compressor.get('blocksize', 0)}",
+            ]
         elif cid in ("zlib", "gzip"):
-            self.options += [f"COMPRESS={cid.upper()}", f"{cid.upper()}_LEVEL={compressor.get('level', 6)}"]
+            self.options += [
+                f"COMPRESS={cid.upper()}",
+                f"{cid.upper()}_LEVEL={compressor.get('level', 6)}",
+            ]
         elif cid == "zstd":
             self.options += ["COMPRESS=ZSTD", f"ZSTD_LEVEL={compressor.get('level', 13)}"]
         elif cid == "lz4":
-            self.options += ["COMPRESS=LZ4", f"LZ4_ACCELERATION={compressor.get('acceleration', 1)}"]
-        elif cid == "lzma" and compressor.get("format", 1) == 1 and compressor.get("filters") is None:
-            self.options += ["COMPRESS=LZMA", f"LZMA_PRESET={compressor.get('preset') if compressor.get('preset') is not None else 6}"]
+            self.options += [
+                "COMPRESS=LZ4",
+                f"LZ4_ACCELERATION={compressor.get('acceleration', 1)}",
+            ]
+        elif (
+            cid == "lzma" and compressor.get("format", 1) == 1 and compressor.get("filters") is None
+        ):
+            self.options += [
+                "COMPRESS=LZMA",
+                f"LZMA_PRESET={compressor.get('preset') if compressor.get('preset') is not None else 6}",
+            ]
         else:
             refuse(f"compressor {json.dumps(compressor, sort_keys=True)}")
 
     def _filters(self, filters, dtype_spec) -> None:
         for item in filters or []:
-            if item.get("id") == "delta" and item.get("dtype") == dtype_spec and item.get("astype", dtype_spec) == dtype_spec:
+            if (
+                item.get("id") == "delta"
+                and item.get("dtype") == dtype_spec
+                and item.get("astype", dtype_spec) == dtype_spec
+            ):
                 self.options += ["FILTER=DELTA", f"DELTA_DTYPE={item['dtype']}"]
             else:
                 refuse(f"filter {json.dumps(item, sort_keys=True)}")
@@ -562,9 +744,13 @@ class ArrayPlan:
         if name == "gzip":
             self.options += ["COMPRESS=GZIP", f"GZIP_LEVEL={config.get('level', 6)}"]
         elif name == "blosc":
-            self.options += ["COMPRESS=BLOSC", f"BLOSC_CNAME={config.get('cname', 'lz4')}",
-                             f"BLOSC_CLEVEL={config.get('clevel', 5)}", f"BLOSC_SHUFFLE={config.get('shuffle', 1)}",
-                             f"BLOSC_BLOCKSIZE={config.get('blocksize', 0)}"]
+            self.options += [
+                "COMPRESS=BLOSC",
+                f"BLOSC_CNAME={config.get('cname', 'lz4')}",
+                f"BLOSC_CLEVEL={config.get('clevel', 5)}",
+                f"BLOSC_SHUFFLE={config.get('shuffle', 1)}",
+                f"BLOSC_BLOCKSIZE={config.get('blocksize', 0)}",
+            ]
         else:
             refuse(f"compressor {json.dumps(compressor, sort_keys=True)}")
 
@@ -572,7 +758,9 @@ class ArrayPlan:
         grid = document.get("chunk_grid") or {}
         self.chunks = list((grid.get("configuration") or {}).get("chunk_shape") or [])
         encoding = document.get("chunk_key_encoding") or {}
-        separator = (encoding.get("configuration") or {}).get("separator", "/" if encoding.get("name") == "default" else ".")
+        separator = (encoding.get("configuration") or {}).get(
+            "separator", "/" if encoding.get("name") == "default" else "."
+        )
         if encoding.get("name") == "v2":
             refuse("the v2 chunk key encoding")
         if separator != "/":
@@ -596,10 +784,16 @@ class ArrayPlan:
             elif name == "zstd":
                 self.options += ["COMPRESS=ZSTD", f"ZSTD_LEVEL={config.get('level', 13)}"]
             elif name == "blosc":
-                shuffle = {"noshuffle": 0, "shuffle": 1, "bitshuffle": 2}.get(config.get("shuffle"), 1)
-                self.options += ["COMPRESS=BLOSC", f"BLOSC_CNAME={config.get('cname', 'lz4')}",
-                                 f"BLOSC_CLEVEL={config.get('clevel', 5)}", f"BLOSC_SHUFFLE={shuffle}",
-                                 f"BLOSC_BLOCKSIZE={config.get('blocksize', 0)}"]
+                shuffle = {"noshuffle": 0, "shuffle": 1, "bitshuffle": 2}.get(
+                    config.get("shuffle"), 1
+                )
+                self.options += [
+                    "COMPRESS=BLOSC",
+                    f"BLOSC_CNAME={config.get('cname', 'lz4')}",
+                    f"BLOSC_CLEVEL={config.get('clevel', 5)}",
+                    f"BLOSC_SHUFFLE={shuffle}",
+                    f"BLOSC_BLOCKSIZE={config.get('blocksize', 0)}",
+                ]
             else:
                 refuse(f"codec {json.dumps(codec, sort_keys=True)}")
         if len(codecs) > 1:
@@ -611,36 +805,64 @@ class ArrayPlan:
         if self.dtype.kind in "SU":
             length = self.dtype.itemsize if self.dtype.kind == "S" else self.dtype.itemsize // 4
             return gdal.ExtendedDataType.CreateString(length)
-        return gdal.ExtendedDataType.Create(getattr(gdal, GDT_OF[self.dtype.kind + str(self.dtype.itemsize)]))
+        return gdal.ExtendedDataType.Create(
+            getattr(gdal, GDT_OF[self.dtype.kind + str(self.dtype.itemsize)])
+        )
 
     def create(self, group, name: str):
         dimensions = []
         names = self.dimension_names or []
         for i, size in enumerate(self.shape):
             dim_name = names[i] if i < len(names) and names[i] else f"{name}_dim{i}"
-            dimensions.append(call_non_null(f"CreateDimension({dim_name!r})", group.CreateDimension,
-                                            dim_name, None, None, size))
-        array = call_non_null(f"CreateMDArray({name!r})", group.CreateMDArray, name, dimensions,
-                              self._edt(), self.options)
+            dimensions.append(
+                call_non_null(
+                    f"CreateDimension({dim_name!r})",
+                    group.CreateDimension,
+                    dim_name,
+                    None,
+                    None,
+                    size,
+                )
+            )
+        array = call_non_null(
+            f"CreateMDArray({name!r})",
+            group.CreateMDArray,
+            name,
+            dimensions,
+            self._edt(),
+            self.options,
+        )
         if self.fill is not None:
             if self.dtype.kind in "SU":
-                call(array.SetNoDataValueString, str(self.fill) if self.dtype.kind == "U" else bytes(self.fill).decode("latin-1"))
+                call(
+                    array.SetNoDataValueString,
+                    str(self.fill)
+                    if self.dtype.kind == "U"
+                    else bytes(self.fill).decode("latin-1"),
+                )
             else:
                 call(array.SetNoDataValueRaw, np.asarray(self.fill, dtype=self.dtype).tobytes())
         return array
 
     def write_data(self, array, data: np.ndarray) -> None:
         if self.dtype.kind in "SU":
-            values = [v.decode("latin-1") if isinstance(v, bytes) else str(v) for v in np.asarray(data).reshape(-1).tolist()]
+            values = [
+                v.decode("latin-1") if isinstance(v, bytes) else str(v)
+                for v in np.asarray(data).reshape(-1).tolist()
+            ]
             if not call(array.Write, values):
-                raise from_implementation(GDALError(f"{cple_name()}: Write returned False: {gdal.GetLastErrorMsg()}"))
+                raise from_implementation(
+                    GDALError(f"{cple_name()}: Write returned False: {gdal.GetLastErrorMsg()}")
+                )
             return
         data = np.ascontiguousarray(np.asarray(data).astype(self.dtype, copy=False))
         if data.size == 0:
             return
         ok = call(array.Write, data) if data.ndim else call(array.Write, data.tobytes())
         if ok is False:
-            raise from_implementation(GDALError(f"{cple_name()}: Write returned False: {gdal.GetLastErrorMsg()}"))
+            raise from_implementation(
+                GDALError(f"{cple_name()}: Write returned False: {gdal.GetLastErrorMsg()}")
+            )
 
 
 def write_attributes(node, attributes: dict) -> None:
@@ -648,15 +870,27 @@ def write_attributes(node, attributes: dict) -> None:
     that are not all numbers of one kind) as a JSON-typed string, which GDAL stores as JSON."""
     for key, value in attributes.items():
         if isinstance(value, bool) or value is None or isinstance(value, dict):
-            edt, dims, payload = gdal.ExtendedDataType.CreateString(0, gdal.GEDTST_JSON), [], json.dumps(value)
+            edt, dims, payload = (
+                gdal.ExtendedDataType.CreateString(0, gdal.GEDTST_JSON),
+                [],
+                json.dumps(value),
+            )
         elif isinstance(value, int):
-            gdt = gdal.GDT_Int32 if -2**31 <= value < 2**31 else getattr(gdal, "GDT_Int64", gdal.GDT_Float64)
+            gdt = (
+                gdal.GDT_Int32
+                if -(2**31) <= value < 2**31
+                else getattr(gdal, "GDT_Int64", gdal.GDT_Float64)
+            )
             edt, dims, payload = gdal.ExtendedDataType.Create(gdt), [], value
         elif isinstance(value, float):
             edt, dims, payload = gdal.ExtendedDataType.Create(gdal.GDT_Float64), [], value
         elif isinstance(value, str):
             edt, dims, payload = gdal.ExtendedDataType.CreateString(), [], value
         else:
-            edt, dims, payload = gdal.ExtendedDataType.CreateString(0, gdal.GEDTST_JSON), [], json.dumps(value)
+            edt, dims, payload = (
+                gdal.ExtendedDataType.CreateString(0, gdal.GEDTST_JSON),
+                [],
+                json.dumps(value),
+            )
         attribute = call_non_null(f"CreateAttribute({key!r})", node.CreateAttribute, key, dims, edt)
         call(attribute.Write, payload)

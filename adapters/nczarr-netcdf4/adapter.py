@@ -71,12 +71,17 @@ def _attribute_value(value):
     of strings as they are (netCDF attribute vectors); any other JSON value (an object, a boolean,
     null, a mixed or nested list) as its JSON text, which NCZarr writes as that JSON value (the
     JSON attribute convention of netCDF-C's docs/nczarr.md, appendix "JSON Attribute Convention")."""
+
     def number(v):
         return isinstance(v, (int, float)) and not isinstance(v, bool)
 
     if isinstance(value, str) or number(value):
         return value
-    if isinstance(value, list) and value and (all(map(number, value)) or all(isinstance(v, str) for v in value)):
+    if (
+        isinstance(value, list)
+        and value
+        and (all(map(number, value)) or all(isinstance(v, str) for v in value))
+    ):
         return value
     return json.dumps(value, ensure_ascii=False)
 
@@ -100,19 +105,30 @@ class Adapter:
     # ---- describe -------------------------------------------------------------------------------
     def describe(self, request):
         plugin_path = os.environ.get("HDF5_PLUGIN_PATH")
-        plugins = sorted(os.listdir(plugin_path)) if plugin_path and os.path.isdir(plugin_path) else []
-        probe = netCDF4.Dataset(os.path.join(self._tmp, "probe.nc"), "w", diskless=True, persist=False)
+        plugins = (
+            sorted(os.listdir(plugin_path)) if plugin_path and os.path.isdir(plugin_path) else []
+        )
+        probe = netCDF4.Dataset(
+            os.path.join(self._tmp, "probe.nc"), "w", diskless=True, persist=False
+        )
         try:
-            filters = {name: bool(getattr(probe, f"has_{name}_filter")())
-                       for name in ("zstd", "bzip2", "blosc", "szip") if hasattr(probe, f"has_{name}_filter")}
+            filters = {
+                name: bool(getattr(probe, f"has_{name}_filter")())
+                for name in ("zstd", "bzip2", "blosc", "szip")
+                if hasattr(probe, f"has_{name}_filter")
+            }
         finally:
             probe.close()
         return {
             "name": self.name,
             "version": netCDF4.__netcdf4libversion__,
-            "versions": {"netcdf-c": netCDF4.__netcdf4libversion__, "netCDF4": netCDF4.__version__,
-                         "hdf5": netCDF4.__hdf5libversion__, "numpy": np.__version__,
-                         "python": platform.python_version()},
+            "versions": {
+                "netcdf-c": netCDF4.__netcdf4libversion__,
+                "netCDF4": netCDF4.__version__,
+                "hdf5": netCDF4.__hdf5libversion__,
+                "numpy": np.__version__,
+                "python": platform.python_version(),
+            },
             "settings": {
                 "HDF5_PLUGIN_PATH": plugin_path,  # where netCDF-C looks for codec (filter) plugins
                 "plugins": plugins,
@@ -126,10 +142,16 @@ class Adapter:
     def _open(self, store: dict, fmt: str, url_path: str | None = None):
         """The dataset NCZarr opens at `url_path` (default: the store's folder)."""
         if fmt != "v2":
-            raise Unsupported(f"NCZarr (netCDF-C {netCDF4.__netcdf4libversion__}) reads Zarr format v2 only, not {fmt!r}")
+            raise Unsupported(
+                f"NCZarr (netCDF-C {netCDF4.__netcdf4libversion__}) reads Zarr format v2 only, not {fmt!r}"
+            )
         if store.get("kind") != "directory":
-            raise Unsupported(f"store kind {store.get('kind')!r}: the adapter opens directory stores only")
-        return netCDF4.Dataset(f"file://{url_path or os.path.abspath(store['location'])}#mode=zarr,file", "r")
+            raise Unsupported(
+                f"store kind {store.get('kind')!r}: the adapter opens directory stores only"
+            )
+        return netCDF4.Dataset(
+            f"file://{url_path or os.path.abspath(store['location'])}#mode=zarr,file", "r"
+        )
 
     def _with_node(self, request, use):
         """Call use(node) with the Group or Variable at the request's node path.
@@ -170,17 +192,30 @@ class Adapter:
     def read(self, request):
         output = request["output"]
         # A netCDF4 Group is a Dataset (the root is the Dataset itself); an array is a Variable.
-        return self._with_node(request, lambda node: self._array(node, output) if isinstance(node, netCDF4.Variable)
-                               else self._group(node))
+        return self._with_node(
+            request,
+            lambda node: (
+                self._array(node, output)
+                if isinstance(node, netCDF4.Variable)
+                else self._group(node)
+            ),
+        )
 
     @staticmethod
     def _attributes(node) -> dict:
-        return {name: _json(node.getncattr(name)) for name in node.ncattrs() if name != "_FillValue"}
+        return {
+            name: _json(node.getncattr(name)) for name in node.ncattrs() if name != "_FillValue"
+        }
 
     def _group(self, group):
         members = {name: "array" for name in group.variables}
         members.update({name: "group" for name in group.groups})
-        return {"node_type": "group", "metadata": None, "attributes": self._attributes(group), "members": members}
+        return {
+            "node_type": "group",
+            "metadata": None,
+            "attributes": self._attributes(group),
+            "members": members,
+        }
 
     def _array(self, var, output: str):
         var.set_auto_maskandscale(False)  # the stored values, fill values included
@@ -188,15 +223,25 @@ class Adapter:
         if var.dtype is str:
             data = data.astype(object)
         path = save_data(output, data)
-        api = {"shape": list(var.shape), "dtype": "|O" if var.dtype is str else np.dtype(var.dtype).str}
+        api = {
+            "shape": list(var.shape),
+            "dtype": "|O" if var.dtype is str else np.dtype(var.dtype).str,
+        }
         chunking = var.chunking()
         if isinstance(chunking, list):
             api["chunk_shape"] = [int(c) for c in chunking]
         fill = self._fill_value(var)
         if fill is not None:
             api["fill_value"] = fill
-        return {"node_type": "array", "metadata": None, "attributes": self._attributes(var), "api": api,
-                "data": path, "shape": list(data.shape), "dtype": dtype_str(data)}
+        return {
+            "node_type": "array",
+            "metadata": None,
+            "attributes": self._attributes(var),
+            "api": api,
+            "data": path,
+            "shape": list(data.shape),
+            "dtype": dtype_str(data),
+        }
 
     @staticmethod
     def _fill_value(var):
@@ -238,20 +283,30 @@ class Adapter:
     def write(self, request):
         fmt = request["format"]
         if fmt != "v2":
-            raise Unsupported(f"NCZarr (netCDF-C {netCDF4.__netcdf4libversion__}) writes Zarr format v2 only, not {fmt!r}")
+            raise Unsupported(
+                f"NCZarr (netCDF-C {netCDF4.__netcdf4libversion__}) writes Zarr format v2 only, not {fmt!r}"
+            )
         store = request["store"]
         if store.get("kind") != "directory":
-            raise Unsupported(f"store kind {store.get('kind')!r}: the adapter writes directory stores only")
+            raise Unsupported(
+                f"store kind {store.get('kind')!r}: the adapter writes directory stores only"
+            )
         path = request.get("path", "")
         names = path.split("/") if path else []
         if "\\" in path or any(name in ("", ".", "..") for name in names):
-            raise Unsupported(f"netCDF has names, not paths: the adapter cannot map the path {path!r} to group and "
-                              f"variable names (a backslash, an empty, '.' or '..' segment)")
+            raise Unsupported(
+                f"netCDF has names, not paths: the adapter cannot map the path {path!r} to group and "
+                f"variable names (a backslash, an empty, '.' or '..' segment)"
+            )
         node_type = request["node_type"]
         if node_type == "array" and not names:
-            raise Unsupported("netCDF's root is always a group: NCZarr cannot write an array at the store root")
+            raise Unsupported(
+                "netCDF's root is always a group: NCZarr cannot write an array at the store root"
+            )
         kwargs = self._variable_arguments(request["metadata"]) if node_type == "array" else {}
-        ds = netCDF4.Dataset(f"file://{os.path.abspath(store['location'])}#mode=zarr,noxarray,file", "w")
+        ds = netCDF4.Dataset(
+            f"file://{os.path.abspath(store['location'])}#mode=zarr,noxarray,file", "w"
+        )
         try:
             group = ds
             parents = names[:-1] if node_type == "array" else names
@@ -287,16 +342,22 @@ class Adapter:
         """createVariable keyword arguments for a v2 .zarray document; Unsupported for a member the
         netCDF4 API has no argument for."""
         if meta.get("order", "C") != "C":
-            raise Unsupported(f"netCDF4's API has no storage order: it cannot write order {meta.get('order')!r}")
+            raise Unsupported(
+                f"netCDF4's API has no storage order: it cannot write order {meta.get('order')!r}"
+            )
         if meta.get("dimension_separator", ".") != ".":
-            raise Unsupported(f"netCDF4's API has no per-variable dimension separator: it cannot write "
-                              f"{meta.get('dimension_separator')!r}")
+            raise Unsupported(
+                f"netCDF4's API has no per-variable dimension separator: it cannot write "
+                f"{meta.get('dimension_separator')!r}"
+            )
         filters = list(meta.get("filters") or [])
         vlen_utf8 = [f for f in filters if f.get("id") == "vlen-utf8"]
         shuffle = [f for f in filters if f.get("id") == "shuffle"]
         others = [f for f in filters if f not in vlen_utf8 and f not in shuffle]
         if others:
-            raise Unsupported(f"netCDF4's API has no way to ask for the filter {others[0].get('id')!r}")
+            raise Unsupported(
+                f"netCDF4's API has no way to ask for the filter {others[0].get('id')!r}"
+            )
         raw = meta["dtype"]
         if raw == "|O" and vlen_utf8:
             datatype, endian = str, "native"
@@ -321,8 +382,14 @@ class Adapter:
         simple = {"zlib": "zlib", "zstd": "zstd", "bz2": "bzip2"}
         if cid in simple and set(params) <= {"level"}:
             return {"compression": simple[cid], "complevel": params.get("level", 4)}
-        if cid == "blosc" and set(params) <= {"cname", "clevel", "shuffle", "blocksize"} and not params.get("blocksize"):
-            return {"compression": f"blosc_{params.get('cname', 'lz4')}", "complevel": params.get("clevel", 5),
-                    "blosc_shuffle": params.get("shuffle", 1)}
+        if (
+            cid == "blosc"
+            and set(params) <= {"cname", "clevel", "shuffle", "blocksize"}
+            and not params.get("blocksize")
+        ):
+            return {
+                "compression": f"blosc_{params.get('cname', 'lz4')}",
+                "complevel": params.get("clevel", 5),
+                "blosc_shuffle": params.get("shuffle", 1),
+            }
         raise Unsupported(f"netCDF4's API has no way to ask for the compressor {compressor!r}")
-

@@ -53,19 +53,29 @@ def kind_of(spec) -> str:
 class Adapter:
     def describe(self, request: dict | None = None) -> dict:
         v = version("pydantic-zarr")
-        return {"name": "pydantic-zarr", "version": v,
-                "versions": {"pydantic-zarr": v, "pydantic": version("pydantic"),
-                             "zarr": zarr.__version__, "numpy": np.__version__}}
+        return {
+            "name": "pydantic-zarr",
+            "version": v,
+            "versions": {
+                "pydantic-zarr": v,
+                "pydantic": version("pydantic"),
+                "zarr": zarr.__version__,
+                "numpy": np.__version__,
+            },
+        }
 
     def _spec(self, request: dict):
         fmt = request.get("format")
         if fmt not in MODELS:
-            raise Unsupported(f"pydantic-zarr {version('pydantic-zarr')} has no model for format {fmt!r}")
+            raise Unsupported(
+                f"pydantic-zarr {version('pydantic-zarr')} has no model for format {fmt!r}"
+            )
         zarr_format, models = MODELS[fmt]
         store = open_store(request["store"])
         try:
-            node = zarr.open(store=store, path=node_path(request.get("node")),
-                             zarr_format=zarr_format, mode="r")
+            node = zarr.open(
+                store=store, path=node_path(request.get("node")), zarr_format=zarr_format, mode="r"
+            )
             # the classmethods, not the module-level from_zarr: in 0.9.2 that one names `zarr`
             # only under TYPE_CHECKING and raises NameError at run time
             model = models.ArraySpec if isinstance(node, zarr.Array) else models.GroupSpec
@@ -81,15 +91,21 @@ class Adapter:
     def _judge(self, request: dict) -> dict:
         fmt = request.get("format")
         if fmt not in MODELS:
-            raise Unsupported(f"pydantic-zarr {version('pydantic-zarr')} has no model for format {fmt!r}")
+            raise Unsupported(
+                f"pydantic-zarr {version('pydantic-zarr')} has no model for format {fmt!r}"
+            )
         if request.get("schema", "fixed") != "fixed":
             # its models follow Zarr metadata, not the ZEP's original JSON Schema with its defects
-            raise Unsupported(f"pydantic-zarr judges documents by its own models, not by the {request['schema']} schema")
+            raise Unsupported(
+                f"pydantic-zarr judges documents by its own models, not by the {request['schema']} schema"
+            )
         models = MODELS[fmt][1]
         document = request["model"]
         is_group = isinstance(document, dict) and (
-            "members" in document or document.get("node_type") == "group"
-            or (fmt == "v2" and "shape" not in document))
+            "members" in document
+            or document.get("node_type") == "group"
+            or (fmt == "v2" and "shape" not in document)
+        )
         model = models.GroupSpec if is_group else models.ArraySpec
         try:
             model.model_validate(document)
@@ -102,8 +118,12 @@ class Adapter:
         spec = self._spec(request)
         flat = spec.to_flat()  # keys are "/"-prefixed paths relative to the node, which is ""
         base = node_path(request.get("node"))
-        return {"nodes": {"/".join(p for p in (base, path.strip("/")) if p): kind_of(item)
-                          for path, item in flat.items()}}
+        return {
+            "nodes": {
+                "/".join(p for p in (base, path.strip("/")) if p): kind_of(item)
+                for path, item in flat.items()
+            }
+        }
 
     def read(self, request: dict) -> dict:
         spec = self._spec(request)

@@ -11,7 +11,14 @@ import sys
 import numpy as np
 
 import conformance
-from conformance.harness.adapter_api import dtype_str, files_of, json_value, load_data, save_data, write_file
+from conformance.harness.adapter_api import (
+    dtype_str,
+    files_of,
+    json_value,
+    load_data,
+    save_data,
+    write_file,
+)
 from conformance.reference import get_format, open_store
 from conformance.reference.stores import DirectoryStore, ZipStore
 
@@ -55,13 +62,24 @@ class Adapter:
         try:
             node = self.open_node(store, request)
             if node.kind == "group":
-                return {"node_type": "group", "metadata": node.metadata, "attributes": node.attrs,
-                        "members": dict(node.children())}
+                return {
+                    "node_type": "group",
+                    "metadata": node.metadata,
+                    "attributes": node.attrs,
+                    "members": dict(node.children()),
+                }
             api = array_api(node)
             data = self.read_data(node)
             path = save_data(request["output"], data)
-            return {"node_type": "array", "metadata": node.metadata, "attributes": node.attrs, "api": api,
-                    "data": path, "shape": list(data.shape), "dtype": dtype_str(data)}
+            return {
+                "node_type": "array",
+                "metadata": node.metadata,
+                "attributes": node.attrs,
+                "api": api,
+                "data": path,
+                "shape": list(data.shape),
+                "dtype": dtype_str(data),
+            }
         finally:
             store.close()
 
@@ -120,7 +138,9 @@ class Adapter:
         from conformance.reference import zom
 
         if "model" in request:
-            return validate_model(request["model"], request["format"], request.get("schema", "fixed"))
+            return validate_model(
+                request["model"], request["format"], request.get("schema", "fixed")
+            )
         store = open_request_store(request["store"])
         try:
             return {"model": zom.to_json(zom.from_store(store, request["node"], request["format"]))}
@@ -141,8 +161,12 @@ class Adapter:
             store = MemoryStore(None if write else files_of(request["source"]))
         else:
             store = DirectoryStore(spec["location"], read_only=not write)
-        settings = {"threads": _threads(), "parallel_min_chunks": PARALLEL_MIN_CHUNKS,
-                    "write_empty_chunks": True, "store": type(store).__name__}
+        settings = {
+            "threads": _threads(),
+            "parallel_min_chunks": PARALLEL_MIN_CHUNKS,
+            "write_empty_chunks": True,
+            "store": type(store).__name__,
+        }
         try:
             if write:
                 array = fmt.create_array(store, path, request["metadata"], {})
@@ -163,11 +187,13 @@ class Adapter:
                 out = [array.read(tuple(slice(a, b) for a, b in region)) for region in regions]
             seconds = time.perf_counter() - start
             out = out if regions is None else np.stack(out)
-            return {"seconds": seconds, "data": save_data(request["output"], out), "settings": settings}
+            return {
+                "seconds": seconds,
+                "data": save_data(request["output"], out),
+                "settings": settings,
+            }
         finally:
             store.close()
-
-
 
 
 def array_api(node) -> dict:
@@ -178,10 +204,19 @@ def array_api(node) -> dict:
     if fill is None or dtype.hasobject:
         fill_value = {"value": json_value(None if fill is None else np.asarray(fill)[()])}
     else:
-        fill_value = {"bytes": np.asarray(fill, dtype=dtype).astype(dtype.newbyteorder("<")).tobytes().hex()}
-    api = {"shape": list(node.shape),
-           "dtype": "|O" if dtype.hasobject else json_value(dtype.descr) if dtype.fields else dtype.str,
-           "chunk_shape": list(node.chunks), "fill_value": fill_value}
+        fill_value = {
+            "bytes": np.asarray(fill, dtype=dtype).astype(dtype.newbyteorder("<")).tobytes().hex()
+        }
+    api = {
+        "shape": list(node.shape),
+        "dtype": "|O"
+        if dtype.hasobject
+        else json_value(dtype.descr)
+        if dtype.fields
+        else dtype.str,
+        "chunk_shape": list(node.chunks),
+        "fill_value": fill_value,
+    }
     if hasattr(node, "dimension_names"):  # v3 arrays only
         names = node.dimension_names
         api["dimension_names"] = None if names is None else list(names)
@@ -199,7 +234,10 @@ def validate_model(document, format: str, schema: str) -> dict:
     if version is None:
         raise ValueError(f"ZEP 6 models exist for v2 and v3, not {format!r}")
     try:
-        findings = [{"path": "", "message": m} for m in zom.schema_errors(document, schema_name(schema, version))]
+        findings = [
+            {"path": "", "message": m}
+            for m in zom.schema_errors(document, schema_name(schema, version))
+        ]
     except ZarrError as exc:
         findings = [finding("", exc)]
     if schema == "fixed" and not findings:
@@ -222,7 +260,9 @@ def walk(store, fmt, path: str) -> dict[str, str]:
 
 
 def finding(path: str, exc) -> dict:
-    return {"path": path, "reason": exc.reason, "requirement": exc.requirement, "message": exc.message}
-
-
-
+    return {
+        "path": path,
+        "reason": exc.reason,
+        "requirement": exc.requirement,
+        "message": exc.message,
+    }

@@ -34,7 +34,16 @@ from urllib.parse import urlparse
 import numpy as np
 import tensorstore as ts
 
-from conformance.harness.adapter_api import Unsupported, api_dtype, api_fill_value, files_of, from_implementation, load_data, save_data, write_file
+from conformance.harness.adapter_api import (
+    Unsupported,
+    api_dtype,
+    api_fill_value,
+    files_of,
+    from_implementation,
+    load_data,
+    save_data,
+    write_file,
+)
 
 DRIVERS = {"v2": "zarr", "v3": "zarr3"}
 FILE_IO_SYNC = False
@@ -64,7 +73,9 @@ def kvstore_spec(store: dict) -> dict:
         if parsed.scheme == "s3":
             spec = {"driver": "s3", "bucket": parsed.netloc, "path": parsed.path.strip("/") + "/"}
             options = store.get("options") or {}
-            endpoint = (options.get("client_kwargs") or {}).get("endpoint_url") or options.get("endpoint_url")
+            endpoint = (options.get("client_kwargs") or {}).get("endpoint_url") or options.get(
+                "endpoint_url"
+            )
             if endpoint:
                 spec["endpoint"] = endpoint
             return spec
@@ -77,13 +88,9 @@ def refuse_unconvertible(array) -> None:
     be written through it, so a write request is unsupported. (Reads return what the binding
     gives, |S0 / |V0 arrays that hold no bytes, for the judge to see.)"""
     if array.dtype in (ts.char, ts.byte):
-        raise Unsupported(f"tensorstore's Python API cannot convert {array.dtype} data (v2 |S / |V types) to numpy")
-
-
-
-
-
-
+        raise Unsupported(
+            f"tensorstore's Python API cannot convert {array.dtype} data (v2 |S / |V types) to numpy"
+        )
 
 
 def resolved_metadata(array) -> dict:
@@ -110,9 +117,12 @@ class Adapter:
 
     def describe(self, request: dict | None = None) -> dict:
         v = version("tensorstore")
-        return {"name": "tensorstore", "version": v,
-                "versions": {"tensorstore": v, "numpy": np.__version__},
-                "settings": {"file_io_sync": FILE_IO_SYNC}}
+        return {
+            "name": "tensorstore",
+            "version": v,
+            "versions": {"tensorstore": v, "numpy": np.__version__},
+            "settings": {"file_io_sync": FILE_IO_SYNC},
+        }
 
     def _kvstore(self, store: dict):
         spec = kvstore_spec(store)
@@ -143,8 +153,10 @@ class Adapter:
             doc = self._document(kvstore, key_in(path, "zarr.json"))
             is_group = isinstance(doc, dict) and doc.get("node_type") == "group"
         else:
-            is_group = (call(lambda: kvstore.read(key_in(path, ".zgroup")).result()).state == "value"
-                        and call(lambda: kvstore.read(key_in(path, ".zarray")).result()).state != "value")
+            is_group = (
+                call(lambda: kvstore.read(key_in(path, ".zgroup")).result()).state == "value"
+                and call(lambda: kvstore.read(key_in(path, ".zarray")).result()).state != "value"
+            )
         if is_group:
             raise Unsupported("tensorstore has no group API")
 
@@ -160,7 +172,9 @@ class Adapter:
             # the zarr (v2) driver opens a structured array one field at a time only
             if v3 or 'Must specify a "field"' not in str(exc):
                 raise
-            data, api = self._read_fields(request, path, self._document(kvstore, key_in(path, ".zarray")))
+            data, api = self._read_fields(
+                request, path, self._document(kvstore, key_in(path, ".zarray"))
+            )
         else:
             # v2 |S<n> / |V<n> come back as tensorstore's char / byte with an extra dimension of n,
             # which the Python binding turns into |S0 / |V0 arrays holding no bytes: returned as
@@ -174,20 +188,38 @@ class Adapter:
             if not isinstance(attributes, dict):  # accepted all the same: report it as read
                 attributes, extra = None, {"attributes_as_read": attributes}
         written = save_data(request["output"], data)
-        return {"node_type": "array", "metadata": metadata, "attributes": attributes, **extra, "api": api,
-                "data": written, "shape": list(data.shape), "dtype": data.dtype.str}
+        return {
+            "node_type": "array",
+            "metadata": metadata,
+            "attributes": attributes,
+            **extra,
+            "api": api,
+            "data": written,
+            "shape": list(data.shape),
+            "dtype": data.dtype.str,
+        }
 
     @staticmethod
     def _api(array, v3: bool) -> dict:
         """What the TensorStore object reports about the array."""
         resolved = resolved_metadata(array)
-        shape, dtype, chunk_shape, fill, labels = call(lambda: (
-            list(array.shape), array.dtype.numpy_dtype, array.chunk_layout.write_chunk.shape,
-            array.fill_value, array.domain.labels))
+        shape, dtype, chunk_shape, fill, labels = call(
+            lambda: (
+                list(array.shape),
+                array.dtype.numpy_dtype,
+                array.chunk_layout.write_chunk.shape,
+                array.fill_value,
+                array.domain.labels,
+            )
+        )
         if not v3 and isinstance(resolved.get("dtype"), str):
-            dtype = np.dtype(resolved["dtype"])  # TensorStore.dtype has no byte order; its v2 metadata does
+            dtype = np.dtype(
+                resolved["dtype"]
+            )  # TensorStore.dtype has no byte order; its v2 metadata does
         api = {"shape": shape, "dtype": api_dtype(dtype), "fill_value": api_fill_value(fill, dtype)}
-        if chunk_shape is not None:  # None for a 0-d array: tensorstore's chunk layout has no shape then
+        if (
+            chunk_shape is not None
+        ):  # None for a 0-d array: tensorstore's chunk layout has no shape then
             api["chunk_shape"] = list(chunk_shape)
         if v3:
             names = resolved.get("dimension_names")
@@ -229,9 +261,12 @@ class Adapter:
                 while value.ndim > fill[name].ndim and value.dtype.itemsize == 0:
                     value = value[..., 0]  # as for the data above
                 fill[name] = value
-        api = {"shape": list(resolved["shape"]), "dtype": api_dtype(api_type),
-               "chunk_shape": call(lambda: list(first.chunk_layout.write_chunk.shape))[:rank],
-               "fill_value": api_fill_value(fill, api_type)}
+        api = {
+            "shape": list(resolved["shape"]),
+            "dtype": api_dtype(api_type),
+            "chunk_shape": call(lambda: list(first.chunk_layout.write_chunk.shape))[:rank],
+            "fill_value": api_fill_value(fill, api_type),
+        }
         return out, api
 
     def write(self, request: dict) -> dict:
@@ -253,11 +288,20 @@ class Adapter:
         data = load_data(request["data"]) if request.get("data") is not None else None
         if data is not None and data.dtype.names:
             # structured: tensorstore creates the array once and writes one field at a time
-            self._open(request, path, create=True, spec_extra={"metadata": document, "field": data.dtype.names[0]})
-            views = [(name, self._open(request, path, open=True, write=True, spec_extra={"field": name}))
-                     for name in data.dtype.names]
+            self._open(
+                request,
+                path,
+                create=True,
+                spec_extra={"metadata": document, "field": data.dtype.names[0]},
+            )
+            views = [
+                (name, self._open(request, path, open=True, write=True, spec_extra={"field": name}))
+                for name in data.dtype.names
+            ]
         else:
-            views = [(None, self._open(request, path, create=True, spec_extra={"metadata": document}))]
+            views = [
+                (None, self._open(request, path, create=True, spec_extra={"metadata": document}))
+            ]
         for name, view in views:
             refuse_unconvertible(view)
             if data is not None and data.size:
@@ -278,17 +322,29 @@ class Adapter:
         data_copy_concurrency the hardware threads; cache_pool 0 bytes caches nothing."""
         import os
 
-        resources = {name: call(lambda name=name: context[name].to_json(include_defaults=True))
-                     for name in ("file_io_sync", "file_io_concurrency", "data_copy_concurrency", "cache_pool",
-                                  "file_io_locking")}
+        resources = {
+            name: call(lambda name=name: context[name].to_json(include_defaults=True))
+            for name in (
+                "file_io_sync",
+                "file_io_concurrency",
+                "data_copy_concurrency",
+                "cache_pool",
+                "file_io_locking",
+            )
+        }
         if resources["file_io_locking"] == {}:
-            resources["file_io_locking"] = {"mode": "os"}  # tensorstore's default (its JSON omits it)
+            resources["file_io_locking"] = {
+                "mode": "os"
+            }  # tensorstore's default (its JSON omits it)
         threads = os.cpu_count() or 1
         shared = {"file_io_concurrency": max(4, threads), "data_copy_concurrency": threads}
         for name, limit in shared.items():
             if resources[name] == {"limit": "shared"}:
                 resources[name] = {"limit": "shared", "threads": limit}
-        return {**resources, "file_io_sync_default": call(lambda: ts.Context()["file_io_sync"].to_json())}
+        return {
+            **resources,
+            "file_io_sync_default": call(lambda: ts.Context()["file_io_sync"].to_json()),
+        }
 
     def bench(self, request: dict) -> dict:
         import time
@@ -319,7 +375,9 @@ class Adapter:
                 kvstore = call(lambda: ts.KvStore.open(kvspec, context=context).result())
                 for key in call(lambda: kvstore.list().result()):
                     key = key.decode() if isinstance(key, bytes) else key
-                    write_file(request["dump"], key, bytes(call(lambda: kvstore.read(key).result()).value))
+                    write_file(
+                        request["dump"], key, bytes(call(lambda: kvstore.read(key).result()).value)
+                    )
             return {"seconds": seconds, "settings": settings}
         array = call(lambda: ts.open(open_spec, context=context, open=True, read=True).result())
         regions = request.get("regions")
@@ -327,11 +385,14 @@ class Adapter:
         if regions is None:
             out = call(lambda: array.read().result())
         else:
-            out = [call(lambda region=region: array[tuple(slice(a, b) for a, b in region)].read().result())
-                   for region in regions]
+            out = [
+                call(
+                    lambda region=region: (
+                        array[tuple(slice(a, b) for a, b in region)].read().result()
+                    )
+                )
+                for region in regions
+            ]
         seconds = time.perf_counter() - start
         out = np.asarray(out) if regions is None else np.stack(out)
         return {"seconds": seconds, "data": save_data(request["output"], out), "settings": settings}
-
-
-

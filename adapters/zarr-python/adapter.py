@@ -26,13 +26,19 @@ from importlib.metadata import version
 from typing import Any
 
 import numpy as np
-
-from conformance.harness.adapter_api import Unsupported, api_dtype, api_fill_value, load_data, save_data, write_file
-
 import zarr
 from zarr.core.array import Array, AsyncArray, parse_array_metadata
 from zarr.core.sync import sync
 from zarr.storage import LocalStore, StorePath, ZipStore
+
+from conformance.harness.adapter_api import (
+    Unsupported,
+    api_dtype,
+    api_fill_value,
+    load_data,
+    save_data,
+    write_file,
+)
 
 ZARR_FORMATS = {"v2": 2, "v3": 3}
 METADATA_KEYS = {2: (".zarray", ".zgroup"), 3: ("zarr.json", "zarr.json")}
@@ -60,8 +66,9 @@ def open_store(spec: dict, *, writable: bool = False):
     if kind == "url":
         from zarr.storage import FsspecStore  # needs fsspec (+ aiohttp / s3fs) in the venv
 
-        return FsspecStore.from_url(location, read_only=not writable,
-                                    storage_options=spec.get("options") or None)
+        return FsspecStore.from_url(
+            location, read_only=not writable, storage_options=spec.get("options") or None
+        )
     raise Unsupported(f"store kind {kind!r}")
 
 
@@ -78,12 +85,6 @@ def raw_document(store, key: str) -> dict | None:
         return json.loads(buf.to_bytes())
     except ValueError:  # not UTF-8 / not JSON
         return None
-
-
-
-
-
-
 
 
 def array_api(array: Array) -> dict:
@@ -121,11 +122,18 @@ class Adapter:
 
     # -- describe -----------------------------------------------------------------------------
     def implementation_versions(self) -> dict:
-        return {"zarr": zarr.__version__, "numcodecs": version("numcodecs"), "numpy": np.__version__}
+        return {
+            "zarr": zarr.__version__,
+            "numcodecs": version("numcodecs"),
+            "numpy": np.__version__,
+        }
 
     def describe(self, request: dict | None = None) -> dict:
-        return {"name": self.name, "version": zarr.__version__,
-                "versions": self.implementation_versions()}
+        return {
+            "name": self.name,
+            "version": zarr.__version__,
+            "versions": self.implementation_versions(),
+        }
 
     # -- hooks the zarrs-python adapter overrides -------------------------------------------------
     def check_array(self, array: Array) -> None:
@@ -144,17 +152,26 @@ class Adapter:
             try:
                 node = zarr.open(store=store, path=path, zarr_format=zf, mode="r")
                 if isinstance(node, zarr.Group):
-                    return {"node_type": "group",
-                            "metadata": raw_document(store, metadata_key(path, zf, GROUP)),
-                            "attributes": dict(node.attrs.asdict()), "members": members_of(node)}
+                    return {
+                        "node_type": "group",
+                        "metadata": raw_document(store, metadata_key(path, zf, GROUP)),
+                        "attributes": dict(node.attrs.asdict()),
+                        "members": members_of(node),
+                    }
                 self.check_array(node)
                 data = to_plain_array(node[...] if node.ndim else node[()])
                 api = array_api(node)  # after the data: zarr has its say on the store first
                 attributes = dict(node.attrs.asdict())
                 written = save_data(request["output"], data)
-                return {"node_type": "array", "metadata": raw_document(store, metadata_key(path, zf, ARRAY)),
-                        "attributes": attributes, "api": api, "data": written,
-                        "shape": list(data.shape), "dtype": data.dtype.str}
+                return {
+                    "node_type": "array",
+                    "metadata": raw_document(store, metadata_key(path, zf, ARRAY)),
+                    "attributes": attributes,
+                    "api": api,
+                    "data": written,
+                    "shape": list(data.shape),
+                    "dtype": data.dtype.str,
+                }
             finally:
                 store.close()
 
@@ -215,11 +232,18 @@ class Adapter:
         """zarr.config values that change throughput, and numcodecs' blosc threading."""
         import numcodecs.blosc
 
-        keys = ("async.concurrency", "threading.max_workers", "codec_pipeline.path",
-                "codec_pipeline.batch_size", "array.write_empty_chunks")
-        return {**{key: zarr.config.get(key) for key in keys},
-                "blosc_nthreads": numcodecs.blosc.get_nthreads(),
-                "blosc_use_threads": numcodecs.blosc.use_threads}
+        keys = (
+            "async.concurrency",
+            "threading.max_workers",
+            "codec_pipeline.path",
+            "codec_pipeline.batch_size",
+            "array.write_empty_chunks",
+        )
+        return {
+            **{key: zarr.config.get(key) for key in keys},
+            "blosc_nthreads": numcodecs.blosc.get_nthreads(),
+            "blosc_use_threads": numcodecs.blosc.use_threads,
+        }
 
     def bench_watch(self, array: Array):
         """Called before the timed operation; returns a check to run after it (zarrs-python
@@ -267,7 +291,11 @@ class Adapter:
                 seconds = time.perf_counter() - start
                 check()
                 out = out if regions is None else np.stack(out)
-                return {"seconds": seconds, "data": save_data(request["output"], out), "settings": settings}
+                return {
+                    "seconds": seconds,
+                    "data": save_data(request["output"], out),
+                    "settings": settings,
+                }
             finally:
                 store.close()
 
@@ -286,7 +314,9 @@ def _buffers_of(folder: str) -> dict:
         for name in files:
             full = os.path.join(root, name)
             with open(full, "rb") as f:
-                out[os.path.relpath(full, folder).replace(os.sep, "/")] = default_buffer_prototype().buffer.from_bytes(f.read())
+                out[os.path.relpath(full, folder).replace(os.sep, "/")] = (
+                    default_buffer_prototype().buffer.from_bytes(f.read())
+                )
     return out
 
 
@@ -298,13 +328,17 @@ def _dump_store(store, folder: str) -> None:
         return [key async for key in store.list()]
 
     for key in sync(keys()):
-        write_file(folder, key, sync(store.get(key, prototype=default_buffer_prototype())).to_bytes())
+        write_file(
+            folder, key, sync(store.get(key, prototype=default_buffer_prototype())).to_bytes()
+        )
 
 
 def metadata_key(path: str, zf: int, kind: int) -> str:
     return f"{path}/{METADATA_KEYS[zf][kind]}".lstrip("/")
 
 
-def members_of(group: "zarr.Group") -> dict:
-    return {name: "group" if isinstance(child, zarr.Group) else "array"
-            for name, child in group.members()}
+def members_of(group: zarr.Group) -> dict:
+    return {
+        name: "group" if isinstance(child, zarr.Group) else "array"
+        for name, child in group.members()
+    }

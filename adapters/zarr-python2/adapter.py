@@ -27,17 +27,25 @@ import re
 os.environ["ZARR_V3_EXPERIMENTAL_API"] = "1"
 os.environ["ZARR_V3_SHARDING"] = "1"
 
-import warnings  # noqa: E402
+import warnings
 
-import numcodecs  # noqa: E402
-import numpy as np  # noqa: E402
-import zarr  # noqa: E402
-from zarr._storage.store import _path_to_prefix, _prefix_to_array_key  # noqa: E402
-from zarr._storage.v3 import DirectoryStoreV3, FSStoreV3, ZipStoreV3  # noqa: E402
-from zarr.meta import Metadata2, Metadata3  # noqa: E402
-from zarr.storage import DirectoryStore, FSStore, ZipStore, init_array  # noqa: E402
+import numcodecs
+import numpy as np
+import zarr
+from zarr._storage.store import _path_to_prefix, _prefix_to_array_key
+from zarr._storage.v3 import DirectoryStoreV3, FSStoreV3, ZipStoreV3
+from zarr.meta import Metadata2, Metadata3
+from zarr.storage import DirectoryStore, FSStore, ZipStore, init_array
 
-from conformance.harness.adapter_api import Unsupported, api_dtype, api_fill_value, files_of, load_data, save_data, write_file  # noqa: E402
+from conformance.harness.adapter_api import (
+    Unsupported,
+    api_dtype,
+    api_fill_value,
+    files_of,
+    load_data,
+    save_data,
+    write_file,
+)
 
 ZARR_VERSIONS = {"v2": 2, "v3-draft": 3}
 
@@ -48,8 +56,10 @@ warnings.filterwarnings("ignore", category=UserWarning)
 def zarr_version_of(request: dict) -> int:
     fmt = request.get("format")
     if fmt not in ZARR_VERSIONS:
-        raise Unsupported(f"zarr-python {zarr.__version__} does not implement format {fmt!r} "
-                          "(its v3 is the early-2022 draft: format v3-draft, layout v3-draft-zp2)")
+        raise Unsupported(
+            f"zarr-python {zarr.__version__} does not implement format {fmt!r} "
+            "(its v3 is the early-2022 draft: format v3-draft, layout v3-draft-zp2)"
+        )
     return ZARR_VERSIONS[fmt]
 
 
@@ -106,10 +116,15 @@ def require_zp2_layout(store) -> None:
     """Format v3-draft covers two drafts; zarr 2 implements only the early-2022 one. A store in the
     seed-002 layout (entry point `zarr_format` ".../spec/core/3.0") is unsupported, not failed."""
     entry = raw_document(store, "zarr.json")
-    if isinstance(entry, dict) and isinstance(entry.get("zarr_format"), str) \
-            and not entry["zarr_format"].startswith(ZP2_PROTOCOL):
-        raise Unsupported(f"zarr 2 implements the early-2022 v3 draft (protocol/core/3.0), "
-                          f"not the layout of entry point {entry['zarr_format']!r}")
+    if (
+        isinstance(entry, dict)
+        and isinstance(entry.get("zarr_format"), str)
+        and not entry["zarr_format"].startswith(ZP2_PROTOCOL)
+    ):
+        raise Unsupported(
+            f"zarr 2 implements the early-2022 v3 draft (protocol/core/3.0), "
+            f"not the layout of entry point {entry['zarr_format']!r}"
+        )
 
 
 def require_zp2_document(document: dict | None) -> None:
@@ -121,8 +136,10 @@ def require_zp2_document(document: dict | None) -> None:
     data_type = document.get("data_type")
     typestr = isinstance(data_type, str) and ZP2_DATA_TYPE.fullmatch(data_type)
     if "codecs" in document or not (typestr or "compressor" in document):
-        raise Unsupported("zarr 2 writes only the early-2022 v3 draft; this request may be for the "
-                          "seed-002 layout (format v3-draft does not say which draft)")
+        raise Unsupported(
+            "zarr 2 writes only the early-2022 v3 draft; this request may be for the "
+            "seed-002 layout (format v3-draft does not say which draft)"
+        )
 
 
 def raw_document(store, key: str) -> dict | None:
@@ -139,16 +156,14 @@ def raw_document(store, key: str) -> dict | None:
         return None
 
 
-
-
-
-
-
-
 def array_api(array) -> dict:
     """What zarr 2's Array object reports about itself."""
-    return {"shape": list(array.shape), "dtype": api_dtype(array.dtype), "chunk_shape": list(array.chunks),
-            "fill_value": api_fill_value(array.fill_value, array.dtype)}
+    return {
+        "shape": list(array.shape),
+        "dtype": api_dtype(array.dtype),
+        "chunk_shape": list(array.chunks),
+        "fill_value": api_fill_value(array.fill_value, array.dtype),
+    }
 
 
 def codec_or_none(config):
@@ -161,10 +176,16 @@ def kind_of(node) -> str:
 
 class Adapter:
     def describe(self, request: dict | None = None) -> dict:
-        return {"name": "zarr-python2", "version": zarr.__version__,
-                "versions": {"zarr": zarr.__version__, "numcodecs": numcodecs.__version__,
-                             "numpy": np.__version__},
-                "settings": {"ZARR_V3_EXPERIMENTAL_API": "1", "ZARR_V3_SHARDING": "1"}}
+        return {
+            "name": "zarr-python2",
+            "version": zarr.__version__,
+            "versions": {
+                "zarr": zarr.__version__,
+                "numcodecs": numcodecs.__version__,
+                "numpy": np.__version__,
+            },
+            "settings": {"ZARR_V3_EXPERIMENTAL_API": "1", "ZARR_V3_SHARDING": "1"},
+        }
 
     def _open(self, store, path: str, zv: int, mode: str = "r"):
         if zv == 3:
@@ -187,7 +208,11 @@ class Adapter:
             node = self._open(store, path, zv)
             as_read = node.attrs.asdict()
             # zarr 2 hands back whatever .zattrs holds; a non-object is reported as read, never repaired
-            attributes, extra = (dict(as_read), {}) if isinstance(as_read, dict) else (None, {"attributes_as_read": as_read})
+            attributes, extra = (
+                (dict(as_read), {})
+                if isinstance(as_read, dict)
+                else (None, {"attributes_as_read": as_read})
+            )
             if kind_of(node) == "group":
                 members = {name: kind_of(child) for name, child in node.items()}
                 return {"node_type": "group", "attributes": attributes, **extra, "members": members}
@@ -195,9 +220,16 @@ class Adapter:
             api = array_api(node)  # after the data: zarr 2 has its say on the store first
             key = _prefix_to_array_key(store, _path_to_prefix(path))
             written = save_data(request["output"], data)
-            return {"node_type": "array", "metadata": raw_document(store, key),
-                    "attributes": attributes, **extra, "api": api, "data": written, "shape": list(data.shape),
-                    "dtype": "|O" if data.dtype.hasobject else data.dtype.str}
+            return {
+                "node_type": "array",
+                "metadata": raw_document(store, key),
+                "attributes": attributes,
+                **extra,
+                "api": api,
+                "data": written,
+                "shape": list(data.shape),
+                "dtype": "|O" if data.dtype.hasobject else data.dtype.str,
+            }
         finally:
             store.close()
 
@@ -228,7 +260,9 @@ class Adapter:
         path = node_path(request.get("path"))
         attributes = request.get("attributes") or {}
         if zv == 3:
-            require_zp2_document(request.get("metadata") if request.get("node_type") != "group" else None)
+            require_zp2_document(
+                request.get("metadata") if request.get("node_type") != "group" else None
+            )
         store = open_store(request["store"], zv, writable=True)
         try:
             if request.get("node_type") == "group":
@@ -257,32 +291,50 @@ class Adapter:
         object_codec = None
         if meta["dtype"].hasobject and filters:
             object_codec = codec_or_none(filters.pop(0))
-        init_array(store, shape=meta["shape"], chunks=meta["chunks"], dtype=meta["dtype"],
-                   compressor=codec_or_none(meta["compressor"]), fill_value=meta["fill_value"],
-                   order=meta["order"], path=path or None,
-                   filters=[codec_or_none(f) for f in filters] or None, object_codec=object_codec,
-                   dimension_separator=meta.get("dimension_separator"))
+        init_array(
+            store,
+            shape=meta["shape"],
+            chunks=meta["chunks"],
+            dtype=meta["dtype"],
+            compressor=codec_or_none(meta["compressor"]),
+            fill_value=meta["fill_value"],
+            order=meta["order"],
+            path=path or None,
+            filters=[codec_or_none(f) for f in filters] or None,
+            object_codec=object_codec,
+            dimension_separator=meta.get("dimension_separator"),
+        )
 
     def _init_v3_draft(self, store, path: str, document: dict, attributes: dict) -> None:
         document = dict(document, attributes=dict(document.get("attributes") or {}, **attributes))
         meta = Metadata3.decode_array_metadata(json.dumps(document))
         grid = meta["chunk_grid"]
-        init_array(store, shape=meta["shape"], chunks=grid["chunk_shape"], dtype=meta["data_type"],
-                   compressor=meta.get("compressor"), fill_value=meta["fill_value"],
-                   order=meta["chunk_memory_layout"], path=path or None,
-                   dimension_separator=grid["separator"],
-                   storage_transformers=meta.get("storage_transformers", ()))
+        init_array(
+            store,
+            shape=meta["shape"],
+            chunks=grid["chunk_shape"],
+            dtype=meta["data_type"],
+            compressor=meta.get("compressor"),
+            fill_value=meta["fill_value"],
+            order=meta["chunk_memory_layout"],
+            path=path or None,
+            dimension_separator=grid["separator"],
+            storage_transformers=meta.get("storage_transformers", ()),
+        )
         if meta["attributes"]:
-            zarr.open_array(store, mode="r+", path=path or None, zarr_version=3).attrs.put(meta["attributes"])
-
+            zarr.open_array(store, mode="r+", path=path or None, zarr_version=3).attrs.put(
+                meta["attributes"]
+            )
 
     # -- bench (conformance/bench): one timed write or read ---------------------------------------
     def bench(self, request: dict) -> dict:
         import time
 
         if request.get("format") != "v2":
-            raise Unsupported(f"zarr-python {zarr.__version__} does not implement format {request.get('format')!r} "
-                              "(its v3 is the early-2022 draft: format v3-draft, layout v3-draft-zp2)")
+            raise Unsupported(
+                f"zarr-python {zarr.__version__} does not implement format {request.get('format')!r} "
+                "(its v3 is the early-2022 draft: format v3-draft, layout v3-draft-zp2)"
+            )
         path = node_path(request.get("path"))
         spec, write = request["store"], request["operation"] == "write"
         if spec["kind"] == "memory":
@@ -313,15 +365,24 @@ class Adapter:
                     out = [array[tuple(slice(a, b) for a, b in region)] for region in regions]
                 seconds = time.perf_counter() - start
                 out = out if regions is None else np.stack(out)
-            settings = {"store": type(store).__name__, "chunk_loop": "serial (zarr 2 reads and writes one chunk after another)",
-                        **({"chunk_files": "written to a temporary file, then renamed"} if spec["kind"] == "directory" else {}),
-                        "write_empty_chunks": array._write_empty_chunks,
-                        "blosc_nthreads": numcodecs.blosc.get_nthreads(), "blosc_use_threads": numcodecs.blosc.use_threads}
+            settings = {
+                "store": type(store).__name__,
+                "chunk_loop": "serial (zarr 2 reads and writes one chunk after another)",
+                **(
+                    {"chunk_files": "written to a temporary file, then renamed"}
+                    if spec["kind"] == "directory"
+                    else {}
+                ),
+                "write_empty_chunks": array._write_empty_chunks,
+                "blosc_nthreads": numcodecs.blosc.get_nthreads(),
+                "blosc_use_threads": numcodecs.blosc.use_threads,
+            }
             if write:
                 return {"seconds": seconds, "settings": settings}
-            return {"seconds": seconds, "data": save_data(request["output"], out), "settings": settings}
+            return {
+                "seconds": seconds,
+                "data": save_data(request["output"], out),
+                "settings": settings,
+            }
         finally:
             store.close()
-
-
-

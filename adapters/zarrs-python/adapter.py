@@ -27,8 +27,6 @@ from zarrs.pipeline import UnsupportedMetadataError
 
 from conformance.harness.adapter_api import Unsupported, sibling_adapter
 
-
-
 _base = sibling_adapter("zarr-python", __file__)
 
 ZARRS_CONFIG = {
@@ -65,11 +63,19 @@ class Adapter(_base.Adapter):
             )
 
     def bench_settings(self) -> dict:
-        keys = ("codec_pipeline.chunk_concurrent_minimum", "codec_pipeline.chunk_concurrent_maximum",
-                "codec_pipeline.direct_io")
+        keys = (
+            "codec_pipeline.chunk_concurrent_minimum",
+            "codec_pipeline.chunk_concurrent_maximum",
+            "codec_pipeline.direct_io",
+        )
         # None: zarrs' own default (threading.max_workers None = one rayon thread per core)
-        return {**super().bench_settings(), **ZARRS_CONFIG, **{key: zarr.config.get(key, None) for key in keys},
-                "cores": os.cpu_count(), "pipeline_checked_per_operation": True}
+        return {
+            **super().bench_settings(),
+            **ZARRS_CONFIG,
+            **{key: zarr.config.get(key, None) for key in keys},
+            "cores": os.cpu_count(),
+            "pipeline_checked_per_operation": True,
+        }
 
     def bench_watch(self, array):
         """Count the calls into the Rust pipeline during the timed operation: a result that
@@ -82,7 +88,9 @@ class Adapter(_base.Adapter):
         def check() -> None:
             pipeline.impl = counting.impl
             if counting.calls == 0:
-                raise RuntimeError("the zarrs codec pipeline was not called during the timed operation")
+                raise RuntimeError(
+                    "the zarrs codec pipeline was not called during the timed operation"
+                )
 
         return check
 

@@ -24,23 +24,73 @@ def register(sub) -> None:
         "Figures go to --out as JSON (min/median/max MB/s, ratio to the limit, compressed size, machine facts, "
         "exact versions and settings) with plots beside it; progress goes to stderr.",
     )
-    p.add_argument("--size", type=int, default=256, metavar="MIB", help="array size in MiB (default 256; quick: 8)")
-    p.add_argument("--repeat", type=int, default=3, help="repetitions, each in a fresh adapter process (default 3)")
-    p.add_argument("--impl", action="append", metavar="NAME",
-                   help="an adapter (repeatable; default: every adapter that can write and read)")
-    p.add_argument("--codec", action="append", choices=CODECS, help="codecs (repeatable; default: all)")
-    p.add_argument("--store", action="append", choices=STORES, help="stores (repeatable; default: both)")
-    p.add_argument("--operation", action="append", choices=OPERATIONS, help="operations (repeatable; default: all)")
-    p.add_argument("--exclude", action="append", default=[], metavar="IMPL/CODEC/STORE/OP",
-                   help="skip matching workloads (fnmatch pattern, e.g. 'zarr-python2/*/memory/*'); recorded as "
-                   "skipped with the pattern")
-    p.add_argument("--repeat-for", action="append", default=[], metavar="IMPL=N",
-                   help="fewer repetitions for one implementation (recorded)")
-    p.add_argument("--scratch", type=Path, default=None, help="folder for the stores (default: the system temp dir)")
-    p.add_argument("--timeout", type=float, default=900.0, help="seconds one adapter request may take (default 900)")
-    p.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"JSON output (default {DEFAULT_OUT})")
-    p.add_argument("--plots", type=Path, default=None,
-                   help="folder for the plots (default: beside --out); --no-plots to skip")
+    p.add_argument(
+        "--size",
+        type=int,
+        default=256,
+        metavar="MIB",
+        help="array size in MiB (default 256; quick: 8)",
+    )
+    p.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="repetitions, each in a fresh adapter process (default 3)",
+    )
+    p.add_argument(
+        "--impl",
+        action="append",
+        metavar="NAME",
+        help="an adapter (repeatable; default: every adapter that can write and read)",
+    )
+    p.add_argument(
+        "--codec", action="append", choices=CODECS, help="codecs (repeatable; default: all)"
+    )
+    p.add_argument(
+        "--store", action="append", choices=STORES, help="stores (repeatable; default: both)"
+    )
+    p.add_argument(
+        "--operation",
+        action="append",
+        choices=OPERATIONS,
+        help="operations (repeatable; default: all)",
+    )
+    p.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="IMPL/CODEC/STORE/OP",
+        help="skip matching workloads (fnmatch pattern, e.g. 'zarr-python2/*/memory/*'); recorded as "
+        "skipped with the pattern",
+    )
+    p.add_argument(
+        "--repeat-for",
+        action="append",
+        default=[],
+        metavar="IMPL=N",
+        help="fewer repetitions for one implementation (recorded)",
+    )
+    p.add_argument(
+        "--scratch",
+        type=Path,
+        default=None,
+        help="folder for the stores (default: the system temp dir)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=900.0,
+        help="seconds one adapter request may take (default 900)",
+    )
+    p.add_argument(
+        "--out", type=Path, default=DEFAULT_OUT, help=f"JSON output (default {DEFAULT_OUT})"
+    )
+    p.add_argument(
+        "--plots",
+        type=Path,
+        default=None,
+        help="folder for the plots (default: beside --out); --no-plots to skip",
+    )
     p.add_argument("--no-plots", action="store_true", help="write no plots")
     p.set_defaults(func=run)
 
@@ -62,16 +112,25 @@ def run(args) -> int:
 
     if args.repeat < 1:
         raise SystemExit("--repeat must be at least 1")
-    options = Options(size_mib=args.size, repeat=args.repeat, impls=args.impl,
-                      codecs=[c for c in CODECS if c in (args.codec or CODECS)],
-                      stores=[s for s in STORES if s in (args.store or STORES)],
-                      operations=[o for o in OPERATIONS if o in (args.operation or OPERATIONS)],
-                      exclude=list(args.exclude), repeat_for=_repeat_for(args.repeat_for),
-                      scratch=args.scratch, timeout=args.timeout)
+    options = Options(
+        size_mib=args.size,
+        repeat=args.repeat,
+        impls=args.impl,
+        codecs=[c for c in CODECS if c in (args.codec or CODECS)],
+        stores=[s for s in STORES if s in (args.store or STORES)],
+        operations=[o for o in OPERATIONS if o in (args.operation or OPERATIONS)],
+        exclude=list(args.exclude),
+        repeat_for=_repeat_for(args.repeat_for),
+        scratch=args.scratch,
+        timeout=args.timeout,
+    )
     progress = Progress()
     report = Bench(options, progress).run()
-    report["arguments"] = {key: str(value) if isinstance(value, Path) else value
-                           for key, value in vars(args).items() if key not in ("func", "command")}
+    report["arguments"] = {
+        key: str(value) if isinstance(value, Path) else value
+        for key, value in vars(args).items()
+        if key not in ("func", "command")
+    }
     written = [args.out]
     if not args.no_plots:
         try:
@@ -89,6 +148,8 @@ def run(args) -> int:
     print(markdown_table(report))
     bad = [r for r in report["results"] if r["status"] in ("wrong-data", "errored")]
     for r in bad:
-        progress(f"{r['status'].upper()}: {r['impl']} {r['codec']} {r['store']} {r['operation']}: {r.get('reason', '')[:300]}")
+        progress(
+            f"{r['status'].upper()}: {r['impl']} {r['codec']} {r['store']} {r['operation']}: {r.get('reason', '')[:300]}"
+        )
     progress(f"done in {report['duration_s']:.0f} s; wrote {', '.join(str(p) for p in written)}")
     return 1 if bad else 0

@@ -14,7 +14,9 @@ MB = 1e6
 
 
 def _results(report: dict) -> dict:
-    return {(r["impl"], r["codec"], r["store"], r["operation"]): r for r in report.get("results", [])}
+    return {
+        (r["impl"], r["codec"], r["store"], r["operation"]): r for r in report.get("results", [])
+    }
 
 
 def _impls(report: dict) -> list[str]:
@@ -67,8 +69,10 @@ def _cell_html(entry: dict | None) -> str:
         word = "n/a" if status == "not-applicable" else status
         return f'<td class="na" title="{reason}">{word}</td>'
     rate = entry["mb_s"]
-    parts = [f"<b>{_rate(rate['median'])}</b>",
-             f'<span class="range">{_rate(rate["min"])}–{_rate(rate["max"])}</span>']
+    parts = [
+        f"<b>{_rate(rate['median'])}</b>",
+        f'<span class="range">{_rate(rate["min"])}–{_rate(rate["max"])}</span>',
+    ]
     if entry.get("ratio_to_limit"):
         parts.append(f'<span class="ratio">{entry["ratio_to_limit"]["median"]:.2f}× limit</span>')
     if entry.get("stored_bytes") is not None:
@@ -81,20 +85,30 @@ def _limits_html(report: dict) -> str:
     if not limits:
         return ""
     rows = []
-    for name, label in (("memcpy", "memory copy"), ("file_write", "raw file write"), ("file_read", "raw file read")):
+    for name, label in (
+        ("memcpy", "memory copy"),
+        ("file_write", "raw file write"),
+        ("file_read", "raw file read"),
+    ):
         s = limits.get(name)
         if s:
-            rows.append(f'<tr><td class="label">{label}</td><td>{_rate(s["median"])}</td>'
-                        f'<td>{_rate(s["min"])}–{_rate(s["max"])}</td><td></td></tr>')
+            rows.append(
+                f'<tr><td class="label">{label}</td><td>{_rate(s["median"])}</td>'
+                f"<td>{_rate(s['min'])}–{_rate(s['max'])}</td><td></td></tr>"
+            )
     for codec, entry in limits.get("codecs", {}).items():
         for way in ("encode", "decode"):
             s = entry.get(way)
             if s:
-                rows.append(f'<tr><td class="label">{escape(codec)} {way} (numcodecs, 1 thread)</td>'
-                            f'<td>{_rate(s["median"])}</td><td>{_rate(s["min"])}–{_rate(s["max"])}</td>'
-                            f'<td>{entry["stored_bytes"] / MB:,.1f} MB ({entry["compression_ratio"]:.2f}×)</td></tr>')
-    return ('<table class="bench"><tr><th class="label">physical limit (same run, same data)</th><th>median MB/s</th>'
-            '<th>min–max</th><th>compressed size</th></tr>' + "".join(rows) + "</table>")
+                rows.append(
+                    f'<tr><td class="label">{escape(codec)} {way} (numcodecs, 1 thread)</td>'
+                    f"<td>{_rate(s['median'])}</td><td>{_rate(s['min'])}–{_rate(s['max'])}</td>"
+                    f"<td>{entry['stored_bytes'] / MB:,.1f} MB ({entry['compression_ratio']:.2f}×)</td></tr>"
+                )
+    return (
+        '<table class="bench"><tr><th class="label">physical limit (same run, same data)</th><th>median MB/s</th>'
+        "<th>min–max</th><th>compressed size</th></tr>" + "".join(rows) + "</table>"
+    )
 
 
 def bench_fragment(bench_json: dict) -> str:
@@ -121,9 +135,12 @@ def bench_fragment(bench_json: dict) -> str:
         f"{machine.get('memory_gib', '?')} GiB, {escape(str(machine.get('os', '?')))}, "
         f"file system {escape(str(machine.get('filesystem', {}).get('type', '?')))}; "
         f"1-minute load average during the run {_load_range(machine)}. "
-        f"Run {escape(str(report.get('created', '?')))}, {report.get('duration_s', 0) / 60:.1f} min.</p>")
+        f"Run {escape(str(report.get('created', '?')))}, {report.get('duration_s', 0) / 60:.1f} min.</p>"
+    )
     if not report.get("ok", True):
-        out.append('<p><span class="wrong">Some results are wrong or errored: see the tables.</span></p>')
+        out.append(
+            '<p><span class="wrong">Some results are wrong or errored: see the tables.</span></p>'
+        )
     for store in options.get("stores", []):
         rows = []
         for codec in options.get("codecs", []):
@@ -131,16 +148,22 @@ def bench_fragment(bench_json: dict) -> str:
                 if not any((i, codec, store, operation) in results for i in impls):
                     continue
                 limit = _limit_of(results, codec, store, operation)
-                cells = "".join(_cell_html(results.get((i, codec, store, operation))) for i in impls)
-                rows.append(f'<tr><td class="label">{escape(codec)}</td><td class="label">{escape(operation)}</td>'
-                            f'<td>{_rate(limit) if limit else "–"}</td>{cells}</tr>')
+                cells = "".join(
+                    _cell_html(results.get((i, codec, store, operation))) for i in impls
+                )
+                rows.append(
+                    f'<tr><td class="label">{escape(codec)}</td><td class="label">{escape(operation)}</td>'
+                    f"<td>{_rate(limit) if limit else '–'}</td>{cells}</tr>"
+                )
         if not rows:
             continue
         label = workload.get("stores", {}).get(store, store)
         head = "".join(f"<th>{escape(i)}</th>" for i in impls)
         out.append(f"<h3>{escape(store)} store <small>({escape(label)})</small></h3>")
-        out.append(f'<table class="bench"><tr><th class="label">codec</th><th class="label">operation</th>'
-                   f'<th>limit MB/s</th>{head}</tr>{"".join(rows)}</table>')
+        out.append(
+            f'<table class="bench"><tr><th class="label">codec</th><th class="label">operation</th>'
+            f"<th>limit MB/s</th>{head}</tr>{''.join(rows)}</table>"
+        )
         try:
             from .plots import svg_text
         except ImportError:
@@ -157,22 +180,40 @@ def _notes_html(report: dict) -> str:
     items = []
     for name, info in report.get("implementations", {}).items():
         if info.get("status") != "ok":
-            items.append(f"<li><b>{escape(name)}</b>: not benchmarked: {escape(info.get('reason', ''))}</li>")
+            items.append(
+                f"<li><b>{escape(name)}</b>: not benchmarked: {escape(info.get('reason', ''))}</li>"
+            )
             continue
-        versions = ", ".join(f"{escape(k)} {escape(str(v))}" for k, v in (info.get("versions") or {}).items())
-        settings = "; ".join(f"{escape(store)}: " + ", ".join(f"{escape(k)}={escape(_short(v))}" for k, v in s.items())
-                             for store, s in (info.get("settings") or {}).items())
-        items.append(f"<li><b>{escape(name)}</b> (format {escape(str(info.get('format')))}): {versions}."
-                     f"<br><small>{settings}</small></li>")
+        versions = ", ".join(
+            f"{escape(k)} {escape(str(v))}" for k, v in (info.get("versions") or {}).items()
+        )
+        settings = "; ".join(
+            f"{escape(store)}: "
+            + ", ".join(f"{escape(k)}={escape(_short(v))}" for k, v in s.items())
+            for store, s in (info.get("settings") or {}).items()
+        )
+        items.append(
+            f"<li><b>{escape(name)}</b> (format {escape(str(info.get('format')))}): {versions}."
+            f"<br><small>{settings}</small></li>"
+        )
     reasons: dict[str, list[str]] = {}
     for r in report.get("results", []):
         if r["status"] in ("not-applicable", "skipped", "errored", "wrong-data"):
             reasons.setdefault(f"{r['status']}: {r.get('reason', '')}", []).append(
-                f"{r['impl']} {r['codec']} {r['store']} {r['operation']}")
-    notes = "".join(f"<li>{escape(reason)} <small>({escape(', '.join(sorted(set(w)))[:600])})</small></li>"
-                    for reason, w in reasons.items())
-    return (f"<details><summary>Implementations, versions and settings</summary><ul>{''.join(items)}</ul></details>"
-            + (f"<details><summary>Workloads not measured, and why</summary><ul>{notes}</ul></details>" if notes else ""))
+                f"{r['impl']} {r['codec']} {r['store']} {r['operation']}"
+            )
+    notes = "".join(
+        f"<li>{escape(reason)} <small>({escape(', '.join(sorted(set(w)))[:600])})</small></li>"
+        for reason, w in reasons.items()
+    )
+    return (
+        f"<details><summary>Implementations, versions and settings</summary><ul>{''.join(items)}</ul></details>"
+        + (
+            f"<details><summary>Workloads not measured, and why</summary><ul>{notes}</ul></details>"
+            if notes
+            else ""
+        )
+    )
 
 
 def _short(value) -> str:
@@ -181,6 +222,7 @@ def _short(value) -> str:
 
 
 # ---- markdown -------------------------------------------------------------------------------------
+
 
 def _cell_md(entry: dict | None) -> str:
     if entry is None:
@@ -208,12 +250,17 @@ def markdown_table(report: dict) -> str:
     impls = _impls(report)
     options = report.get("options", {})
     workload = report.get("workload", {})
-    lines = [f"# Bench: {workload.get('nbytes', 0) / 2**20:.0f} MiB float32, {options.get('repeat')} repetitions, "
-             f"{report.get('duration_s', 0) / 60:.1f} min", "",
-             f"Machine: {report.get('machine', {}).get('cpu', '?')}, {report.get('machine', {}).get('cores', '?')} cores; "
-             f"1-minute load average during the run {_load_range(report.get('machine', {}))}.", "",
-             "Cells: min / **median** / max MB/s (10^6 bytes of array data per second), (median / single-thread "
-             "limit), [stored MB] for writes. n/a: the implementation cannot do the workload (reasons below).", ""]
+    lines = [
+        f"# Bench: {workload.get('nbytes', 0) / 2**20:.0f} MiB float32, {options.get('repeat')} repetitions, "
+        f"{report.get('duration_s', 0) / 60:.1f} min",
+        "",
+        f"Machine: {report.get('machine', {}).get('cpu', '?')}, {report.get('machine', {}).get('cores', '?')} cores; "
+        f"1-minute load average during the run {_load_range(report.get('machine', {}))}.",
+        "",
+        "Cells: min / **median** / max MB/s (10^6 bytes of array data per second), (median / single-thread "
+        "limit), [stored MB] for writes. n/a: the implementation cannot do the workload (reasons below).",
+        "",
+    ]
     for store in options.get("stores", []):
         rows = []
         for codec in options.get("codecs", []):
@@ -221,31 +268,49 @@ def markdown_table(report: dict) -> str:
                 if not any((i, codec, store, operation) in results for i in impls):
                     continue
                 limit = _limit_of(results, codec, store, operation)
-                rows.append(f"| {codec} | {operation} | {_rate(limit) if limit else '–'} | "
-                            + " | ".join(_cell_md(results.get((i, codec, store, operation))) for i in impls) + " |")
+                rows.append(
+                    f"| {codec} | {operation} | {_rate(limit) if limit else '–'} | "
+                    + " | ".join(_cell_md(results.get((i, codec, store, operation))) for i in impls)
+                    + " |"
+                )
         if rows:
-            lines += [f"## {store} store", "", "| codec | operation | limit | " + " | ".join(impls) + " |",
-                      "|---|---|---:|" + "---:|" * len(impls), *rows, ""]
+            lines += [
+                f"## {store} store",
+                "",
+                "| codec | operation | limit | " + " | ".join(impls) + " |",
+                "|---|---|---:|" + "---:|" * len(impls),
+                *rows,
+                "",
+            ]
     limits = report.get("limits")
     if limits:
-        lines += ["## Physical limits (same run, same data; MB/s min / median / max)", "", "| limit | MB/s | compressed |",
-                  "|---|---:|---:|"]
+        lines += [
+            "## Physical limits (same run, same data; MB/s min / median / max)",
+            "",
+            "| limit | MB/s | compressed |",
+            "|---|---:|---:|",
+        ]
         for name in ("memcpy", "file_write", "file_read"):
             s = limits.get(name)
             if s:
-                lines.append(f"| {name} | {_rate(s['min'])} / **{_rate(s['median'])}** / {_rate(s['max'])} | |")
+                lines.append(
+                    f"| {name} | {_rate(s['min'])} / **{_rate(s['median'])}** / {_rate(s['max'])} | |"
+                )
         for codec, entry in limits.get("codecs", {}).items():
             for way in ("encode", "decode"):
                 s = entry.get(way)
                 if s:
-                    lines.append(f"| {codec} {way} (1 thread) | {_rate(s['min'])} / **{_rate(s['median'])}** / "
-                                 f"{_rate(s['max'])} | {entry['stored_bytes'] / MB:.1f} MB ({entry['compression_ratio']:.2f}×) |")
+                    lines.append(
+                        f"| {codec} {way} (1 thread) | {_rate(s['min'])} / **{_rate(s['median'])}** / "
+                        f"{_rate(s['max'])} | {entry['stored_bytes'] / MB:.1f} MB ({entry['compression_ratio']:.2f}×) |"
+                    )
         lines.append("")
     notes: dict[str, list[str]] = {}
     for r in report.get("results", []):
         if r["status"] != "ok":
             notes.setdefault(f"{r['status']}: {r.get('reason', '')}", []).append(
-                f"{r['impl']} {r['codec']} {r['store']} {r['operation']}")
+                f"{r['impl']} {r['codec']} {r['store']} {r['operation']}"
+            )
     if notes:
         lines += ["## Not measured", ""]
         lines += [f"- {reason} — {', '.join(sorted(set(w)))}" for reason, w in notes.items()]

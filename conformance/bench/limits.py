@@ -26,8 +26,10 @@ def _timed(function) -> float:
 
 
 def chunks_of(data: np.ndarray, geometry: Geometry) -> list[np.ndarray]:
-    return [np.ascontiguousarray(data[tuple(slice(a, b) for a, b in geometry.chunk_region(index))])
-            for index in geometry.all_chunks()]
+    return [
+        np.ascontiguousarray(data[tuple(slice(a, b) for a, b in geometry.chunk_region(index))])
+        for index in geometry.all_chunks()
+    ]
 
 
 def measure(data: np.ndarray, geometry: Geometry, codecs: list[str], scratch: Path) -> dict:
@@ -85,8 +87,11 @@ def measure(data: np.ndarray, geometry: Geometry, codecs: list[str], scratch: Pa
             decode_s = _timed(lambda: decoded.extend(compressor.decode(e) for e in encoded))
             if any(bytes(d) != c.tobytes() for d, c in zip(decoded[:2], chunks[:2])):
                 raise RuntimeError(f"{codec}: numcodecs round trip is not exact")
-            done[key] = out["codecs"][codec] = {"encode_s": encode_s, "decode_s": decode_s,
-                                                "stored_bytes": sum(len(e) for e in encoded)}
+            done[key] = out["codecs"][codec] = {
+                "encode_s": encode_s,
+                "decode_s": decode_s,
+                "stored_bytes": sum(len(e) for e in encoded),
+            }
             encoded.clear()
             decoded.clear()
     finally:
@@ -101,11 +106,24 @@ def summarize(runs: list[dict], codecs: list[str]) -> dict:
 
     def stats(seconds: list[float]) -> dict:
         rates = sorted(nbytes / s / 1e6 for s in seconds if s > 0)
-        return {"min": rates[0], "median": float(np.median(rates)), "max": rates[-1], "runs": len(rates)} if rates else None
+        return (
+            {
+                "min": rates[0],
+                "median": float(np.median(rates)),
+                "max": rates[-1],
+                "runs": len(rates),
+            }
+            if rates
+            else None
+        )
 
-    out = {"bytes": nbytes, "memcpy": stats([r["memcpy_s"] for r in runs]),
-           "file_write": stats([r["file_write_s"] for r in runs]),
-           "file_read": stats([r["file_read_s"] for r in runs]), "codecs": {}}
+    out = {
+        "bytes": nbytes,
+        "memcpy": stats([r["memcpy_s"] for r in runs]),
+        "file_write": stats([r["file_write_s"] for r in runs]),
+        "file_read": stats([r["file_read_s"] for r in runs]),
+        "codecs": {},
+    }
     for codec in codecs:
         entries = [r["codecs"][codec] for r in runs]
         out["codecs"][codec] = {

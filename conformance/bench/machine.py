@@ -42,6 +42,16 @@ def machine_facts() -> dict:
         "memory_gib": _memory_gib(),
         "os": f"{platform.system()} {platform.release()}",
         "python": platform.python_version(),
-        "packages": package_versions(["zarr-conformance", "numpy", "numcodecs", "zarr", "crc32c", "tensorstore", "zarrs",
-                                      "matplotlib"]),
+        "packages": package_versions(
+            [
+                "zarr-conformance",
+                "numpy",
+                "numcodecs",
+                "zarr",
+                "crc32c",
+                "tensorstore",
+                "zarrs",
+                "matplotlib",
+            ]
+        ),
     }

@@ -18,15 +18,27 @@ MARKS = {"not-applicable": "n/a", "skipped": "skip", "wrong-data": "WRONG", "err
 
 
 def _colors(names: list[str]) -> dict[str, str]:
-    palette = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c",
-               "#ccb974", "#64b5cd"]
+    palette = [
+        "#4c72b0",
+        "#dd8452",
+        "#55a868",
+        "#c44e52",
+        "#8172b3",
+        "#937860",
+        "#da8bc3",
+        "#8c8c8c",
+        "#ccb974",
+        "#64b5cd",
+    ]
     return {name: palette[i % len(palette)] for i, name in enumerate(names)}
 
 
 def figure(report: dict, store: str) -> Figure:
     options = report["options"]
     codecs, operations = options["codecs"], options["operations"]
-    results = {(r["impl"], r["codec"], r["operation"]): r for r in report["results"] if r["store"] == store}
+    results = {
+        (r["impl"], r["codec"], r["operation"]): r for r in report["results"] if r["store"] == store
+    }
     impls = [name for name in report["implementations"] if any(k[0] == name for k in results)]
     colors = _colors(impls)
     columns = 2 if len(operations) > 1 else 1
@@ -35,7 +47,11 @@ def figure(report: dict, store: str) -> Figure:
     axes = fig.subplots(rows, columns, squeeze=False).ravel()
     width = 0.8 / max(1, len(impls))
     for ax, operation in zip(axes, operations):
-        ok_values = [r["mb_s"]["min"] for k, r in results.items() if k[2] == operation and r["status"] == "ok"]
+        ok_values = [
+            r["mb_s"]["min"]
+            for k, r in results.items()
+            if k[2] == operation and r["status"] == "ok"
+        ]
         floor = min(ok_values) / 3 if ok_values else 1.0
         for i, impl in enumerate(impls):
             for j, codec in enumerate(codecs):
@@ -46,31 +62,64 @@ def figure(report: dict, store: str) -> Figure:
                 if entry["status"] == "ok":
                     rate = entry["mb_s"]
                     ax.bar(x, rate["median"], width * 0.92, color=colors[impl])
-                    ax.errorbar(x, rate["median"], yerr=[[rate["median"] - rate["min"]], [rate["max"] - rate["median"]]],
-                                fmt="none", ecolor="black", elinewidth=0.7, capsize=1.5)
+                    ax.errorbar(
+                        x,
+                        rate["median"],
+                        yerr=[[rate["median"] - rate["min"]], [rate["max"] - rate["median"]]],
+                        fmt="none",
+                        ecolor="black",
+                        elinewidth=0.7,
+                        capsize=1.5,
+                    )
                 else:
-                    ax.text(x, floor * 1.15, MARKS.get(entry["status"], "?"), rotation=90, ha="center", va="bottom",
-                            fontsize=6, color="#b00000" if entry["status"] in ("wrong-data", "errored") else "#555555")
+                    ax.text(
+                        x,
+                        floor * 1.15,
+                        MARKS.get(entry["status"], "?"),
+                        rotation=90,
+                        ha="center",
+                        va="bottom",
+                        fontsize=6,
+                        color="#b00000"
+                        if entry["status"] in ("wrong-data", "errored")
+                        else "#555555",
+                    )
         for j, codec in enumerate(codecs):
-            limits = [r.get("limit_mb_s") for k, r in results.items()
-                      if k[1] == codec and k[2] == operation and r.get("limit_mb_s")]
+            limits = [
+                r.get("limit_mb_s")
+                for k, r in results.items()
+                if k[1] == codec and k[2] == operation and r.get("limit_mb_s")
+            ]
             if limits:
-                ax.hlines(limits[0], j - 0.45, j + 0.45, colors="black", linestyles="--", linewidth=1.0)
+                ax.hlines(
+                    limits[0], j - 0.45, j + 0.45, colors="black", linestyles="--", linewidth=1.0
+                )
         ax.set_yscale("log")
         ax.set_ylim(bottom=floor)
         ax.set_xticks(range(len(codecs)), codecs)
-        ax.set_title(f"{operation}: {report['workload']['operations'].get(operation, '')}", fontsize=8)
+        ax.set_title(
+            f"{operation}: {report['workload']['operations'].get(operation, '')}", fontsize=8
+        )
         ax.set_ylabel("MB/s (log)")
         ax.grid(axis="y", which="both", linewidth=0.3, alpha=0.5)
-    for ax in axes[len(operations):]:
+    for ax in axes[len(operations) :]:
         ax.set_visible(False)
     handles = [Patch(color=colors[n], label=n) for n in impls]
     handles.append(Line2D([], [], color="black", linestyle="--", label="single-thread limit"))
-    fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 8), fontsize=7, frameon=False)
+    fig.legend(
+        handles=handles,
+        loc="outside lower center",
+        ncols=min(len(handles), 8),
+        fontsize=7,
+        frameon=False,
+    )
     machine = report.get("machine", {})
-    fig.suptitle(f"{store} store — {report['workload']['nbytes'] / 2**20:.0f} MiB float32, median of "
-                 f"{report['options']['repeat']} runs (whiskers: min–max); {machine.get('cpu', '?')}, "
-                 f"{machine.get('cores', '?')} cores", fontsize=9)
+    fig.suptitle(
+        f"{store} store — {report['workload']['nbytes'] / 2**20:.0f} MiB float32, median of "
+        f"{report['options']['repeat']} runs (whiskers: min–max); {machine.get('cpu', '?')}, "
+        f"{machine.get('cores', '?')} cores",
+        fontsize=9,
+    )
     return fig
 
 

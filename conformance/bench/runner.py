@@ -24,15 +24,25 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 
 from . import limits as physical
 from .machine import machine_facts
-from .workloads import (CODEC_LABELS, CODECS, OPERATION_LABELS, OPERATIONS, STORE_LABELS, STORES, Geometry,
-                        array_document, make_data, not_applicable)
+from .workloads import (
+    CODEC_LABELS,
+    CODECS,
+    OPERATION_LABELS,
+    OPERATIONS,
+    STORE_LABELS,
+    STORES,
+    Geometry,
+    array_document,
+    make_data,
+    not_applicable,
+)
 
 SCHEMA = "zarr-conformance-bench/1"
 MB = 1e6
@@ -46,8 +56,12 @@ class Options:
     codecs: list[str] = field(default_factory=lambda: list(CODECS))
     stores: list[str] = field(default_factory=lambda: list(STORES))
     operations: list[str] = field(default_factory=lambda: list(OPERATIONS))
-    exclude: list[str] = field(default_factory=list)  # "impl/codec/store/operation" fnmatch patterns
-    repeat_for: dict[str, int] = field(default_factory=dict)  # fewer repetitions for some implementations
+    exclude: list[str] = field(
+        default_factory=list
+    )  # "impl/codec/store/operation" fnmatch patterns
+    repeat_for: dict[str, int] = field(
+        default_factory=dict
+    )  # fewer repetitions for some implementations
     scratch: Path | None = None
     timeout: float = 900.0
     warmup: bool = True
@@ -70,6 +84,7 @@ class Progress:
 
 # ---- adapters -----------------------------------------------------------------------------------
 
+
 def select_adapters(names: list[str] | None):
     """(chosen [(config, format)], not applicable {name: reason}). Default: every adapter; those
     that cannot both write and read arrays are recorded as not applicable, with the reason."""
@@ -79,13 +94,17 @@ def select_adapters(names: list[str] | None):
     chosen, skipped = [], {}
     for config in configs:
         if not names and not getattr(config, "default", True):
-            skipped[config.name] = "not in the default set (adapter.toml default = false); name it with --impl"
+            skipped[config.name] = (
+                "not in the default set (adapter.toml default = false); name it with --impl"
+            )
             continue
         caps = config.capabilities
         missing = [c for c in ("op:read", "op:write") if c not in caps]
         fmt = "v3" if "format:v3" in caps else "v2" if "format:v2" in caps else None
         if missing:
-            skipped[config.name] = f"does not write and read arrays (adapter.toml lacks {', '.join(missing)})"
+            skipped[config.name] = (
+                f"does not write and read arrays (adapter.toml lacks {', '.join(missing)})"
+            )
         elif fmt is None:
             skipped[config.name] = "implements neither format v3 nor v2"
         else:
@@ -109,22 +128,28 @@ def classify_error(config, body: dict) -> tuple[str, str]:
 
 # ---- checks -------------------------------------------------------------------------------------
 
+
 def codec_names(fmt: str, document: dict | None) -> list:
     """The codec chain of a metadata document, by name (nested for sharding)."""
     if not isinstance(document, dict):
         return []
     if fmt == "v2":
         compressor = document.get("compressor")
-        return [compressor.get("id") if isinstance(compressor, dict) else None,
-                [f.get("id") for f in document.get("filters") or [] if isinstance(f, dict)]]
+        return [
+            compressor.get("id") if isinstance(compressor, dict) else None,
+            [f.get("id") for f in document.get("filters") or [] if isinstance(f, dict)],
+        ]
 
     def names(codecs):
         out = []
         for codec in codecs or []:
             name = codec.get("name") if isinstance(codec, dict) else codec
             conf = codec.get("configuration", {}) if isinstance(codec, dict) else {}
-            out.append([name, names(conf.get("codecs")), names(conf.get("index_codecs"))]
-                       if name == "sharding_indexed" else name)
+            out.append(
+                [name, names(conf.get("codecs")), names(conf.get("index_codecs"))]
+                if name == "sharding_indexed"
+                else name
+            )
         return out
 
     return names(document.get("codecs"))
@@ -144,7 +169,11 @@ def check_written(path: Path, fmt: str, document: dict, data: np.ndarray) -> tup
             return False, f"stored codecs {written} instead of {codec_names(fmt, document)}", stored
         out = array.read()
     except Exception as exc:  # the reference refuses what was written: the write is wrong
-        return False, f"the reference cannot read what was written: {type(exc).__name__}: {exc}", stored
+        return (
+            False,
+            f"the reference cannot read what was written: {type(exc).__name__}: {exc}",
+            stored,
+        )
     finally:
         store.close()
     return (*same_bits(out, data), stored)
@@ -173,6 +202,7 @@ def check_read(path: str | None, expected: np.ndarray) -> tuple[bool, str]:
 
 # ---- the run ------------------------------------------------------------------------------------
 
+
 class Bench:
     def __init__(self, options: Options, progress: Progress | None = None):
         self.options = options
@@ -198,20 +228,26 @@ class Bench:
     # -- main --
     def run(self) -> dict:
         opts, geometry = self.options, self.geometry
-        started = datetime.now(timezone.utc)
+        started = datetime.now(UTC)
         t0 = time.monotonic()
         self.load = [_loadavg()]
         chosen, skipped = select_adapters(opts.impls)
         for name, reason in skipped.items():
             self.impls[name] = {"status": "not-applicable", "reason": reason}
         for config, fmt in chosen:
-            self.impls[config.name] = {"status": "ok", "format": fmt, "description": config.description,
-                                       "repetitions": self.repeats(config.name)}
-        self.say(f"bench: float32 {geometry.shape[0]} x {geometry.shape[1]} ({geometry.nbytes / 2**20:.0f} MiB) in "
-                 f"{geometry.chunk_shape[0]} x {geometry.chunk_shape[1]} chunks (1 MiB), shards "
-                 f"{geometry.shard_shape[0]} x {geometry.shard_shape[1]}; {len(chosen)} implementations "
-                 f"({', '.join(c.name for c, _ in chosen)}), {opts.repeat} repetitions, codecs {', '.join(opts.codecs)}, "
-                 f"stores {', '.join(opts.stores)}")
+            self.impls[config.name] = {
+                "status": "ok",
+                "format": fmt,
+                "description": config.description,
+                "repetitions": self.repeats(config.name),
+            }
+        self.say(
+            f"bench: float32 {geometry.shape[0]} x {geometry.shape[1]} ({geometry.nbytes / 2**20:.0f} MiB) in "
+            f"{geometry.chunk_shape[0]} x {geometry.chunk_shape[1]} chunks (1 MiB), shards "
+            f"{geometry.shard_shape[0]} x {geometry.shard_shape[1]}; {len(chosen)} implementations "
+            f"({', '.join(c.name for c, _ in chosen)}), {opts.repeat} repetitions, codecs {', '.join(opts.codecs)}, "
+            f"stores {', '.join(opts.stores)}"
+        )
         scratch = Path(tempfile.mkdtemp(prefix="zarr-bench-", dir=opts.scratch))
         limit_runs = []
         try:
@@ -228,48 +264,82 @@ class Bench:
             n = 0
             for rep in range(opts.repeat):
                 self.load.append(_loadavg())
-                self.say(f"rep {rep + 1}/{opts.repeat}: physical limits (memcpy, file write/read, single-thread codecs); "
-                         f"load average {self.load[-1]}")
+                self.say(
+                    f"rep {rep + 1}/{opts.repeat}: physical limits (memcpy, file write/read, single-thread codecs); "
+                    f"load average {self.load[-1]}"
+                )
                 limit_runs.append(physical.measure(self.data, geometry, opts.codecs, scratch))
                 for codec in opts.codecs:
                     # interleaved: each repetition starts with another implementation
-                    order = chosen[rep % len(chosen):] + chosen[: rep % len(chosen)] if chosen else []
+                    order = (
+                        chosen[rep % len(chosen) :] + chosen[: rep % len(chosen)] if chosen else []
+                    )
                     for config, fmt in order:
                         if rep >= self.repeats(config.name):
                             continue
                         n += 1
-                        self.say(f"({n}/{total}) rep {rep + 1}/{opts.repeat} {codec} {config.name} ({fmt})")
+                        self.say(
+                            f"({n}/{total}) rep {rep + 1}/{opts.repeat} {codec} {config.name} ({fmt})"
+                        )
                         self.run_process(config, fmt, codec)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
         limits = physical.summarize(limit_runs, opts.codecs) if limit_runs else None
         results = [self.aggregate(key, runs, limits) for key, runs in self.runs.items()]
         order = {name: i for i, name in enumerate(self.impls)}
-        results.sort(key=lambda r: (opts.codecs.index(r["codec"]), opts.stores.index(r["store"]),
-                                    opts.operations.index(r["operation"]), order.get(r["impl"], 99)))
+        results.sort(
+            key=lambda r: (
+                opts.codecs.index(r["codec"]),
+                opts.stores.index(r["store"]),
+                opts.operations.index(r["operation"]),
+                order.get(r["impl"], 99),
+            )
+        )
         bad = [r for r in results if r["status"] in ("wrong-data", "errored")]
         return {
             "schema": SCHEMA,
             "created": started.isoformat(timespec="seconds"),
             "duration_s": round(time.monotonic() - t0, 1),
             "ok": not bad,
-            "options": {"size_mib": opts.size_mib, "repeat": opts.repeat, "repeat_for": opts.repeat_for,
-                        "codecs": opts.codecs, "stores": opts.stores, "operations": opts.operations,
-                        "exclude": opts.exclude, "warmup": opts.warmup, "timeout_s": opts.timeout},
-            "workload": {**geometry.as_json(),
-                         "codecs": {c: {"label": CODEC_LABELS[c], "v3": array_document("v3", c, geometry)["codecs"],
-                                        **({"v2": array_document("v2", c, geometry)["compressor"]}
-                                           if not not_applicable("v2", c) else {})} for c in opts.codecs},
-                         "operations": {o: OPERATION_LABELS[o] for o in opts.operations},
-                         "stores": {s: STORE_LABELS[s] for s in opts.stores},
-                         "units": "MB/s = 10^6 bytes of array data (decoded) per second",
-                         "timing": "the adapter times the operation alone (perf_counter; JS performance.now()) in a "
-                                   "fresh process per repetition, after an untimed warm-up; metadata creation, "
-                                   "opening, loading input and saving output are not timed"},
-            "machine": {**machine_facts(), "filesystem": filesystem_of(opts.scratch or Path(tempfile.gettempdir())),
-                        # 1-minute load averages: at the start, at each repetition, at the end. Above
-                        # the core count, other processes competed for the CPU during the run.
-                        "load_average_1min": [*self.load, _loadavg()]},
+            "options": {
+                "size_mib": opts.size_mib,
+                "repeat": opts.repeat,
+                "repeat_for": opts.repeat_for,
+                "codecs": opts.codecs,
+                "stores": opts.stores,
+                "operations": opts.operations,
+                "exclude": opts.exclude,
+                "warmup": opts.warmup,
+                "timeout_s": opts.timeout,
+            },
+            "workload": {
+                **geometry.as_json(),
+                "codecs": {
+                    c: {
+                        "label": CODEC_LABELS[c],
+                        "v3": array_document("v3", c, geometry)["codecs"],
+                        **(
+                            {"v2": array_document("v2", c, geometry)["compressor"]}
+                            if not not_applicable("v2", c)
+                            else {}
+                        ),
+                    }
+                    for c in opts.codecs
+                },
+                "operations": {o: OPERATION_LABELS[o] for o in opts.operations},
+                "stores": {s: STORE_LABELS[s] for s in opts.stores},
+                "units": "MB/s = 10^6 bytes of array data (decoded) per second",
+                "timing": "the adapter times the operation alone (perf_counter; JS performance.now()) in a "
+                "fresh process per repetition, after an untimed warm-up; metadata creation, "
+                "opening, loading input and saving output are not timed",
+            },
+            "machine": {
+                **machine_facts(),
+                "filesystem": filesystem_of(opts.scratch or Path(tempfile.gettempdir())),
+                # 1-minute load averages: at the start, at each repetition, at the end. Above
+                # the core count, other processes competed for the CPU during the run.
+                "load_average_1min": [*self.load, _loadavg()],
+            },
             "limits": limits,
             "implementations": self.impls,
             "results": results,
@@ -298,7 +368,9 @@ class Bench:
                 store.close()
                 exact, message, _ = check_written(path, fmt, document, self.data)
                 if not exact:
-                    raise RuntimeError(f"the reference wrote a wrong canonical store ({fmt} {codec}): {message}")
+                    raise RuntimeError(
+                        f"the reference wrote a wrong canonical store ({fmt} {codec}): {message}"
+                    )
                 out[(fmt, codec)] = path
                 for operation in ("read-random", "read-chunk"):
                     if operation in self.options.operations:
@@ -316,8 +388,10 @@ class Bench:
         store = DirectoryStore(path, read_only=True)
         try:
             array = get_format(fmt).open_node(store, "")
-            keys = {array.chunk_key(tuple(start // c for (start, _), c in zip(region, array.chunks)))
-                    for region in self.geometry.regions(operation)}
+            keys = {
+                array.chunk_key(tuple(start // c for (start, _), c in zip(region, array.chunks)))
+                for region in self.geometry.regions(operation)
+            }
         finally:
             store.close()
         keys |= {p.name for p in path.iterdir() if p.is_file()}  # zarr.json / .zarray / .zattrs
@@ -353,9 +427,18 @@ class Bench:
             key = (name, codec, store, operation)
             pattern = self.excluded(name, codec, store, operation)
             if reason:
-                self.record(key, {"status": "not-applicable", "reason": f"{reason} ({name} runs format {fmt})"})
+                self.record(
+                    key,
+                    {"status": "not-applicable", "reason": f"{reason} ({name} runs format {fmt})"},
+                )
             elif pattern:
-                self.record(key, {"status": "skipped", "reason": f"excluded by --exclude {pattern} (time budget)"})
+                self.record(
+                    key,
+                    {
+                        "status": "skipped",
+                        "reason": f"excluded by --exclude {pattern} (time budget)",
+                    },
+                )
             else:
                 pending.append((store, operation))
         if not pending:
@@ -364,10 +447,17 @@ class Bench:
         memory_limit = max(DEFAULT_MEMORY_LIMIT, 12 * self.geometry.nbytes)
         try:
             transport = make_transport(config, memory_limit=memory_limit)
-        except Exception as exc:  # its environment cannot be made: this adapter errors, the run goes on
+        except (
+            Exception
+        ) as exc:  # its environment cannot be made: this adapter errors, the run goes on
             for store, operation in pending:
-                self.record((name, codec, store, operation),
-                            {"status": "errored", "reason": f"cannot start the adapter: {type(exc).__name__}: {exc}"})
+                self.record(
+                    (name, codec, store, operation),
+                    {
+                        "status": "errored",
+                        "reason": f"cannot start the adapter: {type(exc).__name__}: {exc}",
+                    },
+                )
             self.say(f"    errored: cannot start the adapter: {type(exc).__name__}: {exc}")
             return
         client = AdapterClient(config, transport, timeout=opts.timeout)
@@ -376,7 +466,10 @@ class Bench:
                 description = client.describe()
             except AdapterErrored as exc:
                 for store, operation in pending:
-                    self.record((name, codec, store, operation), {"status": "errored", "reason": f"describe: {exc}"})
+                    self.record(
+                        (name, codec, store, operation),
+                        {"status": "errored", "reason": f"describe: {exc}"},
+                    )
                 self.say(f"    errored: {exc}")
                 return
             info = self.impls[name]
@@ -389,11 +482,13 @@ class Bench:
                 self.record((name, codec, store, operation), run)
                 if run.get("settings"):
                     info.setdefault("settings", {}).setdefault(store, run["settings"])
-                self.say("    " + describe_run(store, operation, run, self.geometry.bytes_of(operation)))
+                self.say(
+                    "    " + describe_run(store, operation, run, self.geometry.bytes_of(operation))
+                )
         finally:
             # shutdown, then kill after 2 s (a node child may linger on its open stdin; nothing is
             # timed any more, so waiting the transport's default 5 s would only cost wall time)
-            close = getattr(client.transport, "close")
+            close = client.transport.close
             try:
                 close(timeout=2.0)
             except TypeError:  # an in-process transport
@@ -409,11 +504,22 @@ class Bench:
         document = array_document(fmt, codec, geometry)
         base = {"format": fmt, "path": "", "metadata": document}
         try:
-            written = client.call("bench", operation="write", store={"kind": "directory", "location": str(target)},
-                                  data=str(path), **base)
+            written = client.call(
+                "bench",
+                operation="write",
+                store={"kind": "directory", "location": str(target)},
+                data=str(path),
+                **base,
+            )
             if written.ok:
-                client.call("bench", operation="read", store={"kind": "directory", "location": str(target)},
-                            regions=[geometry.chunk_region((0, 0))], output=str(self.scratch / "warm-out.npy"), **base)
+                client.call(
+                    "bench",
+                    operation="read",
+                    store={"kind": "directory", "location": str(target)},
+                    regions=[geometry.chunk_region((0, 0))],
+                    output=str(self.scratch / "warm-out.npy"),
+                    **base,
+                )
         except AdapterErrored:
             pass  # the measured operations will say what is wrong
         finally:
@@ -432,13 +538,25 @@ class Bench:
         source = self.canonical.get((fmt, codec))
         if store == "memory":  # a memory store is filled with the keys the operation reads only
             source = self.canonical.get((fmt, codec, operation), source)
-        request = bench_request(self.geometry, fmt, codec, store, operation, data=self.input, source=source,
-                                written=written, output=output)
+        request = bench_request(
+            self.geometry,
+            fmt,
+            codec,
+            store,
+            operation,
+            data=self.input,
+            source=source,
+            written=written,
+            output=output,
+        )
         try:
             response = client.call("bench", **request)
         except AdapterErrored as exc:
             if "unknown or unimplemented op" in str(exc):
-                return {"status": "not-applicable", "reason": "the adapter implements no bench operation"}
+                return {
+                    "status": "not-applicable",
+                    "reason": "the adapter implements no bench operation",
+                }
             return {"status": "errored", "reason": str(exc)[:2000]}
         try:
             if not response.ok:
@@ -446,8 +564,14 @@ class Bench:
                 return {"status": status, "reason": reason[:2000]}
             found = problems("response-bench", response.body)
             if found:
-                return {"status": "errored", "reason": "malformed bench response: " + "; ".join(found[:3])}
-            run = {"seconds": float(response.body["seconds"]), "settings": response.body.get("settings") or {}}
+                return {
+                    "status": "errored",
+                    "reason": "malformed bench response: " + "; ".join(found[:3]),
+                }
+            run = {
+                "seconds": float(response.body["seconds"]),
+                "settings": response.body.get("settings") or {},
+            }
             if operation == "write":
                 exact, message, stored = check_written(written, fmt, document, self.data)
                 run["stored_bytes"] = stored
@@ -467,36 +591,66 @@ class Bench:
     def aggregate(self, key: tuple, runs: list[dict], limits: dict | None) -> dict:
         name, codec, store, operation = key
         nbytes = self.geometry.bytes_of(operation)
-        entry = {"impl": name, "codec": codec, "store": store, "operation": operation,
-                 "format": self.impls.get(name, {}).get("format"), "bytes": nbytes}
+        entry = {
+            "impl": name,
+            "codec": codec,
+            "store": store,
+            "operation": operation,
+            "format": self.impls.get(name, {}).get("format"),
+            "bytes": nbytes,
+        }
         statuses = [r["status"] for r in runs]
         for status in ("wrong-data", "errored"):
             if status in statuses:
                 bad = next(r for r in runs if r["status"] == status)
-                return {**entry, "status": status, "reason": bad.get("reason", ""),
-                        "runs": len(runs), "failed_runs": statuses.count(status)}
+                return {
+                    **entry,
+                    "status": status,
+                    "reason": bad.get("reason", ""),
+                    "runs": len(runs),
+                    "failed_runs": statuses.count(status),
+                }
         ok = [r for r in runs if r["status"] == "ok"]
         if not ok:
             return {**entry, "status": statuses[0], "reason": runs[0].get("reason", "")}
         seconds = sorted(r["seconds"] for r in ok)
         rates = sorted(nbytes / s / MB for s in seconds)
-        entry.update(status="ok", runs=len(ok), runs_s=[r["seconds"] for r in ok],
-                     seconds={"min": seconds[0], "median": float(np.median(seconds)), "max": seconds[-1]},
-                     mb_s={"min": rates[0], "median": float(np.median(rates)), "max": rates[-1]},
-                     settings=ok[0].get("settings", {}))
+        entry.update(
+            status="ok",
+            runs=len(ok),
+            runs_s=[r["seconds"] for r in ok],
+            seconds={"min": seconds[0], "median": float(np.median(seconds)), "max": seconds[-1]},
+            mb_s={"min": rates[0], "median": float(np.median(rates)), "max": rates[-1]},
+            settings=ok[0].get("settings", {}),
+        )
         if operation == "write":
             stored = sorted(r["stored_bytes"] for r in ok)
             entry["stored_bytes"] = stored[len(stored) // 2]
-            entry["compression_ratio"] = self.geometry.nbytes / entry["stored_bytes"] if entry["stored_bytes"] else None
+            entry["compression_ratio"] = (
+                self.geometry.nbytes / entry["stored_bytes"] if entry["stored_bytes"] else None
+            )
         if limits is not None:
             limit, basis = physical.limit_mb_s(limits, codec, store, operation)
-            entry.update(limit_mb_s=limit, limit_basis=basis,
-                         ratio_to_limit={k: v / limit for k, v in entry["mb_s"].items()})
+            entry.update(
+                limit_mb_s=limit,
+                limit_basis=basis,
+                ratio_to_limit={k: v / limit for k, v in entry["mb_s"].items()},
+            )
         return entry
 
 
-def bench_request(geometry: Geometry, fmt: str, codec: str, store: str, operation: str, *, data: Path,
-                  source: Path | None, written: Path, output: Path) -> dict:
+def bench_request(
+    geometry: Geometry,
+    fmt: str,
+    codec: str,
+    store: str,
+    operation: str,
+    *,
+    data: Path,
+    source: Path | None,
+    written: Path,
+    output: Path,
+) -> dict:
     """The `bench` request of one workload (without id and op; see schemas/request.json). Writes
     go to `written` (a directory, or the dump of a memory store), reads read `source` (the
     canonical store: directly, or loaded into a memory store) and save to `output`."""
@@ -520,9 +674,13 @@ def describe_run(store: str, operation: str, run: dict, nbytes: int) -> str:
     head = f"{store:9} {operation:11}"
     if run["status"] == "ok":
         extra = f"  stored {run['stored_bytes'] / MB:.1f} MB" if "stored_bytes" in run else ""
-        return f"{head} {run['seconds']:8.4f} s {nbytes / run['seconds'] / MB:9.1f} MB/s  exact{extra}"
+        return (
+            f"{head} {run['seconds']:8.4f} s {nbytes / run['seconds'] / MB:9.1f} MB/s  exact{extra}"
+        )
     reason = run.get("reason", "")
-    return f"{head} {run['status'].upper()}: {reason if len(reason) < 200 else reason[:197] + '...'}"
+    return (
+        f"{head} {run['status'].upper()}: {reason if len(reason) < 200 else reason[:197] + '...'}"
+    )
 
 
 def _loadavg() -> float | None:

@@ -59,7 +59,7 @@ class Geometry:
     grid: tuple[int, int]  # chunks along each dimension
 
     @classmethod
-    def for_size(cls, size_mib: int) -> "Geometry":
+    def for_size(cls, size_mib: int) -> Geometry:
         if size_mib < 1:
             raise ValueError("--size must be at least 1 (MiB)")
         rows = 2 ** (int(math.log2(size_mib)) // 2)  # near-square, powers of two where possible
@@ -106,24 +106,37 @@ class Geometry:
         return [self.chunk_region(chunks[int(pick)])]
 
     def regions(self, operation: str) -> list | None:
-        return {"read": None, "read-random": self.random_regions(), "read-chunk": self.one_region()}[operation]
+        return {
+            "read": None,
+            "read-random": self.random_regions(),
+            "read-chunk": self.one_region(),
+        }[operation]
 
     def bytes_of(self, operation: str) -> int:
         regions = self.regions(operation) if operation != "write" else None
         return self.nbytes if regions is None else len(regions) * self.chunk_bytes
 
-    def warmup(self, codec: str) -> "Geometry":
+    def warmup(self, codec: str) -> Geometry:
         """A small array for the untimed warm-up (one shard, or 2 x 2 chunks)."""
         if codec.startswith("sharded"):
             return Geometry(tuple(min(n, g) for n, g in zip(SHARD_CHUNKS, self.grid)))
         return Geometry(tuple(min(2, g) for g in self.grid))
 
     def as_json(self) -> dict:
-        return {"dtype": "float32", "shape": list(self.shape), "chunk_shape": list(CHUNK),
-                "shard_shape": list(self.shard_shape), "chunk_bytes": self.chunk_bytes, "nbytes": self.nbytes,
-                "chunks": math.prod(self.grid), "random_chunks": len(self.random_regions()),
-                "random_regions": self.random_regions(), "one_region": self.one_region()[0],
-                "seed": SEED, "data": "smooth field plus noise, rounded to 0.01 (workloads.make_data)"}
+        return {
+            "dtype": "float32",
+            "shape": list(self.shape),
+            "chunk_shape": list(CHUNK),
+            "shard_shape": list(self.shard_shape),
+            "chunk_bytes": self.chunk_bytes,
+            "nbytes": self.nbytes,
+            "chunks": math.prod(self.grid),
+            "random_chunks": len(self.random_regions()),
+            "random_regions": self.random_regions(),
+            "one_region": self.one_region()[0],
+            "seed": SEED,
+            "data": "smooth field plus noise, rounded to 0.01 (workloads.make_data)",
+        }
 
 
 # ---- codecs -----------------------------------------------------------------------------------
@@ -134,8 +147,18 @@ V3_COMPRESSORS = {
     "none": [],
     "zstd": [ZSTD],
     "gzip": [{"name": "gzip", "configuration": {"level": 1}}],
-    "blosc-zstd": [{"name": "blosc", "configuration": {"cname": "zstd", "clevel": 5, "shuffle": "shuffle",
-                                                        "typesize": 4, "blocksize": 0}}],
+    "blosc-zstd": [
+        {
+            "name": "blosc",
+            "configuration": {
+                "cname": "zstd",
+                "clevel": 5,
+                "shuffle": "shuffle",
+                "typesize": 4,
+                "blocksize": 0,
+            },
+        }
+    ],
 }
 V2_COMPRESSORS = {
     "none": None,
@@ -155,21 +178,42 @@ def not_applicable(fmt: str, codec: str) -> str | None:
 def array_document(fmt: str, codec: str, geometry: Geometry) -> dict:
     """The metadata document of the benchmark array in format `fmt` ("v3" or "v2")."""
     if fmt == "v2":
-        return {"zarr_format": 2, "shape": list(geometry.shape), "chunks": list(geometry.chunk_shape),
-                "dtype": DTYPE.str, "compressor": V2_COMPRESSORS[codec], "fill_value": 0.0, "order": "C",
-                "filters": None}
+        return {
+            "zarr_format": 2,
+            "shape": list(geometry.shape),
+            "chunks": list(geometry.chunk_shape),
+            "dtype": DTYPE.str,
+            "compressor": V2_COMPRESSORS[codec],
+            "fill_value": 0.0,
+            "order": "C",
+            "filters": None,
+        }
     if codec == "sharded-zstd":
         grid_chunks = list(geometry.shard_shape)
-        codecs = [{"name": "sharding_indexed", "configuration": {
-            "chunk_shape": list(geometry.chunk_shape), "codecs": [BYTES, ZSTD],
-            "index_codecs": [BYTES, {"name": "crc32c"}], "index_location": "end"}}]
+        codecs = [
+            {
+                "name": "sharding_indexed",
+                "configuration": {
+                    "chunk_shape": list(geometry.chunk_shape),
+                    "codecs": [BYTES, ZSTD],
+                    "index_codecs": [BYTES, {"name": "crc32c"}],
+                    "index_location": "end",
+                },
+            }
+        ]
     else:
         grid_chunks = list(geometry.chunk_shape)
         codecs = [BYTES, *V3_COMPRESSORS[codec]]
-    return {"zarr_format": 3, "node_type": "array", "shape": list(geometry.shape), "data_type": "float32",
-            "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": grid_chunks}},
-            "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
-            "fill_value": 0.0, "codecs": codecs}
+    return {
+        "zarr_format": 3,
+        "node_type": "array",
+        "shape": list(geometry.shape),
+        "data_type": "float32",
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": grid_chunks}},
+        "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
+        "fill_value": 0.0,
+        "codecs": codecs,
+    }
 
 
 def numcodecs_codec(codec: str):

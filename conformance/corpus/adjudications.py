@@ -17,14 +17,14 @@ case or is settled twice, and checks the quotes against the spec texts.
 from __future__ import annotations
 
 import tomllib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 TABLE = Path(__file__).with_name("adjudications.toml")
 VERDICTS = ("implementations-wrong", "case-fixed", "retiered")
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_adjudications(path: str | None = None) -> dict[str, dict]:
     """Case id -> its adjudication ({verdict, reason, citation})."""
     file = Path(path) if path else TABLE

@@ -16,7 +16,9 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def default_root() -> Path:
-    from conformance.resources import fixtures_dir  # the checkout's fixtures/, or the wheel's bundled copy
+    from conformance.resources import (
+        fixtures_dir,  # the checkout's fixtures/, or the wheel's bundled copy
+    )
 
     return Path(os.environ.get("ZARR_CONFORMANCE_FIXTURES") or fixtures_dir())
 
@@ -61,16 +63,31 @@ class Case:
     def write_request(self) -> WriteRequest:
         req = self.expect["request"]
         data = load_array(self.dir, req) if req.get("data") or req.get("data_json") else None
-        return WriteRequest(req["node_type"], req.get("path", ""), req.get("metadata"), req.get("attributes", {}), data)
+        return WriteRequest(
+            req["node_type"],
+            req.get("path", ""),
+            req.get("metadata"),
+            req.get("attributes", {}),
+            data,
+        )
 
     @classmethod
-    def from_dir(cls, folder: Path, root: Path) -> "Case":
+    def from_dir(cls, folder: Path, root: Path) -> Case:
         doc = json.loads((folder / "case.json").read_text("utf-8"))
         return cls(
-            id=doc["id"], kind=doc["kind"], format=doc["format"], tier=doc["tier"],
-            description=doc["description"], requirements=list(doc["requirements"]),
-            needs=frozenset(doc.get("needs", ())), dir=folder, store=doc.get("store", "store"),
-            node=doc.get("node", ""), expect=doc["expect"], provenance=doc.get("provenance"), raw=doc,
+            id=doc["id"],
+            kind=doc["kind"],
+            format=doc["format"],
+            tier=doc["tier"],
+            description=doc["description"],
+            requirements=list(doc["requirements"]),
+            needs=frozenset(doc.get("needs", ())),
+            dir=folder,
+            store=doc.get("store", "store"),
+            node=doc.get("node", ""),
+            expect=doc["expect"],
+            provenance=doc.get("provenance"),
+            raw=doc,
         )
 
 

@@ -21,7 +21,9 @@ from pathlib import Path
 
 from .case import Case
 
-EXCLUDED_FROM_TIER_CHECKS = ("extension",)  # the extension tier says which document defines a feature
+EXCLUDED_FROM_TIER_CHECKS = (
+    "extension",
+)  # the extension tier says which document defines a feature
 
 
 def citation_problems(cases: list[Case], specs: Path | None) -> list[str]:
@@ -38,7 +40,9 @@ def citation_problems(cases: list[Case], specs: Path | None) -> list[str]:
             problems += _quote_problems(case.id, citations, specs)
             adjudication = case.raw.get("adjudication")
             if adjudication:
-                problems += _quote_problems(f"{case.id} (adjudication)", [adjudication.get("citation") or {}], specs)
+                problems += _quote_problems(
+                    f"{case.id} (adjudication)", [adjudication.get("citation") or {}], specs
+                )
     return problems
 
 
@@ -76,8 +80,10 @@ def tier_problems(cases: list[Case]) -> list[str]:
             for case in members:
                 reason = case.raw.get("tier_reason")
                 if case.tier != policy.tier and (not reason or reason == policy.reason):
-                    problems.append(f"{case.id}: tier {case.tier} but its question {question!r} is {policy.tier} "
-                                    "(give the case its own tier_reason, or fix the tier)")
+                    problems.append(
+                        f"{case.id}: tier {case.tier} but its question {question!r} is {policy.tier} "
+                        "(give the case its own tier_reason, or fix the tier)"
+                    )
         else:
             problems += _mixed(f"question {question!r}", members)
     for (rid, kind), members in sorted(by_requirement.items()):
@@ -93,7 +99,10 @@ def _mixed(group: str, members: list[Case]) -> list[str]:
             unexplained[case.tier].append(case.id)
     if len(unexplained) <= 1:
         return []
-    detail = "; ".join(f"{tier}: {', '.join(ids[:4])}{' ...' if len(ids) > 4 else ''}" for tier, ids in sorted(unexplained.items()))
+    detail = "; ".join(
+        f"{tier}: {', '.join(ids[:4])}{' ...' if len(ids) > 4 else ''}"
+        for tier, ids in sorted(unexplained.items())
+    )
     return [f"{group}: cases carry different tiers without a tier_reason ({detail})"]
 
 
@@ -106,7 +115,9 @@ def exact_check_problems(cases: list[Case]) -> list[str]:
         pinned = [k for k in ("documents", "document_members", "stored") if exp.get(k)]
         basis = exp.get("exact_basis") or []
         if pinned and not basis:
-            problems.append(f"{case.id}: exact {', '.join(pinned)} without an exact_basis (a cited sentence demanding them)")
+            problems.append(
+                f"{case.id}: exact {', '.join(pinned)} without an exact_basis (a cited sentence demanding them)"
+            )
         stray = [rid for rid in basis if rid not in case.requirements]
         if stray:
             problems.append(f"{case.id}: exact_basis {stray} are not requirements of the case")
@@ -116,7 +127,9 @@ def exact_check_problems(cases: list[Case]) -> list[str]:
 def adjudication_problems(cases: list[Case]) -> list[str]:
     from .adjudications import unused_keys
 
-    return [f"adjudications.toml: [{key!r}] matches no case" for key in unused_keys(c.id for c in cases)]
+    return [
+        f"adjudications.toml: [{key!r}] matches no case" for key in unused_keys(c.id for c in cases)
+    ]
 
 
 def gold_problems(cases: list[Case]) -> list[str]:
@@ -130,7 +143,9 @@ def gold_problems(cases: list[Case]) -> list[str]:
         wanted = gold_updates(case)
         stale = sorted(k for k, v in wanted.items() if _get(case.raw, k) != v)
         if stale:
-            problems.append(f"{case.id}: gold case.json is stale in {', '.join(stale)} (run scripts/gold_verdicts.py)")
+            problems.append(
+                f"{case.id}: gold case.json is stale in {', '.join(stale)} (run scripts/gold_verdicts.py)"
+            )
     return problems
 
 

@@ -7,7 +7,9 @@ import math
 import numpy as np
 
 JUNK = 0x7F  # the default overhang sentinel: edge chunks carry it outside the array
-JUNK_CODE_POINT = 0x2603  # for '<U' overhang: a valid code point (a snowman) that is no sample value
+JUNK_CODE_POINT = (
+    0x2603  # for '<U' overhang: a valid code point (a snowman) that is no sample value
+)
 
 
 def grid(shape, chunks) -> tuple[int, ...]:

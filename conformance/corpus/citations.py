@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from .case import REPO_ROOT
@@ -29,7 +29,7 @@ TABLE = Path(__file__).with_name("citations.toml")
 CITATION_KEYS = ("requirement", "spec", "section", "quote")
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_table(path: str | None = None) -> dict[str, tuple[dict, ...]]:
     """Requirement ID -> its citation entries ({spec, section, quote}); {} when there is no table."""
     file = Path(path) if path else TABLE
@@ -75,7 +75,7 @@ def normalize(text: str) -> str:
     return " ".join(text.split())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _spec_text(path: str) -> str | None:
     file = Path(path)
     return normalize(file.read_text("utf-8")) if file.is_file() else None
@@ -83,7 +83,9 @@ def _spec_text(path: str) -> str | None:
 
 def quote_problem(citation: dict, root: Path) -> str | None:
     """Why a citation's quote cannot be found in its spec file under `root` (None: found)."""
-    missing = [k for k in ("spec", "quote") if not isinstance(citation.get(k), str) or not citation.get(k)]
+    missing = [
+        k for k in ("spec", "quote") if not isinstance(citation.get(k), str) or not citation.get(k)
+    ]
     if missing:
         return f"citation lacks {', '.join(missing)}"
     text = _spec_text(str(root / citation["spec"]))

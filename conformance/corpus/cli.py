@@ -12,26 +12,43 @@ def register(sub) -> None:
         help="generate, check and measure the golden fixture corpus",
         description="Work with the golden corpus in fixtures/ (or --root).",
     )
-    p.add_argument("--root", type=Path, default=None, help="corpus folder (default: the repo's fixtures/)")
+    p.add_argument(
+        "--root", type=Path, default=None, help="corpus folder (default: the repo's fixtures/)"
+    )
     s = p.add_subparsers(dest="corpus_command", metavar="ACTION", required=True)
-    g = s.add_parser("generate", help="rebuild every generated case deterministically (gold stores are kept)")
+    g = s.add_parser(
+        "generate", help="rebuild every generated case deterministically (gold stores are kept)"
+    )
     g.add_argument("--only", metavar="PREFIX", help="only cases whose id starts with PREFIX")
     g.set_defaults(func=_generate)
-    c = s.add_parser("check", help="regenerate into a temporary folder and fail on any byte difference; check "
-                                   "citations, tier consistency, exact-check bases, adjudications and gold cases")
+    c = s.add_parser(
+        "check",
+        help="regenerate into a temporary folder and fail on any byte difference; check "
+        "citations, tier consistency, exact-check bases, adjudications and gold cases",
+    )
     c.set_defaults(func=_check)
-    v = s.add_parser("coverage", help="share of testable requirements cited by at least one case, per family")
+    v = s.add_parser(
+        "coverage", help="share of testable requirements cited by at least one case, per family"
+    )
     v.set_defaults(func=_coverage)
     l = s.add_parser("list", help="list cases (id, kind, tier, requirements)")
     l.add_argument("--kind", choices=["read", "reject", "write", "zom"])
     l.set_defaults(func=_list)
-    d = s.add_parser("disputes", help="cases where two or more independent implementations disagree with the reference",
-                     description="List each case where the reference passes and two or more independent "
-                                 "implementations (columns sharing a metadata parser count once) record an outcome "
-                                 "other than passed/unsupported. Cases with an adjudication in case.json are resolved "
-                                 "(shown with --all). Exit 1 while an unresolved dispute remains.")
-    d.add_argument("--results", action="append", type=Path, metavar="FILE",
-                   help="results JSONL (repeatable; default: reports/latest/results.jsonl or results/matrix.jsonl)")
+    d = s.add_parser(
+        "disputes",
+        help="cases where two or more independent implementations disagree with the reference",
+        description="List each case where the reference passes and two or more independent "
+        "implementations (columns sharing a metadata parser count once) record an outcome "
+        "other than passed/unsupported. Cases with an adjudication in case.json are resolved "
+        "(shown with --all). Exit 1 while an unresolved dispute remains.",
+    )
+    d.add_argument(
+        "--results",
+        action="append",
+        type=Path,
+        metavar="FILE",
+        help="results JSONL (repeatable; default: reports/latest/results.jsonl or results/matrix.jsonl)",
+    )
     d.add_argument("--all", action="store_true", help="also list adjudicated disputes")
     d.set_defaults(func=_disputes)
 
@@ -66,21 +83,29 @@ def _check(args) -> int:
     differ = sorted(k for k in fresh.keys() & committed.keys() if fresh[k] != committed[k])
     only_fresh = sorted(fresh.keys() - committed.keys())
     only_committed = sorted(committed.keys() - fresh.keys())
-    for label, keys in (("differs", differ), ("missing from corpus", only_fresh), ("stale in corpus", only_committed)):
+    for label, keys in (
+        ("differs", differ),
+        ("missing from corpus", only_fresh),
+        ("stale in corpus", only_committed),
+    ):
         for k in keys[:20]:
             print(f"{label}: {k}")
         if len(keys) > 20:
             print(f"{label}: ... and {len(keys) - 20} more")
     failed = False
     if differ or only_fresh or only_committed:
-        print(f"corpus check FAILED: {len(differ)} differing, {len(only_fresh)} missing, {len(only_committed)} stale files; "
-              "run `zarr-conformance corpus generate`")
+        print(
+            f"corpus check FAILED: {len(differ)} differing, {len(only_fresh)} missing, {len(only_committed)} stale files; "
+            "run `zarr-conformance corpus generate`"
+        )
         failed = True
     failed = _verdict_checks(root) or failed
     if failed:
         return 1
-    print(f"corpus check ok: {n} generated cases, {len(fresh)} files identical; citations, tiers, exact-check "
-          "bases, adjudications and gold cases consistent")
+    print(
+        f"corpus check ok: {n} generated cases, {len(fresh)} files identical; citations, tiers, exact-check "
+        "bases, adjudications and gold cases consistent"
+    )
     return 0
 
 
@@ -124,7 +149,9 @@ def _disputes(args) -> int:
 
     paths = args.results or default_results()
     if not paths:
-        print("no results file: pass --results FILE (reports/latest/results.jsonl and results/matrix.jsonl do not exist)")
+        print(
+            "no results file: pass --results FILE (reports/latest/results.jsonl and results/matrix.jsonl do not exist)"
+        )
         return 2
     cases = {c.id: c for c in load_cases(_root(args))}
     disputes = find_disputes(load_records(paths), cases, parsers())

@@ -11,7 +11,9 @@ def coverage(cases: list[Case]) -> dict[str, dict]:
     cited = {rid for case in cases for rid in case.requirements}
     out = {}
     for family in FAMILIES + ("all",):
-        testable = sorted(r.id for r in reqs.values() if r.testable and (family == "all" or r.family == family))
+        testable = sorted(
+            r.id for r in reqs.values() if r.testable and (family == "all" or r.family == family)
+        )
         covered = [rid for rid in testable if rid in cited]
         out[family] = {
             "testable": len(testable),

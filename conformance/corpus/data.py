@@ -15,12 +15,20 @@ import numpy as np
 _FLOAT_SPECIALS = {
     2: [0x8000, 0x7E01, 0x7C00, 0xFC00, 0x7BFF, 0x0001],
     4: [0x80000000, 0x7FC00001, 0x7F800000, 0xFF800000, 0x7F7FFFFF, 0x00000001],
-    8: [0x8000000000000000, 0x7FF8000000000001, 0x7FF0000000000000, 0xFFF0000000000000,
-        0x7FEFFFFFFFFFFFFF, 0x0000000000000001],
+    8: [
+        0x8000000000000000,
+        0x7FF8000000000001,
+        0x7FF0000000000000,
+        0xFFF0000000000000,
+        0x7FEFFFFFFFFFFFFF,
+        0x0000000000000001,
+    ],
 }
 
 
-def sample(rng: np.random.Generator, shape, dtype, avoid: Any = None, specials: bool = True) -> np.ndarray:
+def sample(
+    rng: np.random.Generator, shape, dtype, avoid: Any = None, specials: bool = True
+) -> np.ndarray:
     """Random values of `dtype` and `shape`; no element equals `avoid` (bit-wise); extremes and
     special floats at the first flat positions when `specials`."""
     dtype = np.dtype(dtype)
@@ -59,17 +67,21 @@ def _flat(rng, n: int, dtype: np.dtype, specials: bool) -> np.ndarray:
     if kind == "f":
         vals = (rng.standard_normal(n) * 1000).astype(dtype)
         if specials:
-            bits = np.array(_FLOAT_SPECIALS[size][: n], dtype=f"<u{size}")
+            bits = np.array(_FLOAT_SPECIALS[size][:n], dtype=f"<u{size}")
             vals[: len(bits)] = bits.view(f"<f{size}").astype(dtype)
         return vals
     if kind == "c":
         half = np.dtype(f"<f{size // 2}")
         out = np.empty(n, dtype=f"<c{size}")
-        out.view(half)[0::2] = _flat(rng, n, half, specials)  # through a view: -0.0 + 0j would lose the sign
+        out.view(half)[0::2] = _flat(
+            rng, n, half, specials
+        )  # through a view: -0.0 + 0j would lose the sign
         out.view(half)[1::2] = _flat(rng, n, half, False)
         return out.astype(dtype)
     if kind in "SV":
-        raw = rng.integers(1 if kind == "S" else 0, 128 if kind == "S" else 256, n * size, dtype=np.uint8)
+        raw = rng.integers(
+            1 if kind == "S" else 0, 128 if kind == "S" else 256, n * size, dtype=np.uint8
+        )
         return raw.view(f"|{kind}{size}")
     if kind == "U":
         chars = size // 4

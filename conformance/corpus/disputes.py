@@ -31,7 +31,9 @@ DEFAULT_RESULTS = ("reports/latest/results.jsonl", "results/matrix.jsonl")
 class Dispute:
     case: str
     test: str
-    parties: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # parser -> [(impl, outcome: message)]
+    parties: dict[str, list[tuple[str, str]]] = field(
+        default_factory=dict
+    )  # parser -> [(impl, outcome: message)]
     tier: str | None = None
     adjudication: dict | None = None
     in_corpus: bool = True
@@ -99,18 +101,26 @@ def find_disputes(records: list[dict], cases: dict, parser_of: dict[str, str]) -
         if party is None or r.get("outcome") in AGREEING:
             continue
         parser = parser_of.get(party, party)
-        failing[key][parser].append((party, f"{r.get('outcome')}: {(r.get('message') or '').splitlines()[0][:160]}"))
+        failing[key][parser].append(
+            (party, f"{r.get('outcome')}: {(r.get('message') or '').splitlines()[0][:160]}")
+        )
     out = []
-    for (case_id, test), by_parser in sorted(failing.items(), key=lambda kv: (str(kv[0][0]), str(kv[0][1]))):
+    for (case_id, test), by_parser in sorted(
+        failing.items(), key=lambda kv: (str(kv[0][0]), str(kv[0][1]))
+    ):
         if len(by_parser) < 2 or not reference_ok[(case_id, test)]:
             continue
         case = cases.get(case_id)
-        out.append(Dispute(
-            case_id, test, {p: v for p, v in sorted(by_parser.items())},
-            tier=case.tier if case else None,
-            adjudication=case.raw.get("adjudication") if case else None,
-            in_corpus=case is not None,
-        ))
+        out.append(
+            Dispute(
+                case_id,
+                test,
+                {p: v for p, v in sorted(by_parser.items())},
+                tier=case.tier if case else None,
+                adjudication=case.raw.get("adjudication") if case else None,
+                in_corpus=case is not None,
+            )
+        )
     return out
 
 
@@ -134,6 +144,8 @@ def render(disputes: list[Dispute], show_all: bool = False) -> str:
     in_corpus = [d for d in disputes if d.in_corpus]
     unresolved = sum(1 for d in in_corpus if not d.resolved)
     outside = len(disputes) - len(in_corpus)
-    lines.append(f"{len(in_corpus)} disputed cases: {unresolved} unresolved, {len(in_corpus) - unresolved} adjudicated"
-                 + (f" ({outside} disputed ids are not corpus cases and are not counted)" if outside else ""))
+    lines.append(
+        f"{len(in_corpus)} disputed cases: {unresolved} unresolved, {len(in_corpus) - unresolved} adjudicated"
+        + (f" ({outside} disputed ids are not corpus cases and are not counted)" if outside else "")
+    )
     return "\n".join(lines)

@@ -23,9 +23,10 @@ import json
 import pkgutil
 import shutil
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -46,7 +47,7 @@ class CaseSpec:
     description: str
     requirements: tuple[str, ...]
     needs: tuple[str, ...]
-    build: Callable[["CaseWriter"], None]
+    build: Callable[[CaseWriter], None]
     question: str | None = None
     tier_reason: str | None = None
     citation: tuple[dict, ...] | None = None  # a builder's own citations (else from citations.toml)
@@ -55,21 +56,54 @@ class CaseSpec:
 REGISTRY: dict[str, CaseSpec] = {}
 
 
-def case(id: str, *, kind: str, requirements, description: str, needs=(), tier: str | None = None,
-         format: str | None = None, question: str | None = None, tier_reason: str | None = None, citation=None):
+def case(
+    id: str,
+    *,
+    kind: str,
+    requirements,
+    description: str,
+    needs=(),
+    tier: str | None = None,
+    format: str | None = None,
+    question: str | None = None,
+    tier_reason: str | None = None,
+    citation=None,
+):
     """Register a case builder. The format defaults to the first segment of the id."""
 
-    def register(build: Callable[["CaseWriter"], None]):
-        add_case(id, kind=kind, requirements=requirements, description=description, needs=needs,
-                 tier=tier, format=format, build=build, question=question, tier_reason=tier_reason,
-                 citation=citation)
+    def register(build: Callable[[CaseWriter], None]):
+        add_case(
+            id,
+            kind=kind,
+            requirements=requirements,
+            description=description,
+            needs=needs,
+            tier=tier,
+            format=format,
+            build=build,
+            question=question,
+            tier_reason=tier_reason,
+            citation=citation,
+        )
         return build
 
     return register
 
 
-def add_case(id, *, kind, requirements, description, build, needs=(), tier=None, format=None,
-             question=None, tier_reason=None, citation=None) -> None:
+def add_case(
+    id,
+    *,
+    kind,
+    requirements,
+    description,
+    build,
+    needs=(),
+    tier=None,
+    format=None,
+    question=None,
+    tier_reason=None,
+    citation=None,
+) -> None:
     """Register a case directly (for table-driven builders that make many cases in a loop).
 
     `question` names what the case asks (default: the first matching glob of questions.RULES; every
@@ -85,18 +119,27 @@ def add_case(id, *, kind, requirements, description, build, needs=(), tier=None,
     if question and question not in QUESTIONS:
         raise ValueError(f"{id}: unknown question {question!r} (questions.QUESTIONS)")
     if kind == "reject" and question is None:
-        raise ValueError(f"{id}: a reject case must name its question (questions.RULES or question=)")
+        raise ValueError(
+            f"{id}: a reject case must name its question (questions.RULES or question=)"
+        )
     policy = QUESTIONS.get(question) if question else None
     if policy is not None:
         if tier is None:
             tier = policy.tier
         elif tier not in (policy.tier, "extension") and not tier_reason:
-            raise ValueError(f"{id}: tier {tier!r} differs from its question {question!r} ({policy.tier}) "
-                             "without a tier_reason")
+            raise ValueError(
+                f"{id}: tier {tier!r} differs from its question {question!r} ({policy.tier}) "
+                "without a tier_reason"
+            )
         if tier == policy.tier and not tier_reason:
             tier_reason = policy.reason
     fmt = format or id.split("/")[0]
-    if fmt in ("v3", "v3-draft") and kind != "zom" and set(needs) & OPTIONAL_DATA_TYPES and tier != "extension":
+    if (
+        fmt in ("v3", "v3-draft")
+        and kind != "zom"
+        and set(needs) & OPTIONAL_DATA_TYPES
+        and tier != "extension"
+    ):
         tier, tier_reason = "optional", OPTIONAL_DATA_TYPE_REASON
     tier = tier or "required"
     if kind not in KINDS or tier not in TIERS:
@@ -104,8 +147,19 @@ def add_case(id, *, kind, requirements, description, build, needs=(), tier=None,
     needs = tuple(sorted(set(needs) | {f"format:{fmt}"}))
     if unknown(needs):
         raise ValueError(f"{id}: unknown capability names {unknown(needs)}")
-    REGISTRY[id] = CaseSpec(id, kind, fmt, tier, description, tuple(requirements), needs, build,
-                            question, tier_reason, tuple(citation) if citation is not None else None)
+    REGISTRY[id] = CaseSpec(
+        id,
+        kind,
+        fmt,
+        tier,
+        description,
+        tuple(requirements),
+        needs,
+        build,
+        question,
+        tier_reason,
+        tuple(citation) if citation is not None else None,
+    )
 
 
 def seed_for(case_id: str) -> int:
@@ -136,19 +190,31 @@ class CaseWriter:
     def _array_files(self, data: Any, prefix: str) -> dict[str, Any]:
         arr = np.asarray(data)
         if arr.dtype.hasobject:
-            values = [v.decode("latin-1") if isinstance(v, bytes) else v for v in arr.ravel().tolist()]
+            values = [
+                v.decode("latin-1") if isinstance(v, bytes) else v for v in arr.ravel().tolist()
+            ]
             self.files[f"{prefix}.json"] = json.dumps(values, ensure_ascii=False).encode("utf-8")
             out = {"data_json": f"{prefix}.json", "shape": list(arr.shape)}
             if any(isinstance(v, bytes) for v in arr.ravel()):
                 out["data_json_bytes"] = True
             return out
         self.files[f"{prefix}.npy"] = npy_bytes(arr)
-        le = arr.dtype.newbyteorder("<") if arr.dtype.byteorder in "<>=" or arr.dtype.fields else arr.dtype
+        le = (
+            arr.dtype.newbyteorder("<")
+            if arr.dtype.byteorder in "<>=" or arr.dtype.fields
+            else arr.dtype
+        )
         self.files[f"{prefix}.bin"] = np.ascontiguousarray(arr.astype(le)).tobytes()
         return {"data": f"{prefix}.npy", "raw": f"{prefix}.bin"}
 
-    def expect_array(self, data: Any, *, attributes: dict | None = None, metadata: dict | None = None,
-                     undefined: Any = None) -> None:
+    def expect_array(
+        self,
+        data: Any,
+        *,
+        attributes: dict | None = None,
+        metadata: dict | None = None,
+        undefined: Any = None,
+    ) -> None:
         """`undefined`: a boolean mask of elements whose value the spec leaves undefined (missing
         chunks with a null fill); they are not compared, the rest are."""
         arr = np.asarray(data)
@@ -165,8 +231,14 @@ class CaseWriter:
         if metadata is not None:
             self.expect["metadata"] = metadata
 
-    def expect_group(self, *, attributes: dict | None = None, members: dict[str, str] | None = None) -> None:
-        self.expect = {"node_type": "group", "attributes": attributes or {}, "members": dict(sorted((members or {}).items()))}
+    def expect_group(
+        self, *, attributes: dict | None = None, members: dict[str, str] | None = None
+    ) -> None:
+        self.expect = {
+            "node_type": "group",
+            "attributes": attributes or {},
+            "members": dict(sorted((members or {}).items())),
+        }
 
     def expect_reject(self, reason: str, stage: str = "open") -> None:
         from ..reference.errors import REASONS
@@ -175,11 +247,24 @@ class CaseWriter:
             raise ValueError(f"{self.spec.id}: bad reject expectation {reason!r} at {stage!r}")
         self.expect = {"reason": reason, "stage": stage}
 
-    def expect_write(self, *, node_type: str = "array", path: str = "", metadata: dict | None = None,
-                     attributes: dict | None = None, data: Any = None, keys=None, required_keys=(),
-                     forbidden_keys=(), documents: dict | None = None, document_members: dict | None = None,
-                     stored: dict[str, dict] | None = None, must_fail: str | None = None, optional_keys=(),
-                     exact_basis=()) -> None:
+    def expect_write(
+        self,
+        *,
+        node_type: str = "array",
+        path: str = "",
+        metadata: dict | None = None,
+        attributes: dict | None = None,
+        data: Any = None,
+        keys=None,
+        required_keys=(),
+        forbidden_keys=(),
+        documents: dict | None = None,
+        document_members: dict | None = None,
+        stored: dict[str, dict] | None = None,
+        must_fail: str | None = None,
+        optional_keys=(),
+        exact_basis=(),
+    ) -> None:
         """`keys`: the exact key set, apart from `optional_keys` (keys a writer may or may not write,
         such as v3 ancestor group documents). `stored`: checks on raw stored values, by key:
         {"equals": bytes} (saved as a file), {"size": n}, {"prefix": bytes}, {"crc32c_suffix": True}
@@ -189,12 +274,21 @@ class CaseWriter:
         judged by meaning (write_semantics). `must_fail`: the write request itself must be refused
         (a reason code)."""
         if (documents or document_members or stored) and not exact_basis:
-            raise ValueError(f"{self.spec.id}: exact documents/members/stored values need an exact_basis")
+            raise ValueError(
+                f"{self.spec.id}: exact documents/members/stored values need an exact_basis"
+            )
         if set(exact_basis) - set(self.spec.requirements):
-            raise ValueError(f"{self.spec.id}: exact_basis {sorted(set(exact_basis) - set(self.spec.requirements))} "
-                             "are not requirements of the case")
-        request: dict[str, Any] = {"node_type": node_type, "path": path, "metadata": metadata,
-                                   "attributes": attributes or {}, "data": None}
+            raise ValueError(
+                f"{self.spec.id}: exact_basis {sorted(set(exact_basis) - set(self.spec.requirements))} "
+                "are not requirements of the case"
+            )
+        request: dict[str, Any] = {
+            "node_type": node_type,
+            "path": path,
+            "metadata": metadata,
+            "attributes": attributes or {},
+            "data": None,
+        }
         if data is not None:
             files = self._array_files(np.asarray(data), "input")
             request.update(files)
@@ -228,9 +322,16 @@ class CaseWriter:
                 raise ValueError(f"{self.spec.id}: unknown reason {must_fail!r}")
             self.expect["must_fail"] = must_fail
 
-    def expect_zom(self, *, model: Any, schema_version: int, valid: bool, schema: str = "fixed") -> None:
+    def expect_zom(
+        self, *, model: Any, schema_version: int, valid: bool, schema: str = "fixed"
+    ) -> None:
         self.files["model.json"] = json.dumps(model, indent=2, ensure_ascii=False).encode("utf-8")
-        self.expect = {"model": "model.json", "schema_version": schema_version, "valid": valid, "schema": schema}
+        self.expect = {
+            "model": "model.json",
+            "schema_version": schema_version,
+            "valid": valid,
+            "schema": schema,
+        }
 
 
 def dtype_text(dtype: np.dtype) -> Any:
@@ -264,7 +365,9 @@ def build_case(spec: CaseSpec) -> dict[str, bytes]:
     spec.build(w)
     if not w.expect:
         raise ValueError(f"{spec.id}: the builder stated no expectation")
-    needs = sorted(set(spec.needs) | w.extra_needs | ({"store:zip"} if w.zip else {"store:directory"}))
+    needs = sorted(
+        set(spec.needs) | w.extra_needs | ({"store:zip"} if w.zip else {"store:directory"})
+    )
     if unknown(needs):
         raise ValueError(f"{spec.id}: unknown capability names {unknown(needs)}")
     files = dict(w.files)
@@ -277,12 +380,25 @@ def build_case(spec: CaseSpec) -> dict[str, bytes]:
     if spec.kind == "read" and w.expect.get("node_type") == "array":
         w.expect.update(reference_read_expectations(spec.format, w.store, w.node))
     doc = {
-        "id": spec.id, "description": spec.description, "kind": spec.kind, "format": spec.format,
-        "tier": spec.tier, "requirements": list(spec.requirements), "needs": needs,
-        "store": store_name, "node": w.node, "expect": w.expect,
+        "id": spec.id,
+        "description": spec.description,
+        "kind": spec.kind,
+        "format": spec.format,
+        "tier": spec.tier,
+        "requirements": list(spec.requirements),
+        "needs": needs,
+        "store": store_name,
+        "node": w.node,
+        "expect": w.expect,
     }
-    doc.update(verdict_members(spec.id, spec.tier, spec.requirements, spec.question, spec.tier_reason, spec.citation))
-    files["case.json"] = (json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+    doc.update(
+        verdict_members(
+            spec.id, spec.tier, spec.requirements, spec.question, spec.tier_reason, spec.citation
+        )
+    )
+    files["case.json"] = (
+        json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+    ).encode("utf-8")
     size = sum(len(v) for v in files.values())
     if size > MAX_CASE_BYTES:
         raise ValueError(f"{spec.id}: {size} bytes exceeds the {MAX_CASE_BYTES} byte case limit")
@@ -301,8 +417,9 @@ def reference_read_expectations(format_name: str, store, node: str) -> dict:
         return read_expectations(fmt.open_node(store, fmt.normalize_path(node)))
 
 
-def verdict_members(case_id: str, tier: str, requirements, question: str | None, tier_reason: str | None,
-                    citation) -> dict:
+def verdict_members(
+    case_id: str, tier: str, requirements, question: str | None, tier_reason: str | None, citation
+) -> dict:
     """The case.json members that say why the verdict holds: `question`, `tier_reason`, `citation`
     (required and strict cases: the builder's own list, else the question's sentences and the
     citations.toml entries of the requirements) and `adjudication` (adjudications.toml)."""
@@ -317,7 +434,9 @@ def verdict_members(case_id: str, tier: str, requirements, question: str | None,
         out["tier_reason"] = tier_reason
     if citation is None and tier in ("required", "strict"):
         extra = QUESTIONS[question].citation if question in QUESTIONS else ()
-        citation = [{"requirement": requirements[0], **c} for c in extra] + citations_for(requirements)
+        citation = [{"requirement": requirements[0], **c} for c in extra] + citations_for(
+            requirements
+        )
     if citation:
         unique = []
         for entry in citation:
@@ -349,7 +468,9 @@ def is_generated(case_dir: Path) -> bool:
         return False
 
 
-def generate(root: Path, progress: Callable[[str], None] | None = None, only: str | None = None) -> int:
+def generate(
+    root: Path, progress: Callable[[str], None] | None = None, only: str | None = None
+) -> int:
     """(Re)write every generated case under `root`; gold cases (with provenance) are kept."""
     specs = load_builders()
     # Build everything in memory first: a failing builder leaves the corpus on disk untouched.
@@ -363,7 +484,9 @@ def generate(root: Path, progress: Callable[[str], None] | None = None, only: st
     root.mkdir(parents=True, exist_ok=True)
     for case_json in list(root.rglob("case.json")):
         folder = case_json.parent
-        if is_generated(folder) and (only is None or folder.relative_to(root).as_posix().startswith(only)):
+        if is_generated(folder) and (
+            only is None or folder.relative_to(root).as_posix().startswith(only)
+        ):
             shutil.rmtree(folder)
     for case_id, files in built.items():
         folder = root / case_id
@@ -376,7 +499,9 @@ def generate(root: Path, progress: Callable[[str], None] | None = None, only: st
 
 
 def _prune_empty_dirs(root: Path) -> None:
-    for folder in sorted((p for p in root.rglob("*") if p.is_dir()), key=lambda p: len(p.parts), reverse=True):
+    for folder in sorted(
+        (p for p in root.rglob("*") if p.is_dir()), key=lambda p: len(p.parts), reverse=True
+    ):
         if not any(folder.iterdir()):
             folder.rmdir()
 

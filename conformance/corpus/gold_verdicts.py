@@ -23,8 +23,14 @@ def gold_updates(case: Case) -> dict[str, Any]:
     from .generator import verdict_members
 
     tier = GOLD_TIERS.get(case.id, case.tier)
-    members = verdict_members(case.id, tier, case.requirements, case.raw.get("question"),
-                              case.raw.get("tier_reason"), None)
+    members = verdict_members(
+        case.id,
+        tier,
+        case.requirements,
+        case.raw.get("question"),
+        case.raw.get("tier_reason"),
+        None,
+    )
     out: dict[str, Any] = {"tier": tier}
     for key in ("citation", "adjudication"):
         if key in members:

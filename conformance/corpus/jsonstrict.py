@@ -66,7 +66,9 @@ def _walk(want: Any, got: Any, where: str, out: list[str], limit: int) -> None:
         for i, (a, b) in enumerate(zip(want, got)):
             _walk(a, b, f"{where}/{i}", out, limit)
     elif kw == "float":
-        same = (math.isnan(want) and math.isnan(got)) or (want == got and math.copysign(1.0, want) == math.copysign(1.0, got))
+        same = (math.isnan(want) and math.isnan(got)) or (
+            want == got and math.copysign(1.0, want) == math.copysign(1.0, got)
+        )
         if not same:
             out.append(f"{here}: {got!r} where {want!r} is expected")
     elif want != got:

@@ -32,7 +32,9 @@ class ReadResult:
     attributes: dict | None  # None: the implementation's API cannot give them (nothing to compare)
     data: Any = None  # np.ndarray for arrays
     members: dict | None = None
-    api: dict | None = None  # what the implementation's API reports about an array (see API_MEMBERS)
+    api: dict | None = (
+        None  # what the implementation's API reports about an array (see API_MEMBERS)
+    )
 
 
 # Members of a read response's `api` and of a read case's `expect` that describe an array.
@@ -55,15 +57,35 @@ def _array_differences(expected: np.ndarray, observed: Any, what: str) -> list[s
     if observed.shape != expected.shape:
         return [f"{what}: shape {observed.shape} != expected {expected.shape}"]
     if expected.dtype.hasobject:
-        bad = [i for i, (a, b) in enumerate(zip(expected.ravel(), observed.ravel())) if type(a) is not type(b) or a != b]
-        return [f"{what}: {len(bad)} elements differ, first at flat index {bad[0]}: {observed.ravel()[bad[0]]!r} != {expected.ravel()[bad[0]]!r}"] if bad else []
+        bad = [
+            i
+            for i, (a, b) in enumerate(zip(expected.ravel(), observed.ravel()))
+            if type(a) is not type(b) or a != b
+        ]
+        return (
+            [
+                f"{what}: {len(bad)} elements differ, first at flat index {bad[0]}: {observed.ravel()[bad[0]]!r} != {expected.ravel()[bad[0]]!r}"
+            ]
+            if bad
+            else []
+        )
     want = little_endian(expected.dtype)
     try:
-        if observed.dtype.kind != expected.dtype.kind and not (expected.dtype.kind == "V" and observed.dtype.kind == "V"):
-            return [f"{what}: dtype {observed.dtype.str} is not of the expected kind {expected.dtype.str}"]
+        if observed.dtype.kind != expected.dtype.kind and not (
+            expected.dtype.kind == "V" and observed.dtype.kind == "V"
+        ):
+            return [
+                f"{what}: dtype {observed.dtype.str} is not of the expected kind {expected.dtype.str}"
+            ]
         if observed.dtype.itemsize != expected.dtype.itemsize:
-            return [f"{what}: dtype {observed.dtype.str} has itemsize {observed.dtype.itemsize}, expected {expected.dtype.itemsize}"]
-        got = observed.astype(want, copy=False) if observed.dtype.kind != "V" or observed.dtype.fields else observed
+            return [
+                f"{what}: dtype {observed.dtype.str} has itemsize {observed.dtype.itemsize}, expected {expected.dtype.itemsize}"
+            ]
+        got = (
+            observed.astype(want, copy=False)
+            if observed.dtype.kind != "V" or observed.dtype.fields
+            else observed
+        )
     except (TypeError, ValueError) as exc:
         return [f"{what}: dtype {observed.dtype} cannot be compared with {expected.dtype}: {exc}"]
     exp_bytes = np.ascontiguousarray(expected.astype(want, copy=False)).view(np.uint8).reshape(-1)
@@ -71,14 +93,18 @@ def _array_differences(expected: np.ndarray, observed: Any, what: str) -> list[s
     if exp_bytes.size == got_bytes.size and np.array_equal(exp_bytes, got_bytes):
         return []
     item = max(expected.dtype.itemsize, 1)
-    diff = np.flatnonzero(exp_bytes != got_bytes) if exp_bytes.size == got_bytes.size else np.array([0])
+    diff = (
+        np.flatnonzero(exp_bytes != got_bytes)
+        if exp_bytes.size == got_bytes.size
+        else np.array([0])
+    )
     first = int(diff[0]) // item
     n_bad = len(set((diff // item).tolist()))
     flat_e, flat_o = expected.reshape(-1), observed.reshape(-1)
     return [
         f"{what}: {n_bad} of {expected.size} elements differ bit-wise; first at flat index {first}: "
-        f"got {flat_o[first]!r} (bytes {got_bytes[first*item:(first+1)*item].tobytes().hex()}), "
-        f"expected {flat_e[first]!r} (bytes {exp_bytes[first*item:(first+1)*item].tobytes().hex()})"
+        f"got {flat_o[first]!r} (bytes {got_bytes[first * item : (first + 1) * item].tobytes().hex()}), "
+        f"expected {flat_e[first]!r} (bytes {exp_bytes[first * item : (first + 1) * item].tobytes().hex()})"
     ]
 
 
@@ -117,7 +143,9 @@ def api_comparison(case: Case, result: ReadResult) -> dict[str, list[str] | None
         elif member == "dtype":
             out[member] = _dtype_differences(exp["dtype"], api["dtype"], "api/dtype")
         elif member == "fill_value":
-            out[member] = differences(_hex_lower(exp["fill_value"]), _hex_lower(api["fill_value"]), "api/fill_value")
+            out[member] = differences(
+                _hex_lower(exp["fill_value"]), _hex_lower(api["fill_value"]), "api/fill_value"
+            )
         else:
             out[member] = differences(exp[member], api[member], f"api/{member}")
     return out
@@ -126,7 +154,11 @@ def api_comparison(case: Case, result: ReadResult) -> dict[str, list[str] | None
 def unchecked(case: Case, result: ReadResult) -> list[str]:
     """What a read could not be judged on because the implementation cannot report it (or the case
     does not say): API members of an array, and `attributes` when the API gives none."""
-    names = [m for m, found in api_comparison(case, result).items() if found is None] if result.node_type == "array" else []
+    names = (
+        [m for m, found in api_comparison(case, result).items() if found is None]
+        if result.node_type == "array"
+        else []
+    )
     names += ["attributes"] if result.attributes is None else []
     return names + (["members"] if result.node_type == "group" and result.members is None else [])
 
@@ -155,9 +187,13 @@ def _hex_lower(fill):
     return fill
 
 
-def judge_reject(case: Case, raised: bool, message: str = "", reason: str | None = None) -> list[str]:
+def judge_reject(
+    case: Case, raised: bool, message: str = "", reason: str | None = None
+) -> list[str]:
     if not raised:
-        return [f"accepted a store that must be rejected ({case.expect['reason']}, at {case.expect.get('stage', 'open')})"]
+        return [
+            f"accepted a store that must be rejected ({case.expect['reason']}, at {case.expect.get('stage', 'open')})"
+        ]
     if reason is not None and reason != case.expect["reason"]:
         return [f"rejected with reason {reason!r}, expected {case.expect['reason']!r}: {message}"]
     return []
@@ -172,20 +208,28 @@ def check_stored(case: Case, store) -> list[str]:
             problems.append(f"stored value {key!r} missing")
             continue
         if "equals" in check and value != (case.dir / check["equals"]).read_bytes():
-            problems.append(f"stored value {key!r} differs from the expected bytes ({len(value)} bytes: {value[:16].hex()}...)")
+            problems.append(
+                f"stored value {key!r} differs from the expected bytes ({len(value)} bytes: {value[:16].hex()}...)"
+            )
         if "size" in check and len(value) != check["size"]:
             problems.append(f"stored value {key!r} is {len(value)} bytes, expected {check['size']}")
         if "prefix" in check and not value.startswith(bytes.fromhex(check["prefix"])):
-            problems.append(f"stored value {key!r} starts {value[:8].hex()}, expected {check['prefix']}")
+            problems.append(
+                f"stored value {key!r} starts {value[:8].hex()}, expected {check['prefix']}"
+            )
         if check.get("crc32c_suffix"):
             import crc32c
 
             if len(value) < 4 or int.from_bytes(value[-4:], "little") != crc32c.crc32c(value[:-4]):
-                problems.append(f"stored value {key!r} does not end with the CRC-32C of the preceding bytes")
+                problems.append(
+                    f"stored value {key!r} does not end with the CRC-32C of the preceding bytes"
+                )
     return problems
 
 
-def judge_refused_write(case: Case, raised: bool, message: str = "", reason: str | None = None) -> list[str]:
+def judge_refused_write(
+    case: Case, raised: bool, message: str = "", reason: str | None = None
+) -> list[str]:
     """For a write case with `must_fail`: the implementation must refuse the request."""
     if not raised:
         return [f"accepted a write request that must be refused ({case.expect['must_fail']})"]
@@ -251,8 +295,10 @@ def judge_write(case: Case, store_path: Path, reader: Any = None) -> list[str]:
         if node.kind != req.node_type:
             return problems + [f"wrote a {node.kind}, expected a {req.node_type}"]
         requested = requested_node(fmt, req)
-        problems += meaning_differences(semantic_view(requested, case.format, requested.store),
-                                        semantic_view(node, case.format, store))
+        problems += meaning_differences(
+            semantic_view(requested, case.format, requested.store),
+            semantic_view(node, case.format, store),
+        )
         if req.node_type == "array" and req.data is not None:
             try:
                 problems += compare_arrays(req.data, node.read(), "data read back by the reference")

@@ -38,204 +38,256 @@ def _cite(section: str, quote: str, spec: str = V3_CORE) -> dict:
     return {"spec": spec, "section": section, "quote": quote}
 
 
-MUST_FAIL = _cite("Codecs", "If the ``decoded_representation_type`` is not supported, this algorithm must fail with an error.")
+MUST_FAIL = _cite(
+    "Codecs",
+    "If the ``decoded_representation_type`` is not supported, this algorithm must fail with an error.",
+)
 
 QUESTIONS: dict[str, Question] = {
     # ---- required: the implementation must refuse ------------------------------------------------
     "unknown-member": Question(
         "required",
         "an unknown member of a metadata document: the spec says an implementation must fail to open "
-        "it (unless its value is an object saying must_understand false)"),
+        "it (unless its value is an object saying must_understand false)",
+    ),
     "unknown-extension": Question(
         "required",
         "a name at an extension point (codec, data type, chunk grid, chunk key encoding, storage "
         "transformer) that no version of the v3 spec defines, including case variants (names are "
         "identifiers), v2 type strings and codec ids, and objects without a name: extension points in "
         "use are required, so the implementation must fail rather than guess",
-        (_cite("Extension points", "If such extension points are used by groups or arrays, they are required."),)),
+        (
+            _cite(
+                "Extension points",
+                "If such extension points are used by groups or arrays, they are required.",
+            ),
+        ),
+    ),
     "must-understand": Question(
         "required",
-        "an unrecognised draft extension marked must_understand true: the draft says processing must terminate"),
+        "an unrecognised draft extension marked must_understand true: the draft says processing must terminate",
+    ),
     "codec-order": Question(
         "required",
         "a codec list that is not array->array*, array->bytes, bytes->bytes*: some codec receives a "
         "representation it does not support, and the spec says that must fail with an error",
-        (MUST_FAIL,)),
+        (MUST_FAIL,),
+    ),
     "codec-input": Question(
         "required",
         "a codec configured for an input it cannot take (a transpose order of the wrong rank, an inner "
         "chunk shape that does not divide the shard, a variable-size index codec, a fixed-size codec on "
         "a variable-length type, no object codec for objects): the spec says that must fail with an error",
-        (MUST_FAIL,)),
+        (MUST_FAIL,),
+    ),
     "byte-order-unspecified": Question(
         "required",
         "a multi-byte type whose byte order the document does not give ('i4', '|i4', a bytes codec "
-        "without endian): the stored bytes have two readings"),
+        "without endian): the stored bytes have two readings",
+    ),
     "missing-member": Question(
         "required",
         "a mandatory member is absent: a reader that supplies it invents metadata the writer did not "
-        "state, so the data cannot be read unambiguously"),
+        "state, so the data cannot be read unambiguously",
+    ),
     "null-mandatory": Question(
         "required",
-        "null where the spec requires a value and gives no default: the data cannot be read unambiguously"),
+        "null where the spec requires a value and gives no default: the data cannot be read unambiguously",
+    ),
     "invalid-value": Question(
         "required",
         "a value the member cannot take and that has no reading (a fraction or an out-of-range number "
         "for an integer, a negative or zero extent, ranks or lengths that disagree, an undefined "
         "enumeration value such as endian 'native' or order 'A', bytes that are not Base64, a NaN "
-        "fill for an integer type): the document does not say what the data are"),
+        "fill for an integer type): the document does not say what the data are",
+    ),
     "wrong-structure": Question(
         "required",
         "a list, object or string where another structure is required, or a list of the wrong "
-        "length: there is no unique reading"),
+        "length: there is no unique reading",
+    ),
     "other-format": Question(
         "required",
-        "a document declaring another format version: it asks for rules the reader does not apply"),
+        "a document declaring another format version: it asks for rules the reader does not apply",
+    ),
     "unreadable-document": Question(
         "required",
         "a metadata document that is not JSON at all (empty, truncated, unbalanced, a missing comma) or "
-        "not a JSON object: there is nothing to read"),
+        "not a JSON object: there is nothing to read",
+    ),
     "corrupt-chunk": Question(
         "required",
         "a stored value its codecs cannot decode to exactly the chunk (truncated or over-long streams, "
         "wrong sizes, headers that disagree with the value, N5-style short edge chunks, a bool byte "
-        "other than 00/01, shard index entries outside the shard): the data cannot be read unambiguously"),
+        "other than 00/01, shard index entries outside the shard): the data cannot be read unambiguously",
+    ),
     "invalid-path": Question(
-        "required",
-        "a v2 path with a '.' or '..' segment: the spec says an error MUST be raised"),
-    "no-node": Question(
-        "required",
-        "nothing is stored at the path: there is no node to open"),
+        "required", "a v2 path with a '.' or '..' segment: the spec says an error MUST be raised"
+    ),
+    "no-node": Question("required", "nothing is stored at the path: there is no node to open"),
     "writer-records-fill": Question(
         "required",
         "a writer records the fill value it was asked for: fill values are compared as bytes of the data "
         "type, so any spelling the spec allows passes and a changed value (a sign, a NaN payload, a "
         "rounding) does not",
-        (_cite("fill_value", "Provides an element value to use for uninitialised portions of the Zarr array."),)),
+        (
+            _cite(
+                "fill_value",
+                "Provides an element value to use for uninitialised portions of the Zarr array.",
+            ),
+        ),
+    ),
     # ---- strict: one reading remains; refusing is right, accepting is leniency --------------------
     "integer-as-float": Question(
         "strict",
         "an integer written as a float with a zero fraction (2.0): the member is an integer, but one "
-        "reading remains"),
+        "reading remains",
+    ),
     "scalar-spelling": Question(
         "strict",
         "a scalar of the wrong JSON type with exactly one reading: a number or boolean inside a string "
         "('3', 'true', '1.5', '0x00000001'), a boolean as 0/1 or a number as a boolean, a number as a "
-        "name"),
+        "name",
+    ),
     "case-variant": Question(
         "strict",
-        "an enumerated value in another letter case ('Array', 'LITTLE', 'END', order 'c'): one reading remains"),
+        "an enumerated value in another letter case ('Array', 'LITTLE', 'END', order 'c'): one reading remains",
+    ),
     "null-optional": Question(
         "strict",
         "null for an optional member the spec gives a default (attributes, storage_transformers, a "
-        "codec configuration, the key separator, index_location): one reading remains"),
+        "codec configuration, the key separator, index_location): one reading remains",
+    ),
     "float-special-spelling": Question(
         "strict",
         "a special float value spelled other than the spec's strings ('inf', 'nan', '+Infinity', "
-        "'INFINITY', '-NaN', '[1, \"inf\"]'): one reading remains"),
+        "'INFINITY', '-NaN', '[1, \"inf\"]'): one reading remains",
+    ),
     "hex-digits": Question(
         "strict",
         "a hexadecimal float fill with fewer digits than the type has bytes: read as the unsigned "
-        "integer the spec says it is, it has one value"),
+        "integer the spec says it is, it has one value",
+    ),
     "encoder-parameter": Question(
         "strict",
         "a fault in a parameter that only steers the encoder (blosc cname/clevel/shuffle/typesize/"
-        "blocksize, gzip and zstd level, zstd checksum): decoding does not use it, so the data read one way"),
+        "blocksize, gzip and zstd level, zstd checksum): decoding does not use it, so the data read one way",
+    ),
     "unknown-configuration-member": Question(
         "strict",
         "an unknown member inside an extension object or its configuration (beside name/configuration, "
         "in a codec's or the chunk key encoding's configuration, a write-strategy member): the codec "
         "specs define their parameters, but the core's refusal sentence names the metadata document's "
-        "own members, and the data read one way without it"),
+        "own members, and the data read one way without it",
+    ),
     "other-version-form": Question(
         "strict",
         "a form from another version of the spec that has one meaning there (the pre-2024 'endian' "
         "codec, a draft codec URI, transpose order 'C'/'F', a binary float fill, the draft's chunk grid "
         "form, the final codec form inside a draft document): the "
-        "version at hand does not allow it, but one reading remains"),
+        "version at hand does not allow it, but one reading remains",
+    ),
     "json-lenient": Question(
         "strict",
         "a document lenient JSON parsers accept but RFC 8259 does not (trailing commas, comments, "
         "single quotes, a bare NaN token, bytes that are not UTF-8): metadata documents are JSON, but "
-        "one reading remains"),
+        "one reading remains",
+    ),
     "no-metadata-document": Question(
         "strict",
         "a path that holds descendants but no metadata document of its own (an implicit group): the "
-        "format defines a node by its document, so a reader that reports a group there is lenient"),
+        "format defines a node by its document, so a reader that reports a group there is lenient",
+    ),
     "invalid-node-name": Question(
         "strict",
         "a stored node whose name the spec forbids (empty, only periods, the '__' prefix, characters "
-        "outside the draft's set): names are constrained, but the node reads one way"),
+        "outside the draft's set): names are constrained, but the node reads one way",
+    ),
     "must-understand-misuse": Question(
         "strict",
         "must_understand on a known data type, chunk grid or chunk key encoding, where 3.1 forbids "
         "false, or must_understand that is not a boolean: the extension itself is known, so one reading "
-        "remains"),
+        "remains",
+    ),
     "core-type-object-form": Question(
         "strict",
         "a core data type given as an object ({'name': 'int32'}): 3.0 and 3.1 say a core type must be "
-        "given as its identifier string, but one reading remains"),
+        "given as its identifier string, but one reading remains",
+    ),
     # ---- optional: SHOULD, silence, or versions that disagree ------------------------------------
     "duplicate-member": Question(
-        "optional",
-        "a JSON object with a repeated name: RFC 8259 only says names SHOULD be unique"),
+        "optional", "a JSON object with a repeated name: RFC 8259 only says names SHOULD be unique"
+    ),
     "checksum-mismatch": Question(
         "optional",
         "a checksum that does not match its data (crc32c, crc32, a gzip trailer, a shard index checksum): "
-        "no spec sentence requires readers to verify checksums; verifying is what they are for"),
+        "no spec sentence requires readers to verify checksums; verifying is what they are for",
+    ),
     "foreign-container": Question(
         "optional",
         "a valid stream of another container format (raw deflate or zlib for gzip, gzip for zlib): "
-        "readers that recognise it read the data one way, and no sentence forbids that"),
+        "readers that recognise it read the data one way, and no sentence forbids that",
+    ),
     "trailing-junk": Question(
         "optional",
         "bytes after a complete compressed stream: the data decode one way, and no sentence says "
-        "readers must look past the stream's end"),
+        "readers must look past the stream's end",
+    ),
     "spec-silent": Question(
         "optional",
         "a store the spec says nothing about (a node with both .zarray and .zgroup, a float fill beyond "
         "the type's range in v2, inner chunks overlapping the shard index, undefined members of a draft "
-        "entry point): the reference's choice is recorded"),
+        "entry point): the reference's choice is recorded",
+    ),
     "v3-create-ancestors": Question(
         "optional",
         "creating the ancestor groups of a new node is described only by the 3.0 'Operations' section, which "
         "is 'a non-normative guide-line': a writer that leaves them out still writes a valid node (v2, whose "
-        "text says groups MUST be created at all ancestor paths, keeps its ancestor cases required)"),
+        "text says groups MUST be created at all ancestor paths, keeps its ancestor cases required)",
+    ),
     "should": Question(
         "optional",
         "what the spec says an implementation SHOULD, MAY or is RECOMMENDED to do (gzip containers, fill "
         "in edge chunk overhang, the recommended index codecs, v2 readers ignoring extra keys, the draft's "
-        "fallback data types and minor versions, decoding by the self-describing blosc header)"),
+        "fallback data types and minor versions, decoding by the self-describing blosc header)",
+    ),
     "v3.1-addition": Question(
         "optional",
         "3.1 adds it (short-hand names, an explicit must_understand): a reader that implements 3.0 may "
-        "refuse it; the versions disagree"),
+        "refuse it; the versions disagree",
+    ),
     "convention": Question(
         "optional",
         "a convention that writers follow where the spec is silent (v2 fill encodings of complex, "
         "datetime, unicode and void types, v2 0-d arrays, consolidated metadata, filters []) or a data "
         "type whose API form the spec leaves open (v2 'V', NumPy unit multipliers): the reference reads "
-        "it as its writers mean it"),
+        "it as its writers mean it",
+    ),
     "lenient-read": Question(
         "optional",
         "a document that bends a rule but has one reading, which the reference reads: a reader that "
-        "refuses it is not wrong"),
+        "refuses it is not wrong",
+    ),
     "json-number-precision": Question(
         "optional",
         "RFC 8259 lets JSON parsers limit the range and precision of numbers, so exact decimal rounding "
-        "of float fills and integers beyond 2^53 in attributes are recorded, not required"),
+        "of float fills and integers beyond 2^53 in attributes are recorded, not required",
+    ),
     "writer-choice": Question(
         "optional",
-        "a valid request that the spec does not oblige a writer's API to accept (an array without a fill value)"),
+        "a valid request that the spec does not oblige a writer's API to accept (an array without a fill value)",
+    ),
     "zep6-original-schema": Question(
         "optional",
         "ZEP 6 is a draft whose own JSON Schemas have known defects: how a model fares against the "
-        "original schema, and the draft's claim that chunk data do not change a hierarchy's model, are recorded"),
+        "original schema, and the draft's claim that chunk data do not change a hierarchy's model, are recorded",
+    ),
     "versions-disagree": Question(
         "optional",
         "the spec's versions or its errata disagree (chunk size 0 for an empty dimension, r<N> fill "
         "length, leading zeros in r<N>, an unknown codec marked must_understand false, the draft's own "
-        "example spellings): the reference's choice is recorded"),
+        "example spellings): the reference's choice is recorded",
+    ),
 }
 
 # (glob over case ids, question): the first match wins.
@@ -292,7 +344,10 @@ RULES: tuple[tuple[str, str], ...] = (
     ("v2/metadata/reject-filters-entry-without-id", "unknown-extension"),
     ("v2/metadata/reject-dtype-field-name-number", "scalar-spelling"),
     ("v2/metadata/reject-dtype-no-byte-order", "byte-order-unspecified"),
-    ("v2/metadata/reject-dtype-pipe-multibyte", "spec-silent"),  # v2 lists "|" as a byte-order character without limiting it to one-byte types
+    (
+        "v2/metadata/reject-dtype-pipe-multibyte",
+        "spec-silent",
+    ),  # v2 lists "|" as a byte-order character without limiting it to one-byte types
     ("v2/metadata/reject-zarr-format-float", "integer-as-float"),
     ("v2/metadata/reject-zarr-format-string", "scalar-spelling"),
     ("v2/metadata/reject-zarr-format-*", "other-format"),
@@ -338,7 +393,10 @@ RULES: tuple[tuple[str, str], ...] = (
     ("v3/codecs/reject-zstd-truncated", "corrupt-chunk"),
     ("v3/codecs/reject-zstd-*", "encoder-parameter"),
     # -- v3 data types --
-    ("v3/dtypes/reject-bool-byte-02", "spec-silent"),  # the bytes codec defines how true and false are encoded, not how other bytes decode
+    (
+        "v3/dtypes/reject-bool-byte-02",
+        "spec-silent",
+    ),  # the bytes codec defines how true and false are encoded, not how other bytes decode
     ("v3/dtypes/reject-list", "wrong-structure"),
     ("v3/dtypes/reject-null", "null-mandatory"),
     ("v3/dtypes/reject-r-leading-zero", "versions-disagree"),
@@ -455,7 +513,10 @@ RULES: tuple[tuple[str, str], ...] = (
     ("v3/pipeline/reject-inner-codecs-empty", "codec-order"),
     ("v3/pipeline/reject-order-*", "codec-order"),
     ("v3/pipeline/reject-unknown-*", "unknown-extension"),
-    ("v3/pipeline/reject-v2-zlib-name", "other-version-form"),  # "zlib" is the v2 (numcodecs) name: one reading remains
+    (
+        "v3/pipeline/reject-v2-zlib-name",
+        "other-version-form",
+    ),  # "zlib" is the v2 (numcodecs) name: one reading remains
     ("v3/sharding/reject-*checksum*", "checksum-mismatch"),
     ("v3/sharding/reject-index-crc-bytes-wrong", "checksum-mismatch"),
     ("v3/sharding/reject-index-not-at-end", "checksum-mismatch"),
@@ -592,8 +653,10 @@ RULES += (
 # v3-draft read, reject or write case that needs one is optional, whatever its question (v1 and v2
 # have no such marking: their float16 cases stay required).
 OPTIONAL_DATA_TYPES = frozenset({"dtype:float16", "dtype:r*"})
-OPTIONAL_DATA_TYPE_REASON = ("the case needs a data type the core spec marks optional (float16 'optionally "
-                             "supported', r<N> 'Optional'): only implementations that support it are held to it")
+OPTIONAL_DATA_TYPE_REASON = (
+    "the case needs a data type the core spec marks optional (float16 'optionally "
+    "supported', r<N> 'Optional'): only implementations that support it are held to it"
+)
 
 
 def question_for(case_id: str) -> str | None:

@@ -29,8 +29,12 @@ def reference_verdict(case: Case) -> list[str]:
         store, node = open_case_node(case)
         with store:
             if node.kind == "group":
-                return judge_read(case, ReadResult("group", node.metadata, node.attrs, members=node.children()))
-            return judge_read(case, ReadResult("array", node.metadata, node.attrs, data=node.read()))
+                return judge_read(
+                    case, ReadResult("group", node.metadata, node.attrs, members=node.children())
+                )
+            return judge_read(
+                case, ReadResult("array", node.metadata, node.attrs, data=node.read())
+            )
     if case.kind == "reject":
         try:
             store, node = open_case_node(case)
@@ -52,7 +56,6 @@ def reference_verdict(case: Case) -> list[str]:
 
 def reference_write(case: Case) -> list[str]:
     from conformance.reference import get_format, open_store
-
     from conformance.reference.errors import ZarrError
 
     from .judge import judge_refused_write

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 CATALOGUE = Path(__file__).resolve().parents[1] / "requirements.md"
@@ -35,7 +35,7 @@ class Requirement:
         return not self.level.startswith("MUST")
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_requirements(path: str | None = None) -> dict[str, Requirement]:
     text = Path(path or CATALOGUE).read_text("utf-8")
     out = {}

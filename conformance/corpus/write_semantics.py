@@ -62,7 +62,10 @@ def read_expectations(node) -> dict:
     """`chunk_shape`, `fill_value` and (v3 arrays that name them) `dimension_names` of an array
     opened by the reference: what a read case's `expect` states about the array besides its data."""
     layout = node.layout
-    out = {"chunk_shape": [int(n) for n in layout.chunk_shape], "fill_value": fill_json(layout.fill_value, layout.dtype)}
+    out = {
+        "chunk_shape": [int(n) for n in layout.chunk_shape],
+        "fill_value": fill_json(layout.fill_value, layout.dtype),
+    }
     names = getattr(node, "dimension_names", None)
     if names is not None:
         out["dimension_names"] = list(names)
@@ -90,9 +93,15 @@ def semantic_view(node, format_name: str, store=None) -> dict:
     if format_name == "v3":
         meta = node.meta
         name = _SAME_TYPE.get(meta.data_type.name, meta.data_type.name)
-        view["data_type"] = name if meta.data_type.configuration is None else {"name": name, "configuration": meta.data_type.configuration}
+        view["data_type"] = (
+            name
+            if meta.data_type.configuration is None
+            else {"name": name, "configuration": meta.data_type.configuration}
+        )
         view["codecs"] = _v3_pipeline(layout.codec)
-        view["dimension_names"] = list(meta.dimension_names) if meta.dimension_names is not None else [None] * rank
+        view["dimension_names"] = (
+            list(meta.dimension_names) if meta.dimension_names is not None else [None] * rank
+        )
     elif format_name in ("v2", "v1"):
         codec = layout.codec
         view["dtype"] = dtype_text(layout.dtype)
@@ -107,7 +116,9 @@ def semantic_view(node, format_name: str, store=None) -> dict:
         from conformance.reference.formats.v3draft.metadata import parse_array
 
         spec = parse_array(node.metadata, read_entry_point(store))
-        view["data_type"] = spec.data_type.name if hasattr(spec.data_type, "name") else dtype_text(layout.dtype)
+        view["data_type"] = (
+            spec.data_type.name if hasattr(spec.data_type, "name") else dtype_text(layout.dtype)
+        )
         view["order"] = spec.order
         view["codecs"] = [_draft_step(step, layout.dtype) for step in spec.codec.steps]
         view["shards"] = [list(cps) for cps in spec.shards]
@@ -115,15 +126,25 @@ def semantic_view(node, format_name: str, store=None) -> dict:
 
 
 def _json_type(value: Any) -> str:
-    return ("null" if value is None else "boolean" if isinstance(value, bool) else
-            "number" if isinstance(value, (int, float)) else type(value).__name__)
+    return (
+        "null"
+        if value is None
+        else "boolean"
+        if isinstance(value, bool)
+        else "number"
+        if isinstance(value, (int, float))
+        else type(value).__name__
+    )
 
 
 def _sample_keys(layout, rank: int) -> dict[str, str]:
     """Chunk keys at a few grid indices (the origin, all ones, two-digit indices): they pin the
     key encoding, its prefix and its separator without listing every chunk."""
     samples = [(0,) * rank, (1,) * rank, tuple(10 + i for i in range(rank))]
-    return {",".join(map(str, index)) or "()": layout.chunk_key(index) for index in dict.fromkeys(samples)}
+    return {
+        ",".join(map(str, index)) or "()": layout.chunk_key(index)
+        for index in dict.fromkeys(samples)
+    }
 
 
 def _v3_pipeline(pipeline) -> list[dict]:
@@ -158,7 +179,10 @@ def _draft_step(step, dtype: np.dtype) -> dict:
     if kind == "EndianCodec":
         from conformance.reference.formats.v3.codecs.bytes_codec import endian_matters
 
-        return {"name": "endian", "configuration": {"endian": step.endian} if endian_matters(dtype) else {}}
+        return {
+            "name": "endian",
+            "configuration": {"endian": step.endian} if endian_matters(dtype) else {},
+        }
     if kind == "NumcodecsCodec":
         return {"name": dict(step.config).get("id"), "configuration": {}}
     return {"name": kind.removesuffix("Codec").lower(), "configuration": {}}
@@ -187,7 +211,10 @@ def meaning_differences(requested: dict, written: dict) -> list[str]:
             continue
         found = differences(requested[member], written[member], member)
         if found:
-            problems.append(f"the written {_LABELS.get(member, member)} differs from the request: " + "; ".join(found))
+            problems.append(
+                f"the written {_LABELS.get(member, member)} differs from the request: "
+                + "; ".join(found)
+            )
     return problems
 
 

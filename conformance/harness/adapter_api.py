@@ -34,6 +34,7 @@ class ProtocolError(Exception):
 
 # ---- array files ------------------------------------------------------------------------------
 
+
 def load_data(path: str | os.PathLike):
     """The array in an array file: `.npy` (no pickles) or the `.json` form of object arrays."""
     import numpy as np
@@ -95,7 +96,10 @@ def dtype_str(array) -> str:
 
 # ---- dispatching ------------------------------------------------------------------------------
 
-def error_response(exc: BaseException, unsupported: bool = False, adapter_dir: str | os.PathLike | None = None) -> dict:
+
+def error_response(
+    exc: BaseException, unsupported: bool = False, adapter_dir: str | os.PathLike | None = None
+) -> dict:
     """The failure response for `exc`: its class name and module, and its origin, which tells a
     refusal by the implementation from a bug in the adapter (see raised_in_adapter)."""
     reason = getattr(exc, "reason", None)
@@ -151,7 +155,12 @@ def raised_in_adapter(exc: BaseException, adapter_dir) -> bool:
     if not os.path.isabs(filename):
         return False
     path = Path(filename).resolve()
-    roots = [Path(d).resolve() for d in ([adapter_dir] if isinstance(adapter_dir, (str, os.PathLike)) else adapter_dir or ())]
+    roots = [
+        Path(d).resolve()
+        for d in (
+            [adapter_dir] if isinstance(adapter_dir, (str, os.PathLike)) else adapter_dir or ()
+        )
+    ]
     if any(path.is_relative_to(root) for root in roots):
         return True
     return path.is_relative_to(PACKAGE_DIR) and not path.is_relative_to(REFERENCE_DIR)
@@ -175,14 +184,18 @@ def handle(adapter: Any, request: dict, adapter_dir: str | os.PathLike | None = 
         return {"id": rid, "ok": True, "elapsed": time.perf_counter() - start}
     method = getattr(adapter, op, None) if op in OPS else None
     if method is None or not callable(method):
-        response = error_response(ProtocolError(f"unknown or unimplemented op {op!r}"), adapter_dir=adapter_dir)
+        response = error_response(
+            ProtocolError(f"unknown or unimplemented op {op!r}"), adapter_dir=adapter_dir
+        )
     else:
         try:
             response = method(request)
             if response is None:
                 response = {}
             elif not isinstance(response, dict):
-                raise ProtocolError(f"adapter method {op} returned {type(response).__name__}, not a dict")
+                raise ProtocolError(
+                    f"adapter method {op} returned {type(response).__name__}, not a dict"
+                )
             response = dict(response)
             response.setdefault("ok", True)
             if op == "describe":
@@ -200,6 +213,7 @@ def handle(adapter: Any, request: dict, adapter_dir: str | os.PathLike | None = 
 
 
 # ---- what a read response's `api` member holds (the same spelling for every Python adapter) ------
+
 
 def json_value(value: Any) -> Any:
     """A value the implementation gave (a fill value, an attribute) as JSON: numpy scalars as
@@ -243,6 +257,7 @@ def api_fill_value(fill: Any, dtype) -> dict:
 
 
 # ---- bench helpers: moving a store between a folder and an in-memory store (untimed) -------------
+
 
 def files_of(folder: str | os.PathLike) -> dict[str, bytes]:
     """Every file under `folder` as {key: bytes}, keys '/'-separated (to fill a memory store)."""

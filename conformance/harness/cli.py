@@ -12,42 +12,93 @@ PLUGIN = "conformance.harness.pytest_plugin"
 
 
 def register(subparsers) -> None:
-    run = subparsers.add_parser("run", help="run the conformance suite against adapters",
-                                description="Run the conformance suite (conformance/suite) against one or more adapters.")
-    run.add_argument("--impl", action="append", default=[], metavar="NAME",
-                     help="adapter name (adapters/<name>) or folder; repeatable; 'all' = every adapter "
-                          "(default: reference)")
-    run.add_argument("--results", metavar="FILE", help="JSONL results file (default: results/<run id>.jsonl)")
-    run.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="parallel workers (pytest-xdist)")
+    run = subparsers.add_parser(
+        "run",
+        help="run the conformance suite against adapters",
+        description="Run the conformance suite (conformance/suite) against one or more adapters.",
+    )
+    run.add_argument(
+        "--impl",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="adapter name (adapters/<name>) or folder; repeatable; 'all' = every adapter "
+        "(default: reference)",
+    )
+    run.add_argument(
+        "--results", metavar="FILE", help="JSONL results file (default: results/<run id>.jsonl)"
+    )
+    run.add_argument(
+        "--jobs", "-j", type=int, default=1, metavar="N", help="parallel workers (pytest-xdist)"
+    )
     run.add_argument("--fixtures", metavar="DIR", help="corpus root (default: <repo>/fixtures)")
-    run.add_argument("--kinds", metavar="LIST", help="comma-separated: read,reject,write,cross,property,zom")
-    run.add_argument("--cases", action="append", default=[], metavar="GLOB", help="only matching case ids; repeatable")
-    run.add_argument("--timeout", type=float, metavar="S", help="seconds per adapter request (default 60)")
-    run.add_argument("--memory", metavar="SIZE", help="memory cap per adapter process (default 4GiB, 0 = none)")
-    run.add_argument("--in-process", action="store_true", help="import adapters without requirements in-process")
-    run.add_argument("--no-probe", action="store_true",
-                     help="skip cases needing a capability an adapter does not declare (default: probe them)")
-    run.add_argument("--ci", action="store_true",
-                     help="kept for old command lines: property tests are deterministic by default now "
-                          "(a fixed seed, 100 examples per property and pair)")
-    run.add_argument("--impl-env", choices=("pinned", "current"), default="pinned",
-                     help="pinned (default): adapters run in venvs of adapter.toml's exact pins; current: python "
-                          "adapters run in this interpreter, testing the implementation installed here (your build). "
-                          "--impl NAME@VERSION runs another version of an implementation in its own venv")
-    run.add_argument("--explore", action="store_true",
-                     help="property tests draw fresh random examples and save each new shrunk failure as corpus "
-                          "cases <format>/found/* that every later run replays (docs/ci.md)")
-    run.add_argument("--examples", type=int, metavar="N", help="examples per property and pair (default 100)")
-    run.add_argument("--corpus-version", metavar="VERSION",
-                     help="stop unless the corpus's VERSION is this one (1.2.0), or within it (1.2, 1)")
-    run.add_argument("pytest_args", nargs=argparse.REMAINDER, help="after --: extra pytest arguments")
+    run.add_argument(
+        "--kinds", metavar="LIST", help="comma-separated: read,reject,write,cross,property,zom"
+    )
+    run.add_argument(
+        "--cases",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="only matching case ids; repeatable",
+    )
+    run.add_argument(
+        "--timeout", type=float, metavar="S", help="seconds per adapter request (default 60)"
+    )
+    run.add_argument(
+        "--memory", metavar="SIZE", help="memory cap per adapter process (default 4GiB, 0 = none)"
+    )
+    run.add_argument(
+        "--in-process", action="store_true", help="import adapters without requirements in-process"
+    )
+    run.add_argument(
+        "--no-probe",
+        action="store_true",
+        help="skip cases needing a capability an adapter does not declare (default: probe them)",
+    )
+    run.add_argument(
+        "--ci",
+        action="store_true",
+        help="kept for old command lines: property tests are deterministic by default now "
+        "(a fixed seed, 100 examples per property and pair)",
+    )
+    run.add_argument(
+        "--impl-env",
+        choices=("pinned", "current"),
+        default="pinned",
+        help="pinned (default): adapters run in venvs of adapter.toml's exact pins; current: python "
+        "adapters run in this interpreter, testing the implementation installed here (your build). "
+        "--impl NAME@VERSION runs another version of an implementation in its own venv",
+    )
+    run.add_argument(
+        "--explore",
+        action="store_true",
+        help="property tests draw fresh random examples and save each new shrunk failure as corpus "
+        "cases <format>/found/* that every later run replays (docs/ci.md)",
+    )
+    run.add_argument(
+        "--examples", type=int, metavar="N", help="examples per property and pair (default 100)"
+    )
+    run.add_argument(
+        "--corpus-version",
+        metavar="VERSION",
+        help="stop unless the corpus's VERSION is this one (1.2.0), or within it (1.2, 1)",
+    )
+    run.add_argument(
+        "pytest_args", nargs=argparse.REMAINDER, help="after --: extra pytest arguments"
+    )
     run.set_defaults(func=run_command)
 
-    adapters = subparsers.add_parser("adapters", help="list adapters, their capabilities and environments")
+    adapters = subparsers.add_parser(
+        "adapters", help="list adapters, their capabilities and environments"
+    )
     adapters.add_argument("--capabilities", action="store_true", help="print every capability")
-    adapters.add_argument("--install", action="store_true",
-                          help="install the Debian packages adapters declare (adapter.toml `debian`) that are "
-                               "missing: needs root and apt-get (runs apt-get update once)")
+    adapters.add_argument(
+        "--install",
+        action="store_true",
+        help="install the Debian packages adapters declare (adapter.toml `debian`) that are "
+        "missing: needs root and apt-get (runs apt-get update once)",
+    )
     adapters.set_defaults(func=adapters_command)
 
 
@@ -71,7 +122,11 @@ def expand_impls(names: list[str]) -> list[str]:
     from .envs import select_adapters
 
     selection = select_adapters(names)
-    SKIPPED[:] = [f"zarr-conformance run: {note}" for note in selection.notes() if note.startswith("skipping ")]
+    SKIPPED[:] = [
+        f"zarr-conformance run: {note}"
+        for note in selection.notes()
+        if note.startswith("skipping ")
+    ]
     for note in selection.notes():
         print(f"zarr-conformance run: {note}", file=sys.stderr)
     return selection.names
@@ -80,9 +135,22 @@ def expand_impls(names: list[str]) -> list[str]:
 def pytest_arguments(args, run_id: str, results: Path) -> list[str]:
     suite = Path(__file__).resolve().parents[1] / "suite"
     argv = [
-        str(suite), "-c", os.devnull, "--rootdir", str(suite),  # ignore the caller's pytest config
-        "-p", "no:cacheprovider", "-p", "no:terminal", "-p", "no:zarr",  # zarr's plugin only slows start-up
-        *plugin_args(), "--run-id", run_id, "--results", str(results),
+        str(suite),
+        "-c",
+        os.devnull,
+        "--rootdir",
+        str(suite),  # ignore the caller's pytest config
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:terminal",
+        "-p",
+        "no:zarr",  # zarr's plugin only slows start-up
+        *plugin_args(),
+        "--run-id",
+        run_id,
+        "--results",
+        str(results),
     ]
     for name in expand_impls(args.impl or ["reference"]):
         argv += ["--impl", name]
@@ -135,22 +203,39 @@ def run_command(args) -> int:
         print("zarr-conformance run: no available adapter to run", file=sys.stderr)
         return 1
     code = pytest.main(argv, plugins=[reporter])
-    sink = reporter.config.pluginmanager.get_plugin("zarr-conformance-records") if reporter.config else None
+    sink = (
+        reporter.config.pluginmanager.get_plugin("zarr-conformance-records")
+        if reporter.config
+        else None
+    )
     records = sink.records if sink is not None else []
-    if code in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR):
-        print(f"zarr-conformance run: pytest stopped ({code.name.lower().replace('_', ' ')})", file=sys.stderr)
+    if code in (
+        pytest.ExitCode.INTERRUPTED,
+        pytest.ExitCode.INTERNAL_ERROR,
+        pytest.ExitCode.USAGE_ERROR,
+    ):
+        print(
+            f"zarr-conformance run: pytest stopped ({code.name.lower().replace('_', ' ')})",
+            file=sys.stderr,
+        )
         return int(code)
     if not records:
-        print("zarr-conformance run: no tests ran (check --impl, --kinds, --cases and the corpus)", file=sys.stderr)
+        print(
+            "zarr-conformance run: no tests ran (check --impl, --kinds, --cases and the corpus)",
+            file=sys.stderr,
+        )
         return 1
-    from .pytest_plugin import stale_known_failures
-    from .pytest_plugin import SESSION
+    from .pytest_plugin import SESSION, stale_known_failures
 
     stale = stale_known_failures(reporter.config.stash[SESSION]) if reporter.config else []
     for line in SKIPPED:  # unavailable adapters: no records, one line each
         print(line)
-    for line in [f"warning: {note}" for note in getattr(sink, "notes", ())] + list(sink.tested_lines()):
-        print(line)  # --impl-env current, NAME@VERSION: what ran (pytest's terminal summary is off here)
+    for line in [f"warning: {note}" for note in getattr(sink, "notes", ())] + list(
+        sink.tested_lines()
+    ):
+        print(
+            line
+        )  # --impl-env current, NAME@VERSION: what ran (pytest's terminal summary is off here)
     print(reporter.summary(records, stale, results))
     return 1 if unexpected(records) else 0
 
@@ -181,17 +266,24 @@ def adapters_command(args) -> int:
     if args.install:
         code = install_system_packages(rows)
     width = max([len("adapter"), *(len(c.name) for c in rows)])
-    print(f"{'adapter':<{width}}  {'transport':<9}  {'environment':<20}  {'all':<3}  {'caps':>4}  {'known':>5}  "
-          f"{'availability':<12}  description")
+    print(
+        f"{'adapter':<{width}}  {'transport':<9}  {'environment':<20}  {'all':<3}  {'caps':>4}  {'known':>5}  "
+        f"{'availability':<12}  description"
+    )
     for c in rows:
         found = envs.availability(c)
-        print(f"{c.name:<{width}}  {c.transport:<9}  {envs.status(c):<20}  {'yes' if c.default else 'no':<3}  "
-              f"{len(c.capabilities):>4}  {len(c.known_failures):>5}  "
-              f"{'available' if found.available else 'unavailable':<12}  {c.description}")
+        print(
+            f"{c.name:<{width}}  {c.transport:<9}  {envs.status(c):<20}  {'yes' if c.default else 'no':<3}  "
+            f"{len(c.capabilities):>4}  {len(c.known_failures):>5}  "
+            f"{'available' if found.available else 'unavailable':<12}  {c.description}"
+        )
         if not found.available:
             print(" " * (width + 2) + f"unavailable: {found.why}")
             if found.install:
-                print(" " * (width + 2) + f"install: {found.install}   (or: zarr-conformance adapters --install)")
+                print(
+                    " " * (width + 2)
+                    + f"install: {found.install}   (or: zarr-conformance adapters --install)"
+                )
         if args.capabilities:
             print(" " * (width + 2) + ", ".join(sorted(c.capabilities)))
     for p in problems:
@@ -209,11 +301,17 @@ def install_system_packages(configs) -> int:
     if not wanted or missing == []:
         return 0
     if missing is None:
-        print(f"zarr-conformance adapters: cannot install {', '.join(wanted)}: this system has no dpkg", file=sys.stderr)
+        print(
+            f"zarr-conformance adapters: cannot install {', '.join(wanted)}: this system has no dpkg",
+            file=sys.stderr,
+        )
         return 1
     if not envs.can_install_debian():
-        print(f"zarr-conformance adapters: not installing {', '.join(missing)} (needs root and apt-get); "
-              f"run: {envs.install_command(missing)}", file=sys.stderr)
+        print(
+            f"zarr-conformance adapters: not installing {', '.join(missing)} (needs root and apt-get); "
+            f"run: {envs.install_command(missing)}",
+            file=sys.stderr,
+        )
         return 1
     try:
         envs.install_debian(missing)

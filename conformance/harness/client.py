@@ -14,7 +14,13 @@ from pathlib import Path
 from . import envs
 from .config import REPO_ROOT, AdapterConfig, find_adapter
 from .schemas import response_problems
-from .transport import DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT, AdapterErrored, InProcessTransport, SubprocessTransport
+from .transport import (
+    DEFAULT_MEMORY_LIMIT,
+    DEFAULT_TIMEOUT,
+    AdapterErrored,
+    InProcessTransport,
+    SubprocessTransport,
+)
 
 
 @dataclass
@@ -80,17 +86,26 @@ def child_env(extra: dict | None = None, own_venv: bool = False) -> dict:
     return env
 
 
-def make_transport(config: AdapterConfig, *, in_process: bool = False, memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
-                   log_dir: Path | None = None):
+def make_transport(
+    config: AdapterConfig,
+    *,
+    in_process: bool = False,
+    memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
+    log_dir: Path | None = None,
+):
     log_path = (log_dir / f"{config.name}-{os.getpid()}.log") if log_dir else None
     envs.require_available(config)  # Debian packages, interpreter, program: envs.Unavailable
     if config.transport == "python":
         if in_process and not config.own_interpreter:
             return InProcessTransport(config.folder)
         python = envs.adapter_python(config)
-        return SubprocessTransport([str(python), "-m", "conformance.harness.serve", str(config.folder)],
-                                   cwd=config.folder, env=child_env(own_venv=config.own_interpreter),
-                                   memory_limit=memory_limit, log_path=log_path)
+        return SubprocessTransport(
+            [str(python), "-m", "conformance.harness.serve", str(config.folder)],
+            cwd=config.folder,
+            env=child_env(own_venv=config.own_interpreter),
+            memory_limit=memory_limit,
+            log_path=log_path,
+        )
     extra = {"ZARR_CONFORMANCE_ADAPTER_DIR": str(config.folder)}
     cwd, before = config.folder, None
     if config.npm:
@@ -99,8 +114,14 @@ def make_transport(config: AdapterConfig, *, in_process: bool = False, memory_li
         cwd = node_modules.parent
         before = partial(envs.stage_command_folder, config)
 
-    return SubprocessTransport(list(config.command), cwd=cwd, env=child_env(extra), memory_limit=memory_limit,
-                               log_path=log_path, before_start=before)
+    return SubprocessTransport(
+        list(config.command),
+        cwd=cwd,
+        env=child_env(extra),
+        memory_limit=memory_limit,
+        log_path=log_path,
+        before_start=before,
+    )
 
 
 class AdapterClient:
@@ -131,7 +152,9 @@ class AdapterClient:
             raise AdapterErrored(f"out of memory: {body['error'].get('message')}")
         if body["ok"] is False and body["error"].get("type") == "ProtocolError":
             raise AdapterErrored(f"the adapter refused the request: {body['error'].get('message')}")
-        return Response(ok=body["ok"], body=body, unsupported=bool(body.get("unsupported")), elapsed=elapsed)
+        return Response(
+            ok=body["ok"], body=body, unsupported=bool(body.get("unsupported")), elapsed=elapsed
+        )
 
     def _reset(self) -> None:
         kill = getattr(self.transport, "kill", None)
@@ -148,8 +171,11 @@ class AdapterClient:
             if "capabilities" in body:
                 caps = caps & frozenset(body["capabilities"])
             self._description = Description(
-                name=body["name"], version=body.get("version", ""), versions=dict(body.get("versions", {})),
-                capabilities=caps, settings=dict(body.get("settings", {})),
+                name=body["name"],
+                version=body.get("version", ""),
+                versions=dict(body.get("versions", {})),
+                capabilities=caps,
+                settings=dict(body.get("settings", {})),
             )
         return self._description
 
@@ -158,7 +184,10 @@ class AdapterClient:
         d = self._description
         if d is None:
             return {}
-        return {**d.versions, **({d.name: d.version} if d.version and d.name not in d.versions else {})}
+        return {
+            **d.versions,
+            **({d.name: d.version} if d.version and d.name not in d.versions else {}),
+        }
 
     def close(self) -> None:
         self.transport.close()
@@ -167,8 +196,14 @@ class AdapterClient:
 class AdapterPool:
     """The adapters one worker talks to: started on first use, reused across tests."""
 
-    def __init__(self, *, timeout: float = DEFAULT_TIMEOUT, memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
-                 in_process: bool = False, scratch: Path | None = None):
+    def __init__(
+        self,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
+        in_process: bool = False,
+        scratch: Path | None = None,
+    ):
         self.timeout = timeout
         self.memory_limit = memory_limit
         self.in_process = in_process
@@ -194,8 +229,12 @@ class AdapterPool:
                 raise AdapterErrored(self._broken[name])
             config = self.config(name)
             try:
-                transport = make_transport(config, in_process=self.in_process, memory_limit=self.memory_limit,
-                                           log_dir=self.scratch)
+                transport = make_transport(
+                    config,
+                    in_process=self.in_process,
+                    memory_limit=self.memory_limit,
+                    log_dir=self.scratch,
+                )
             except envs.ProvisioningError as exc:
                 self._broken[name] = f"the environment of {name} cannot be made: {exc}"
                 raise AdapterErrored(self._broken[name]) from None

@@ -14,7 +14,9 @@ from ..resources import adapters_dir
 from .schemas import problems
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-ADAPTERS_DIR = adapters_dir()  # the checkout's adapters/, or the copy bundled into an installed wheel
+ADAPTERS_DIR = (
+    adapters_dir()
+)  # the checkout's adapters/, or the copy bundled into an installed wheel
 # Capabilities that only gate test kinds (the corpus vocabulary has op:* too; kept here for
 # adapters that declare them before the vocabulary lists them).
 HARNESS_CAPABILITIES = frozenset({"op:read", "op:write", "op:list", "op:validate", "op:zom"})
@@ -37,7 +39,9 @@ class KnownFailure:
     strict: bool = True
     crashes: bool = False  # the bug shows as `errored` (crash, hang), not as a wrong answer
 
-    def matches(self, test: str, case_id: str, role: str | None = None, peer: str | None = None) -> bool:
+    def matches(
+        self, test: str, case_id: str, role: str | None = None, peer: str | None = None
+    ) -> bool:
         if self.test is not None and self.test != test:
             return False
         if self.role is not None and role is not None and self.role != role:
@@ -51,14 +55,20 @@ class KnownFailure:
 
     def as_record(self) -> dict:
         """The record's `known_failure` member."""
-        return {"id": self.id, "reason": self.reason, "issue": self.issue, "strict": self.strict,
-                **({"report": self.report} if self.report else {})}
+        return {
+            "id": self.id,
+            "reason": self.reason,
+            "issue": self.issue,
+            "strict": self.strict,
+            **({"report": self.report} if self.report else {}),
+        }
 
 
 @dataclass(frozen=True)
 class ErrorRule:
     """One adapter.toml [[errors]] entry: which of the implementation's exceptions mean what
     (a reason category: metadata, codec, chunk-data, io; or unsupported, or crash)."""
+
     type: str  # class name, or module.ClassName
     category: str
     message: str | None = None  # regular expression, searched in the message
@@ -87,9 +97,13 @@ class AdapterConfig:
     capabilities: frozenset[str] = frozenset()
     known_failures: tuple[KnownFailure, ...] = ()
     reason_codes: bool = False
-    parser: str = ""  # the metadata parser this column uses (adapter.toml `parser`, default: its name)
+    parser: str = (
+        ""  # the metadata parser this column uses (adapter.toml `parser`, default: its name)
+    )
     errors: tuple[ErrorRule, ...] = ()
-    python: str | None = None  # transport python: an interpreter other than a venv (adapter.toml `python`)
+    python: str | None = (
+        None  # transport python: an interpreter other than a venv (adapter.toml `python`)
+    )
     debian: tuple[str, ...] = ()  # Debian packages the adapter needs (adapter.toml `debian`)
     default: bool = True  # part of `--impl all` (adapter.toml `default`; named adapters run anyway)
     raw: dict = field(default_factory=dict, repr=False, compare=False)
@@ -103,7 +117,9 @@ class AdapterConfig:
         """Runs under another python than the caller's (its venv, or adapter.toml `python`)."""
         return bool(self.requirements) or self.python is not None
 
-    def known_failure(self, test: str, case_id: str, role: str | None = None, peer: str | None = None):
+    def known_failure(
+        self, test: str, case_id: str, role: str | None = None, peer: str | None = None
+    ):
         for entry in self.known_failures:
             if entry.matches(test, case_id, role, peer):
                 return entry
@@ -132,20 +148,33 @@ def load_adapter_config(folder: str | os.PathLike) -> AdapterConfig:
         found.append(f"name: {doc.get('name')!r} must equal the folder name {folder.name!r}")
     caps = doc.get("capabilities", [])
     found += [f"capabilities: unknown capability {c!r}" for c in _unknown_capabilities(caps)]
-    if doc.get("transport") == "python" and not (folder / doc.get("module", "adapter.py")).is_file():
+    if (
+        doc.get("transport") == "python"
+        and not (folder / doc.get("module", "adapter.py")).is_file()
+    ):
         found.append(f"module: {doc.get('module', 'adapter.py')} does not exist in {folder}")
     found += _bad_patterns(doc.get("errors", ()))
     if found:
         raise AdapterConfigError(f"{path}:\n  " + "\n  ".join(found))
     return AdapterConfig(
-        name=doc["name"], folder=folder, description=doc["description"], transport=doc["transport"],
-        module=doc.get("module", "adapter.py"), class_name=doc.get("class", "Adapter"),
-        command=tuple(doc.get("command", ())), requirements=tuple(doc.get("requirements", ())),
-        npm=tuple(doc.get("npm", ())), capabilities=frozenset(caps),
+        name=doc["name"],
+        folder=folder,
+        description=doc["description"],
+        transport=doc["transport"],
+        module=doc.get("module", "adapter.py"),
+        class_name=doc.get("class", "Adapter"),
+        command=tuple(doc.get("command", ())),
+        requirements=tuple(doc.get("requirements", ())),
+        npm=tuple(doc.get("npm", ())),
+        capabilities=frozenset(caps),
         known_failures=load_known_failures(folder),
-        reason_codes=bool(doc.get("reason_codes", False)), parser=doc.get("parser", doc["name"]),
-        errors=tuple(ErrorRule(**rule) for rule in doc.get("errors", ())), python=doc.get("python"),
-        debian=tuple(doc.get("debian", ())), default=bool(doc.get("default", True)), raw=doc,
+        reason_codes=bool(doc.get("reason_codes", False)),
+        parser=doc.get("parser", doc["name"]),
+        errors=tuple(ErrorRule(**rule) for rule in doc.get("errors", ())),
+        python=doc.get("python"),
+        debian=tuple(doc.get("debian", ())),
+        default=bool(doc.get("default", True)),
+        raw=doc,
     )
 
 
@@ -175,7 +204,10 @@ def load_known_failures(folder: Path) -> tuple[KnownFailure, ...]:
     found = problems("known-failures", doc)
     if found:
         raise AdapterConfigError(f"{path}:\n  " + "\n  ".join(found))
-    return tuple(KnownFailure(**{**entry, "cases": tuple(entry["cases"])}) for entry in doc.get("known_failures", ()))
+    return tuple(
+        KnownFailure(**{**entry, "cases": tuple(entry["cases"])})
+        for entry in doc.get("known_failures", ())
+    )
 
 
 def _unknown_capabilities(names) -> list[str]:
@@ -189,14 +221,18 @@ def _unknown_capabilities(names) -> list[str]:
 def search_path() -> list[Path]:
     """Folders holding adapter folders: $ZARR_CONFORMANCE_ADAPTERS (os.pathsep-separated) first,
     then the repo's adapters/."""
-    extra = [Path(p) for p in os.environ.get("ZARR_CONFORMANCE_ADAPTERS", "").split(os.pathsep) if p]
+    extra = [
+        Path(p) for p in os.environ.get("ZARR_CONFORMANCE_ADAPTERS", "").split(os.pathsep) if p
+    ]
     return [*extra, ADAPTERS_DIR]
 
 
 def find_adapter(name_or_path: str) -> AdapterConfig:
     """An adapter by name (searched in search_path()) or by the path of its folder."""
     candidate = Path(name_or_path)
-    if (candidate / "adapter.toml").is_file() and (os.sep in name_or_path or "/" in name_or_path or name_or_path.startswith(".")):
+    if (candidate / "adapter.toml").is_file() and (
+        os.sep in name_or_path or "/" in name_or_path or name_or_path.startswith(".")
+    ):
         return load_adapter_config(candidate)
     for root in search_path():
         if (root / name_or_path / "adapter.toml").is_file():

@@ -38,7 +38,9 @@ class Unavailable(ProvisioningError):
 
 
 def cache_root() -> Path:
-    from ..resources import default_cache  # <checkout>/.cache, or ~/.cache/zarr-conformance for a wheel
+    from ..resources import (
+        default_cache,  # <checkout>/.cache, or ~/.cache/zarr-conformance for a wheel
+    )
 
     return Path(os.environ.get("ZARR_CONFORMANCE_CACHE") or default_cache())
 
@@ -125,12 +127,24 @@ def ensure_venv(config: AdapterConfig) -> Path:
         try:
             _run([sys.executable, "-m", "venv", str(folder)], "creating the virtualenv")
             _say(f"  pip install {' '.join(config.requirements)}")
-            _run([str(venv_python(folder)), "-m", "pip", "install", "--disable-pip-version-check", "-q",
-                  *config.requirements], f"installing the requirements of {config.name}")
+            _run(
+                [
+                    str(venv_python(folder)),
+                    "-m",
+                    "pip",
+                    "install",
+                    "--disable-pip-version-check",
+                    "-q",
+                    *config.requirements,
+                ],
+                f"installing the requirements of {config.name}",
+            )
         except BaseException:
             shutil.rmtree(folder, ignore_errors=True)
             raise
-        (folder / COMPLETE).write_text(json.dumps({"requirements": list(config.requirements)}) + "\n")
+        (folder / COMPLETE).write_text(
+            json.dumps({"requirements": list(config.requirements)}) + "\n"
+        )
         _say(f"environment of {config.name!r} ready ({time.monotonic() - started:.0f} s)")
     return venv_python(folder)
 
@@ -145,13 +159,28 @@ def ensure_npm(config: AdapterConfig) -> Path:
             npm = shutil.which("npm")
             if npm is None:
                 raise ProvisioningError(f"adapter {config.name!r} needs npm, which is not on PATH")
-            _say(f"installing npm packages of adapter {config.name!r} into {folder}: {' '.join(config.npm)}")
+            _say(
+                f"installing npm packages of adapter {config.name!r} into {folder}: {' '.join(config.npm)}"
+            )
             shutil.rmtree(folder, ignore_errors=True)
             folder.mkdir(parents=True)
-            (folder / "package.json").write_text(json.dumps({"name": f"zc-{config.name}", "private": True}) + "\n")
+            (folder / "package.json").write_text(
+                json.dumps({"name": f"zc-{config.name}", "private": True}) + "\n"
+            )
             try:
-                _run([npm, "install", "--no-audit", "--no-fund", "--save-exact", "--prefix", str(folder), *config.npm],
-                     f"npm install for {config.name}")
+                _run(
+                    [
+                        npm,
+                        "install",
+                        "--no-audit",
+                        "--no-fund",
+                        "--save-exact",
+                        "--prefix",
+                        str(folder),
+                        *config.npm,
+                    ],
+                    f"npm install for {config.name}",
+                )
             except BaseException:
                 shutil.rmtree(folder, ignore_errors=True)
                 raise
@@ -179,6 +208,7 @@ def stage_command_folder(config: AdapterConfig) -> Path:
 
 # ---- system prerequisites -------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Availability:
     available: bool
@@ -199,11 +229,17 @@ def missing_debian(packages) -> list[str] | None:
     query = shutil.which("dpkg-query")
     if query is None:
         return None
-    proc = subprocess.run([query, "-W", "-f", "${Package} ${Status}\n", *packages],
-                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.run(
+        [query, "-W", "-f", "${Package} ${Status}\n", *packages],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     installed = set()
     for line in proc.stdout.splitlines():
-        name, _, status = line.partition(" ")  # status: "install ok installed", "deinstall ok config-files"
+        name, _, status = line.partition(
+            " "
+        )  # status: "install ok installed", "deinstall ok config-files"
         if status.split()[-1:] == ["installed"]:
             installed.add(name.split(":")[0])  # multiarch names come back as name:arch
     return [p for p in packages if p not in installed]
@@ -220,13 +256,22 @@ def availability(config: AdapterConfig) -> Availability:
     install = install_command(config.debian) if config.debian else None
     missing = missing_debian(config.debian)
     if missing is None:
-        return Availability(False, f"needs the Debian packages {', '.join(config.debian)}, and this system has no dpkg")
+        return Availability(
+            False,
+            f"needs the Debian packages {', '.join(config.debian)}, and this system has no dpkg",
+        )
     if missing:
-        return Availability(False, f"Debian packages not installed: {', '.join(missing)}", install_command(missing))
+        return Availability(
+            False, f"Debian packages not installed: {', '.join(missing)}", install_command(missing)
+        )
     if config.python is not None and not os.access(config.python, os.X_OK):
         return Availability(False, f"interpreter {config.python} not found", install)
-    if config.transport == "command" and config.command and "/" not in config.command[0] \
-            and shutil.which(config.command[0]) is None:
+    if (
+        config.transport == "command"
+        and config.command
+        and "/" not in config.command[0]
+        and shutil.which(config.command[0]) is None
+    ):
         return Availability(False, f"{config.command[0]} is not on PATH", install)
     if config.npm and shutil.which("npm") is None:
         return Availability(False, "npm is not on PATH", install)
@@ -250,18 +295,24 @@ def install_debian(packages, *, update: bool = True) -> None:
     if not packages:
         return
     if not can_install_debian():
-        raise ProvisioningError(f"cannot install {', '.join(packages)}: needs root and apt-get "
-                                f"(run: {install_command(packages)})")
+        raise ProvisioningError(
+            f"cannot install {', '.join(packages)}: needs root and apt-get "
+            f"(run: {install_command(packages)})"
+        )
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     if update:
         _say("apt-get update")
         _run_env(["apt-get", "update", "-q"], "apt-get update", env)
     _say(f"apt-get install {' '.join(packages)}")
-    _run_env(["apt-get", "install", "-y", "-q", *packages], f"installing {', '.join(packages)}", env)
+    _run_env(
+        ["apt-get", "install", "-y", "-q", *packages], f"installing {', '.join(packages)}", env
+    )
 
 
 def _run_env(argv: list[str], what: str, env: dict) -> None:
-    proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    proc = subprocess.run(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
+    )
     if proc.returncode != 0:
         raise ProvisioningError(f"{what} failed (exit {proc.returncode}):\n{proc.stdout[-4000:]}")
 
@@ -269,16 +320,22 @@ def _run_env(argv: list[str], what: str, env: dict) -> None:
 @dataclass
 class Selection:
     """What a run takes for its `--impl` names (select_adapters)."""
+
     names: list[str]  # to run
     unavailable: dict[str, Availability]  # left out: a system prerequisite is missing
     optional: list[str]  # left out of 'all': `default = false`
 
     def notes(self) -> list[str]:
         """One line per adapter left out."""
-        out = [f"skipping {name}: {found.describe()}; no records" for name, found in self.unavailable.items()]
+        out = [
+            f"skipping {name}: {found.describe()}; no records"
+            for name, found in self.unavailable.items()
+        ]
         if self.optional:
-            out.append(f"not in --impl all (default = false in adapter.toml; name them to run them): "
-                       f"{', '.join(self.optional)}")
+            out.append(
+                f"not in --impl all (default = false in adapter.toml; name them to run them): "
+                f"{', '.join(self.optional)}"
+            )
         return out
 
 
@@ -291,7 +348,14 @@ def select_adapters(names: list[str]) -> Selection:
     wanted = [n for n in names if n != "all"]
     optional: list[str] = []
     if "all" in names:
-        found = sorted({p.parent.name for root in search_path() if root.is_dir() for p in root.glob("*/adapter.toml")})
+        found = sorted(
+            {
+                p.parent.name
+                for root in search_path()
+                if root.is_dir()
+                for p in root.glob("*/adapter.toml")
+            }
+        )
         for name in found:
             if name in wanted:
                 continue

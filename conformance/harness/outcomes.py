@@ -111,5 +111,7 @@ def describe_exception(exc: BaseException) -> str:
 
 def _skip_reason(report) -> str:
     longrepr = report.longrepr
-    text = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr or "")
+    text = (
+        longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr or "")
+    )
     return re.sub(r"^Skipped: ", "", text)

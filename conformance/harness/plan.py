@@ -23,7 +23,9 @@ PROBED_TESTS = frozenset({"read", "reject", "write", "zom"})
 class Plan:
     test: str  # the record's test kind (a cross test of one adapter with itself: "roundtrip")
     mode: str  # "run", "probe" or "skip"
-    lacking: tuple[str, ...] = ()  # probe: what the adapter does not declare; skip: the reason's parts
+    lacking: tuple[
+        str, ...
+    ] = ()  # probe: what the adapter does not declare; skip: the reason's parts
     known: KnownFailure | None = None
 
     @property
@@ -60,11 +62,17 @@ def plan_cross(session: SuiteSession, writer: str, reader: str, case) -> Plan:
     known-failure entries: `test = "cross"` does not cover it)."""
     test = "roundtrip" if writer == reader else "cross"
     wconf, rconf = session.config(writer), session.config(reader)
-    lacking = [f"{writer} (writer) lacks {c}" for c in missing(case_needs("cross", case, "writer"), wconf)]
-    lacking += [f"{reader} (reader) lacks {c}" for c in missing(case_needs("cross", case, "reader"), rconf)]
+    lacking = [
+        f"{writer} (writer) lacks {c}" for c in missing(case_needs("cross", case, "writer"), wconf)
+    ]
+    lacking += [
+        f"{reader} (reader) lacks {c}" for c in missing(case_needs("cross", case, "reader"), rconf)
+    ]
     if lacking:
         return Plan(test, "skip", tuple(lacking))
-    known = wconf.known_failure(test, case.id, "writer", reader) or rconf.known_failure(test, case.id, "reader", writer)
+    known = wconf.known_failure(test, case.id, "writer", reader) or rconf.known_failure(
+        test, case.id, "reader", writer
+    )
     return Plan(test, "run", known=known)
 
 
@@ -77,16 +85,25 @@ def plan_property(session: SuiteSession, case_id: str, writer: str, reader: str)
     lacking += [f"{reader} lacks {c}" for c in missing({"op:read", "store:directory", fmt}, rconf)]
     if lacking:
         return Plan("property", "skip", tuple(lacking))
-    known = pick_known(wconf.known_failure("property", case_id, "writer", reader),
-                       rconf.known_failure("property", case_id, "reader", writer))
+    known = pick_known(
+        wconf.known_failure("property", case_id, "writer", reader),
+        rconf.known_failure("property", case_id, "reader", writer),
+    )
     return Plan("property", "run", known=known)
 
 
-def pick_known(writer_entry: KnownFailure | None, reader_entry: KnownFailure | None) -> KnownFailure | None:
+def pick_known(
+    writer_entry: KnownFailure | None, reader_entry: KnownFailure | None
+) -> KnownFailure | None:
     """One entry for a pair test where both sides have one: the writer's, unless only the reader's
     covers a crash (`crashes = true` also covers a wrong answer, not the other way round; a
     property test draws examples that may hit either bug)."""
-    if writer_entry is not None and reader_entry is not None and reader_entry.crashes and not writer_entry.crashes:
+    if (
+        writer_entry is not None
+        and reader_entry is not None
+        and reader_entry.crashes
+        and not writer_entry.crashes
+    ):
         return reader_entry
     return writer_entry or reader_entry
 
@@ -97,10 +114,17 @@ def plan_found(session: SuiteSession, case, writer: str, reader: str) -> Plan:
     id, skipped when either side lacks what the example needs (no probes: pairs)."""
     wconf, rconf = session.config(writer), session.config(reader)
     needs = set(case.needs) | {f"format:{case.format}"}
-    lacking = [f"{writer} lacks {c}" for c in missing(needs | {"op:write", "store:directory"}, wconf)]
-    lacking += [f"{reader} lacks {c}" for c in missing((needs - {"op:write"}) | {"op:read", "store:directory"}, rconf)]
+    lacking = [
+        f"{writer} lacks {c}" for c in missing(needs | {"op:write", "store:directory"}, wconf)
+    ]
+    lacking += [
+        f"{reader} lacks {c}"
+        for c in missing((needs - {"op:write"}) | {"op:read", "store:directory"}, rconf)
+    ]
     if lacking:
         return Plan("property", "skip", tuple(lacking))
-    known = pick_known(wconf.known_failure("property", case.id, "writer", reader),
-                       rconf.known_failure("property", case.id, "reader", writer))
+    known = pick_known(
+        wconf.known_failure("property", case.id, "writer", reader),
+        rconf.known_failure("property", case.id, "reader", writer),
+    )
     return Plan("property", "run", known=known)

@@ -68,7 +68,10 @@ class RunReporter:
         for name in sorted(self.per_adapter):
             counts = self.per_adapter[name]
             parts.append(f"{name}: " + " ".join(f"{counts[o]} {o}" for o in OUTCOMES if counts[o]))
-        line = f"[{self.done}/{total} {100 * self.done // max(total, 1)}% {time.monotonic() - self.started:.0f}s] " + " | ".join(parts)
+        line = (
+            f"[{self.done}/{total} {100 * self.done // max(total, 1)}% {time.monotonic() - self.started:.0f}s] "
+            + " | ".join(parts)
+        )
         if self.tty:
             self.stream.write("\r\033[K" + line[:200])
             if self.done == total:
@@ -89,7 +92,11 @@ class RunReporter:
             for r in bad[:FAILURES_SHOWN]:
                 who = f"{r['writer']}->{r['reader']}" if r["test"] in PAIR_TESTS else r["impl"]
                 first = (r["message"] or "").strip().splitlines()[:1]
-                lines.append(f"  {r['outcome'].upper():10} {r['test']:9} {who} {r['case']}: {first[0] if first else ''}"[:300])
+                lines.append(
+                    f"  {r['outcome'].upper():10} {r['test']:9} {who} {r['case']}: {first[0] if first else ''}"[
+                        :300
+                    ]
+                )
             if len(bad) > FAILURES_SHOWN:
                 lines.append(f"  ... and {len(bad) - FAILURES_SHOWN} more (see the results file)")
         lines += [f"warning: {w}" for w in stale]
@@ -100,12 +107,18 @@ class RunReporter:
         # run (unknown wrong data, errored, failed); skipped = the rest (unsupported, known failures,
         # known wrong data).
         counts = Counter(r["outcome"] for r in records)
-        known_wrong = sum(r["outcome"] == "wrong-data" and bool(r.get("known_failure")) for r in records)
+        known_wrong = sum(
+            r["outcome"] == "wrong-data" and bool(r.get("known_failure")) for r in records
+        )
         gating = {id(r) for r in bad}
         lenient = sum(r["outcome"] == "failed" and id(r) not in gating for r in records)
-        lines.append(f"wrong data: {counts['wrong-data']} ({known_wrong} known), errored: {counts['errored']}, "
-                     f"failed: {counts['failed']} ({lenient} of them strict, optional or extension cases, which do not "
-                     f"fail the run), probes: {sum(bool(r.get('probe')) for r in records)}")
+        lines.append(
+            f"wrong data: {counts['wrong-data']} ({known_wrong} known), errored: {counts['errored']}, "
+            f"failed: {counts['failed']} ({lenient} of them strict, optional or extension cases, which do not "
+            f"fail the run), probes: {sum(bool(r.get('probe')) for r in records)}"
+        )
         passed = counts["passed"]
-        lines.append(f"matrix: {passed} passed, {len(bad)} failed, {len(records) - passed - len(bad)} skipped")
+        lines.append(
+            f"matrix: {passed} passed, {len(bad)} failed, {len(records) - passed - len(bad)} skipped"
+        )
         return "\n".join(lines)

@@ -38,7 +38,6 @@ CONTEXT = pytest.StashKey[TestContext]()
 RECORD_PROPERTY = "zarr_conformance_record"
 
 
-
 class ImplVersionWarning(UserWarning):
     """An adapter runs another version of its implementation than adapter.toml pins."""
 
@@ -48,51 +47,110 @@ def register_hypothesis_profiles() -> None:
     deterministic by default now (conformance.suite.test_properties: fixed seed and examples)."""
     from hypothesis import HealthCheck, settings
 
-    settings.register_profile("ci", max_examples=100, deadline=None, derandomize=True, print_blob=True,
-                              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    settings.register_profile(
+        "ci",
+        max_examples=100,
+        deadline=None,
+        derandomize=True,
+        print_blob=True,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
 
 
 def _size(text: str) -> int:
     match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*", text.lower())
     if not match:
-        raise pytest.UsageError(f"--adapter-memory: cannot read {text!r} (e.g. 4GiB, 512MiB, 0 = no cap)")
+        raise pytest.UsageError(
+            f"--adapter-memory: cannot read {text!r} (e.g. 4GiB, 512MiB, 0 = no cap)"
+        )
     return int(float(match.group(1)) * 1024 ** " kmgt".index(match.group(2) or " "))
 
 
 def pytest_addoption(parser) -> None:
     group = parser.getgroup("zarr-conformance", "Zarr conformance suite (conformance/suite)")
-    group.addoption("--impl", action="append", default=[], metavar="NAME",
-                    help="adapter to test, by name (adapters/<name>) or folder path; repeatable (default: reference)")
+    group.addoption(
+        "--impl",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="adapter to test, by name (adapters/<name>) or folder path; repeatable (default: reference)",
+    )
     group.addoption("--results", metavar="FILE", help="write the JSONL results stream here")
-    group.addoption("--adapter-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
-                    help=f"seconds per adapter request before it counts as hung (default {DEFAULT_TIMEOUT:g})")
-    group.addoption("--adapter-memory", default="4GiB", metavar="SIZE",
-                    help="memory cap of each adapter process (RLIMIT_DATA; default 4GiB, 0 = none)")
+    group.addoption(
+        "--adapter-timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        metavar="S",
+        help=f"seconds per adapter request before it counts as hung (default {DEFAULT_TIMEOUT:g})",
+    )
+    group.addoption(
+        "--adapter-memory",
+        default="4GiB",
+        metavar="SIZE",
+        help="memory cap of each adapter process (RLIMIT_DATA; default 4GiB, 0 = none)",
+    )
     # Not --fixtures: pytest itself owns that option (it lists fixtures).
-    group.addoption("--corpus", metavar="DIR", help="corpus root (default: <repo>/fixtures or $ZARR_CONFORMANCE_FIXTURES)")
-    group.addoption("--kinds", metavar="LIST", default=",".join(TESTS),
-                    help=f"comma-separated test kinds to run (default all: {','.join(TESTS)})")
-    group.addoption("--cases", action="append", default=[], metavar="GLOB",
-                    help="only cases whose id matches this glob; repeatable")
-    group.addoption("--in-process", action="store_true",
-                    help="import adapters without requirements into the test process (faster, no isolation)")
-    group.addoption("--no-probe", action="store_true",
-                    help="skip read/reject/write/zom cases needing a capability the adapter does not declare "
-                         "(default: run them as probes)")
-    group.addoption("--run-id", default=None, help="id shared by every record of this run (default: generated)")
-    group.addoption("--impl-env", choices=("pinned", "current"), default="pinned",
-                    help="pinned (default): each adapter runs in a venv of adapter.toml's exact pins; current: "
-                         "python adapters run in this interpreter, testing the implementation installed here "
-                         "(your own build), with the adapter's known failures. NAME@VERSION in --impl runs "
-                         "another version of the implementation in its own venv instead")
-    group.addoption("--hypothesis-explore", action="store_true",
-                    help="property tests draw fresh random examples (default: a fixed seed, the same examples "
-                         "every run) and save every new shrunk failure as corpus cases <format>/found/* that "
-                         "later runs replay")
-    group.addoption("--property-examples", type=int, default=None, metavar="N",
-                    help="examples per property and writer/reader pair (default 100)")
-    group.addoption("--corpus-version", metavar="VERSION", default=None,
-                    help="stop unless the corpus's VERSION file says this version (1.2.0), or one within it (1.2, 1)")
+    group.addoption(
+        "--corpus",
+        metavar="DIR",
+        help="corpus root (default: <repo>/fixtures or $ZARR_CONFORMANCE_FIXTURES)",
+    )
+    group.addoption(
+        "--kinds",
+        metavar="LIST",
+        default=",".join(TESTS),
+        help=f"comma-separated test kinds to run (default all: {','.join(TESTS)})",
+    )
+    group.addoption(
+        "--cases",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="only cases whose id matches this glob; repeatable",
+    )
+    group.addoption(
+        "--in-process",
+        action="store_true",
+        help="import adapters without requirements into the test process (faster, no isolation)",
+    )
+    group.addoption(
+        "--no-probe",
+        action="store_true",
+        help="skip read/reject/write/zom cases needing a capability the adapter does not declare "
+        "(default: run them as probes)",
+    )
+    group.addoption(
+        "--run-id", default=None, help="id shared by every record of this run (default: generated)"
+    )
+    group.addoption(
+        "--impl-env",
+        choices=("pinned", "current"),
+        default="pinned",
+        help="pinned (default): each adapter runs in a venv of adapter.toml's exact pins; current: "
+        "python adapters run in this interpreter, testing the implementation installed here "
+        "(your own build), with the adapter's known failures. NAME@VERSION in --impl runs "
+        "another version of the implementation in its own venv instead",
+    )
+    group.addoption(
+        "--hypothesis-explore",
+        action="store_true",
+        help="property tests draw fresh random examples (default: a fixed seed, the same examples "
+        "every run) and save every new shrunk failure as corpus cases <format>/found/* that "
+        "later runs replay",
+    )
+    group.addoption(
+        "--property-examples",
+        type=int,
+        default=None,
+        metavar="N",
+        help="examples per property and writer/reader pair (default 100)",
+    )
+    group.addoption(
+        "--corpus-version",
+        metavar="VERSION",
+        default=None,
+        help="stop unless the corpus's VERSION file says this version (1.2.0), or one within it (1.2, 1)",
+    )
 
 
 @pytest.hookimpl(tryfirst=True)  # before hypothesis's plugin loads the profile
@@ -100,22 +158,33 @@ def pytest_configure(config) -> None:
     # hypothesis is imported only when asked for: importing it slows down every pytest start.
     if getattr(config.option, "hypothesis_profile", None) == "ci":
         register_hypothesis_profiles()
-    config.addinivalue_line("markers", "conformance(test): a conformance suite test of that kind (read, reject, ...)")
-    config.addinivalue_line("markers", "conformance_empty: placeholder of an empty parameter set (deselected)")
+    config.addinivalue_line(
+        "markers", "conformance(test): a conformance suite test of that kind (read, reject, ...)"
+    )
+    config.addinivalue_line(
+        "markers", "conformance_empty: placeholder of an empty parameter set (deselected)"
+    )
     _use_imported_suite(config)
     kinds = tuple(k.strip() for k in config.getoption("kinds").split(",") if k.strip())
     bad = [k for k in kinds if k not in TESTS]
     if bad:
-        raise pytest.UsageError(f"--kinds: unknown test kind(s) {', '.join(bad)}; known: {', '.join(TESTS)}")
+        raise pytest.UsageError(
+            f"--kinds: unknown test kind(s) {', '.join(bad)}; known: {', '.join(TESTS)}"
+        )
     memory = _size(config.getoption("adapter_memory"))
     options = Options(
         impls=config.getoption("impl") or ["reference"],
         results=Path(config.getoption("results")) if config.getoption("results") else None,
-        timeout=config.getoption("adapter_timeout"), memory_limit=memory or None,
+        timeout=config.getoption("adapter_timeout"),
+        memory_limit=memory or None,
         fixtures=Path(config.getoption("corpus")) if config.getoption("corpus") else None,
-        kinds=kinds, cases=tuple(config.getoption("cases")), in_process=config.getoption("in_process"),
-        run_id=config.getoption("run_id") or new_run_id(), probe=not config.getoption("no_probe"),
-        impl_env=config.getoption("impl_env"), explore=config.getoption("hypothesis_explore"),
+        kinds=kinds,
+        cases=tuple(config.getoption("cases")),
+        in_process=config.getoption("in_process"),
+        run_id=config.getoption("run_id") or new_run_id(),
+        probe=not config.getoption("no_probe"),
+        impl_env=config.getoption("impl_env"),
+        explore=config.getoption("hypothesis_explore"),
         examples=config.getoption("property_examples"),
     )
     if options.examples is not None and options.examples < 1:
@@ -140,8 +209,10 @@ def _check_corpus_version(wanted: str | None, fixtures: Path | None) -> None:
     root = fixtures or default_root()
     have = corpus_version(root)
     if not version_matches(have, wanted):
-        raise pytest.UsageError(f"--corpus-version {wanted}: the corpus at {root} is "
-                                f"{'version ' + have if have else 'unversioned (no VERSION file)'}")
+        raise pytest.UsageError(
+            f"--corpus-version {wanted}: the corpus at {root} is "
+            f"{'version ' + have if have else 'unversioned (no VERSION file)'}"
+        )
 
 
 def _use_imported_suite(config) -> None:
@@ -163,10 +234,13 @@ def _use_imported_suite(config) -> None:
         path = path.resolve()
         parts = path.parts
         for j in range(len(parts) - 1, 0, -1):
-            if parts[j - 1:j + 1] == ("conformance", "suite") and (Path(*parts[:j + 1]) / "__init__.py").is_file():
-                suite = Path(*parts[:j + 1])
+            if (
+                parts[j - 1 : j + 1] == ("conformance", "suite")
+                and (Path(*parts[: j + 1]) / "__init__.py").is_file()
+            ):
+                suite = Path(*parts[: j + 1])
                 if suite != mine:
-                    target = mine.joinpath(*parts[j + 1:])
+                    target = mine.joinpath(*parts[j + 1 :])
                     if target.exists():
                         args[i] = str(target) + sep + rest
                         changed = True
@@ -182,6 +256,7 @@ def pytest_unconfigure(config) -> None:
 
 
 # ---- parametrisation ------------------------------------------------------------------------------
+
 
 def pytest_generate_tests(metafunc) -> None:
     marker = metafunc.definition.get_closest_marker("conformance")
@@ -204,19 +279,34 @@ def pytest_generate_tests(metafunc) -> None:
         if test in session.options.kinds:
             params = _single_params(session, test) if single else _cross_params(session)
     if not params:  # deselected below (pytest's own empty parameter set would show as a skip)
-        params = [pytest.param(*[None] * len(argnames), marks=pytest.mark.conformance_empty, id="none")]
+        params = [
+            pytest.param(*[None] * len(argnames), marks=pytest.mark.conformance_empty, id="none")
+        ]
     metafunc.parametrize(argnames, params)
 
 
 def _single_params(session: SuiteSession, test: str):
-    return [pytest.param(name, case, marks=_marks(plan_single(session, test, name, case)), id=f"{name}:{case.id}")
-            for name in session.adapters for case in session.cases(test)]
+    return [
+        pytest.param(
+            name, case, marks=_marks(plan_single(session, test, name, case)), id=f"{name}:{case.id}"
+        )
+        for name in session.adapters
+        for case in session.cases(test)
+    ]
 
 
 def _cross_params(session: SuiteSession):
-    return [pytest.param(wname, rname, case, marks=_marks(plan_cross(session, wname, rname, case)),
-                         id=f"{wname}->{rname}:{case.id}")
-            for wname, rname in itertools.product(session.adapters, repeat=2) for case in session.cases("cross")]
+    return [
+        pytest.param(
+            wname,
+            rname,
+            case,
+            marks=_marks(plan_cross(session, wname, rname, case)),
+            id=f"{wname}->{rname}:{case.id}",
+        )
+        for wname, rname in itertools.product(session.adapters, repeat=2)
+        for case in session.cases("cross")
+    ]
 
 
 def property_pairs(session: SuiteSession) -> list[tuple[str, str]]:
@@ -232,8 +322,15 @@ def _property_params(session: SuiteSession, function: str):
     from conformance.suite import property_id
 
     case_id = property_id(function)
-    return [pytest.param(wname, rname, marks=_marks(plan_property(session, case_id, wname, rname)), id=f"{wname}->{rname}")
-            for wname, rname in property_pairs(session)]
+    return [
+        pytest.param(
+            wname,
+            rname,
+            marks=_marks(plan_property(session, case_id, wname, rname)),
+            id=f"{wname}->{rname}",
+        )
+        for wname, rname in property_pairs(session)
+    ]
 
 
 def found_cases(session: SuiteSession) -> list:
@@ -243,14 +340,27 @@ def found_cases(session: SuiteSession) -> list:
     from .session import is_found
 
     globs = session.options.cases
-    return [c for c in session.all_cases() if is_found(c) and c.kind == "write"
-            and (not globs or any(fnmatchcase(c.id, g) for g in globs))]
+    return [
+        c
+        for c in session.all_cases()
+        if is_found(c)
+        and c.kind == "write"
+        and (not globs or any(fnmatchcase(c.id, g) for g in globs))
+    ]
 
 
 def _found_params(session: SuiteSession):
-    return [pytest.param(wname, rname, case, marks=_marks(plan_found(session, case, wname, rname)),
-                         id=f"{wname}->{rname}:{case.id}")
-            for wname, rname in property_pairs(session) for case in found_cases(session)]
+    return [
+        pytest.param(
+            wname,
+            rname,
+            case,
+            marks=_marks(plan_found(session, case, wname, rname)),
+            id=f"{wname}->{rname}:{case.id}",
+        )
+        for wname, rname in property_pairs(session)
+        for case in found_cases(session)
+    ]
 
 
 def _marks(plan: Plan) -> list:
@@ -260,8 +370,13 @@ def _marks(plan: Plan) -> list:
         return []
     # raises=AssertionError: a known wrong answer is expected, a crash is still `errored` unless the
     # entry says the bug is a crash. outcomes.settle makes the final call (wrong data stays wrong-data).
-    return [pytest.mark.xfail(reason=plan.known.describe(), strict=plan.known.strict,
-                              raises=None if plan.known.crashes else AssertionError)]
+    return [
+        pytest.mark.xfail(
+            reason=plan.known.describe(),
+            strict=plan.known.strict,
+            raises=None if plan.known.crashes else AssertionError,
+        )
+    ]
 
 
 def plan_of(item) -> Plan:
@@ -286,8 +401,10 @@ def pytest_collection_modifyitems(config, items) -> None:
     keep, drop = [], []
     for item in items:
         marker = item.get_closest_marker("conformance")
-        if marker is not None and (item.get_closest_marker("conformance_empty") is not None
-                                   or marker.args[0] not in session.options.kinds):
+        if marker is not None and (
+            item.get_closest_marker("conformance_empty") is not None
+            or marker.args[0] not in session.options.kinds
+        ):
             drop.append(item)
         else:
             keep.append(item)
@@ -298,10 +415,15 @@ def pytest_collection_modifyitems(config, items) -> None:
 
 # ---- the per-test context and the record ----------------------------------------------------------
 
+
 @pytest.fixture
 def harness(request):
     """The suite's way to reach adapters (see conformance.harness.session.TestContext)."""
-    context = TestContext(request.config.stash[SESSION], plan_of(request.node), request.node.callspec.params.get("case"))
+    context = TestContext(
+        request.config.stash[SESSION],
+        plan_of(request.node),
+        request.node.callspec.params.get("case"),
+    )
     request.node.stash[CONTEXT] = context
     yield context
     context.cleanup()
@@ -335,17 +457,33 @@ def _record(item, test: str, report, call) -> dict:
         reader = impl
     elif test == "write":
         writer = impl
-    store = {"kind": case.store_kind if case is not None and test in ("read", "reject", "zom") else "directory"}
+    store = {
+        "kind": case.store_kind
+        if case is not None and test in ("read", "reject", "zom")
+        else "directory"
+    }
     fields = dict(context.fields) if context else {}
     return make_record(
-        run_id=session.options.run_id, test=plan.test, case=case_id,
-        impl=impl, writer=writer, reader=reader, outcome=outcome, message=message,
+        run_id=session.options.run_id,
+        test=plan.test,
+        case=case_id,
+        impl=impl,
+        writer=writer,
+        reader=reader,
+        outcome=outcome,
+        message=message,
         requirements=case.requirements if case is not None else fields.pop("requirements", []),
-        elapsed=report.duration, adapter_elapsed=context.adapter_elapsed if context else None,
-        versions=context.versions if context else {}, tier=case.tier if case is not None else fields.pop("tier", None),
-        format=case.format if case is not None else fields.pop("format", None), store=store,
-        known_failure=known.as_record() if known is not None else None, probe=True if probed else None,
-        pair="self" if test == "property" and writer == reader else None, nodeid=item.nodeid, **fields,
+        elapsed=report.duration,
+        adapter_elapsed=context.adapter_elapsed if context else None,
+        versions=context.versions if context else {},
+        tier=case.tier if case is not None else fields.pop("tier", None),
+        format=case.format if case is not None else fields.pop("format", None),
+        store=store,
+        known_failure=known.as_record() if known is not None else None,
+        probe=True if probed else None,
+        pair="self" if test == "property" and writer == reader else None,
+        nodeid=item.nodeid,
+        **fields,
     )
 
 
@@ -356,6 +494,7 @@ def _property_case(item) -> str:
 
 
 # ---- writing records and the summary (controller side) -----------------------------------------
+
 
 class RecordSink:
     """Receives every report (from workers too, under xdist), writes the records, prints the summary,
@@ -381,7 +520,9 @@ class RecordSink:
         return self._variants
 
     def pytest_runtest_logreport(self, report) -> None:
-        record = next((value for key, value in report.user_properties if key == RECORD_PROPERTY), None)
+        record = next(
+            (value for key, value in report.user_properties if key == RECORD_PROPERTY), None
+        )
         if record is None and report.failed and report.when not in ("setup", "call", "teardown"):
             record = _orphan_record(report, self.options)  # a worker died in the middle of a test
         if record is None:
@@ -405,7 +546,9 @@ class RecordSink:
         for line in self.tested_lines():
             terminalreporter.write_line(line)
         if self.writer is not None:
-            terminalreporter.write_line(f"results: {self.writer.path} ({self.writer.count} records)")
+            terminalreporter.write_line(
+                f"results: {self.writer.path} ({self.writer.count} records)"
+            )
 
     def pytest_unconfigure(self, config) -> None:
         if self.writer is not None:
@@ -413,7 +556,9 @@ class RecordSink:
             try:
                 write_meta(meta_path(self.writer.path), self.run_meta())
             except OSError as exc:
-                warnings.warn(f"zarr-conformance: cannot write {meta_path(self.writer.path)}: {exc}")
+                warnings.warn(
+                    f"zarr-conformance: cannot write {meta_path(self.writer.path)}: {exc}"
+                )
 
     def found_versions(self) -> dict[str, dict]:
         """Per adapter (column), the versions its describe() reported in this run's records."""
@@ -432,7 +577,9 @@ class RecordSink:
                 continue
             got = found.get(v.name, {}).get(v.package) or v.version
             where = "this environment" if v.env == "current" else "its own venv"
-            lines.append(f"tested: {v.name} = {v.package} {got} from {where} (adapter pin: {v.pinned})")
+            lines.append(
+                f"tested: {v.name} = {v.package} {got} from {where} (adapter pin: {v.pinned})"
+            )
         return lines
 
     def run_meta(self) -> dict:
@@ -526,9 +673,17 @@ def _orphan_record(report, options: Options) -> dict | None:
     writer, _, reader = who.partition("->")
     if kind == "cross" and writer == reader:
         kind = "roundtrip"
-    return make_record(run_id=options.run_id, test=kind, case=case or "?", impl=reader or writer,
-                       writer=writer if reader else None, reader=reader or None, outcome="errored",
-                       message=f"the test process died: {str(report.longrepr)[:1000]}", nodeid=report.nodeid)
+    return make_record(
+        run_id=options.run_id,
+        test=kind,
+        case=case or "?",
+        impl=reader or writer,
+        writer=writer if reader else None,
+        reader=reader or None,
+        outcome="errored",
+        message=f"the test process died: {str(report.longrepr)[:1000]}",
+        nodeid=report.nodeid,
+    )
 
 
 def stale_known_failures(session: SuiteSession) -> list[str]:
@@ -545,7 +700,9 @@ def stale_known_failures(session: SuiteSession) -> list[str]:
         for entry in config.known_failures:
             for pattern in entry.cases:
                 if not any(_glob_hits(pattern, i) for i in ids):
-                    out.append(f"{config.name}: known failure {entry.id} case {pattern!r} matches no case")
+                    out.append(
+                        f"{config.name}: known failure {entry.id} case {pattern!r} matches no case"
+                    )
     return out
 
 
@@ -553,4 +710,3 @@ def _glob_hits(pattern: str, case_id: str) -> bool:
     from fnmatch import fnmatchcase
 
     return case_id == pattern or fnmatchcase(case_id, pattern)
-

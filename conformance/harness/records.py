@@ -9,8 +9,9 @@ import os
 import time
 import uuid
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Iterable
+from typing import IO
 
 SCHEMA_VERSION = 1
 # Test kinds that can be selected (--kinds); records also say `roundtrip`: a cross test whose
@@ -26,18 +27,44 @@ def new_run_id() -> str:
     return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + uuid.uuid4().hex[:8]
 
 
-def make_record(*, run_id: str, test: str, case: str, impl: str, outcome: str, message: str = "",
-                writer: str | None = None, reader: str | None = None, requirements=(), elapsed: float = 0.0,
-                adapter_elapsed: float | None = None, versions: dict | None = None, tier: str | None = None,
-                format: str | None = None, store: dict | None = None, **optional) -> dict:
+def make_record(
+    *,
+    run_id: str,
+    test: str,
+    case: str,
+    impl: str,
+    outcome: str,
+    message: str = "",
+    writer: str | None = None,
+    reader: str | None = None,
+    requirements=(),
+    elapsed: float = 0.0,
+    adapter_elapsed: float | None = None,
+    versions: dict | None = None,
+    tier: str | None = None,
+    format: str | None = None,
+    store: dict | None = None,
+    **optional,
+) -> dict:
     if outcome not in OUTCOMES:
         raise ValueError(f"unknown outcome {outcome!r}")
     record = {
-        "schema": SCHEMA_VERSION, "run_id": run_id, "test": test, "case": case, "impl": impl,
-        "writer": writer, "reader": reader, "outcome": outcome, "message": truncate(message),
-        "requirements": list(requirements), "elapsed": round(max(elapsed, 0.0), 6),
+        "schema": SCHEMA_VERSION,
+        "run_id": run_id,
+        "test": test,
+        "case": case,
+        "impl": impl,
+        "writer": writer,
+        "reader": reader,
+        "outcome": outcome,
+        "message": truncate(message),
+        "requirements": list(requirements),
+        "elapsed": round(max(elapsed, 0.0), 6),
         "adapter_elapsed": None if adapter_elapsed is None else round(max(adapter_elapsed, 0.0), 6),
-        "versions": versions or {}, "tier": tier, "format": format, "store": store or {"kind": "directory"},
+        "versions": versions or {},
+        "tier": tier,
+        "format": format,
+        "store": store or {"kind": "directory"},
     }
     record.update({k: v for k, v in optional.items() if v is not None})
     return record
@@ -91,10 +118,14 @@ def summary_table(records: list[dict], wall_time: float | None = None) -> str:
     header = f"{'adapter':<{name_width}}  " + "  ".join(f"{o:>13}" for o in OUTCOMES)
     lines = [header, "-" * len(header)]
     for name in sorted(table):
-        lines.append(f"{name:<{name_width}}  " + "  ".join(f"{table[name][o]:>13}" for o in OUTCOMES))
+        lines.append(
+            f"{name:<{name_width}}  " + "  ".join(f"{table[name][o]:>13}" for o in OUTCOMES)
+        )
     total = Counter(r["outcome"] for r in records)
     lines.append("-" * len(header))
-    lines.append(f"{'all records':<{name_width}}  " + "  ".join(f"{total[o]:>13}" for o in OUTCOMES))
+    lines.append(
+        f"{'all records':<{name_width}}  " + "  ".join(f"{total[o]:>13}" for o in OUTCOMES)
+    )
     if wall_time is not None:
         lines.append(f"{len(records)} records in {wall_time:.1f} s wall time")
     return "\n".join(lines)
@@ -111,7 +142,16 @@ def unexpected(records: Iterable[dict]) -> list[dict]:
     """Records that make a run fail: anything errored, wrong data no known-failure entry covers
     (a covered one stays `wrong-data`, with `known_failure`), a failed required case, and a
     known-failure entry whose case now passes (stale data, whatever the tier)."""
-    return [r for r in records if r["outcome"] == "errored"
-            or (r["outcome"] == "wrong-data" and not r.get("known_failure"))
-            or (r["outcome"] == "failed" and (r.get("tier") not in NON_GATING_TIERS
-                                              or (r.get("message") or "").startswith(STALE_ENTRY)))]
+    return [
+        r
+        for r in records
+        if r["outcome"] == "errored"
+        or (r["outcome"] == "wrong-data" and not r.get("known_failure"))
+        or (
+            r["outcome"] == "failed"
+            and (
+                r.get("tier") not in NON_GATING_TIERS
+                or (r.get("message") or "").startswith(STALE_ENTRY)
+            )
+        )
+    ]

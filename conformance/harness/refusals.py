@@ -11,22 +11,57 @@ from .config import AdapterConfig, ErrorRule
 
 # Exception types that are bugs wherever they come from: never a correct rejection (Python's;
 # adapters add their language's and their library's own with [[errors]] category "crash").
-CRASH_TYPES = frozenset({
-    "AttributeError", "TypeError", "KeyError", "IndexError", "RecursionError", "NameError",
-    "UnboundLocalError", "ZeroDivisionError", "AssertionError", "SystemError",
-})
+CRASH_TYPES = frozenset(
+    {
+        "AttributeError",
+        "TypeError",
+        "KeyError",
+        "IndexError",
+        "RecursionError",
+        "NameError",
+        "UnboundLocalError",
+        "ZeroDivisionError",
+        "AssertionError",
+        "SystemError",
+    }
+)
 
 # The category of each reason code of conformance/reference/errors.py: which layer refused.
 REASON_CATEGORY = {
-    **dict.fromkeys((
-        "invalid-json", "invalid-metadata", "missing-field", "unknown-field", "must-understand",
-        "invalid-zarr-format", "invalid-node-type", "invalid-shape", "invalid-chunk-shape",
-        "invalid-chunk-grid", "invalid-chunk-key-encoding", "invalid-data-type", "unknown-data-type",
-        "unknown-chunk-grid", "unknown-chunk-key-encoding", "invalid-fill-value",
-        "invalid-order", "invalid-dimension-names", "invalid-storage-transformer", "invalid-attributes",
-        "invalid-extension", "unregistered-extension", "invalid-path", "invalid-node-name", "node-not-found", "implicit-group",
-        "node-exists", "stray-key", "mixed-formats",
-    ), "metadata"),
+    **dict.fromkeys(
+        (
+            "invalid-json",
+            "invalid-metadata",
+            "missing-field",
+            "unknown-field",
+            "must-understand",
+            "invalid-zarr-format",
+            "invalid-node-type",
+            "invalid-shape",
+            "invalid-chunk-shape",
+            "invalid-chunk-grid",
+            "invalid-chunk-key-encoding",
+            "invalid-data-type",
+            "unknown-data-type",
+            "unknown-chunk-grid",
+            "unknown-chunk-key-encoding",
+            "invalid-fill-value",
+            "invalid-order",
+            "invalid-dimension-names",
+            "invalid-storage-transformer",
+            "invalid-attributes",
+            "invalid-extension",
+            "unregistered-extension",
+            "invalid-path",
+            "invalid-node-name",
+            "node-not-found",
+            "implicit-group",
+            "node-exists",
+            "stray-key",
+            "mixed-formats",
+        ),
+        "metadata",
+    ),
     **dict.fromkeys(("invalid-codec", "unknown-codec", "codec-order"), "codec"),
     **dict.fromkeys(("checksum-mismatch", "corrupt-chunk", "corrupt-shard-index"), "chunk-data"),
     **dict.fromkeys(("io-error", "read-only"), "io"),
@@ -38,10 +73,13 @@ UNCATEGORISED = frozenset({"too-large", "unsupported", "model-mismatch"})
 @dataclass(frozen=True)
 class Refusal:
     """A failed response, judged."""
+
     type: str
     message: str
     reason: str | None  # the reason code, when the implementation gives one
-    category: str | None  # metadata | codec | chunk-data | io | unsupported | crash, or None: unknown
+    category: (
+        str | None
+    )  # metadata | codec | chunk-data | io | unsupported | crash, or None: unknown
     verdict: str  # "refusal" (clean), "unsupported" (declared), "crash", "undeclared" (unsupported answer)
     why: str  # for unsupported and crash: the rule's reason or what made it a crash
 
@@ -53,8 +91,13 @@ class Refusal:
         """The record's `refusal` member; expected_reason: the case's reason code, if it has one."""
         expected = REASON_CATEGORY.get(expected_reason) if expected_reason else None
         right = None if expected is None or self.category is None else self.category == expected
-        return {"type": self.type, "message": self.message, "category": self.category,
-                "expected_category": expected, "right_reason": right}
+        return {
+            "type": self.type,
+            "message": self.message,
+            "category": self.category,
+            "expected_category": expected,
+            "right_reason": right,
+        }
 
 
 def judge_refusal(config: AdapterConfig, body: dict) -> Refusal:
@@ -63,8 +106,14 @@ def judge_refusal(config: AdapterConfig, body: dict) -> Refusal:
     rule = next((r for r in config.errors if r.matches(error)), None)
     category = rule.category if rule is not None else REASON_CATEGORY.get(error.get("reason"))
     verdict, why = _verdict(error, rule, bool(body.get("unsupported")))
-    return Refusal(type=error.get("type", ""), message=error.get("message", ""), reason=error.get("reason"),
-                   category=category, verdict=verdict, why=why)
+    return Refusal(
+        type=error.get("type", ""),
+        message=error.get("message", ""),
+        reason=error.get("reason"),
+        category=category,
+        verdict=verdict,
+        why=why,
+    )
 
 
 def _deliberate(rule: ErrorRule) -> bool:
@@ -72,14 +121,23 @@ def _deliberate(rule: ErrorRule) -> bool:
     TypeError("Invalid type: ... Expected ...")) is a refusal only under a rule that names the
     type, pins the message down with a pattern and says why: an audited exception, never a
     blanket one."""
-    return rule.category in ("metadata", "codec", "chunk-data", "io") and rule.message is not None and bool(rule.reason)
+    return (
+        rule.category in ("metadata", "codec", "chunk-data", "io")
+        and rule.message is not None
+        and bool(rule.reason)
+    )
 
 
 def _verdict(error: dict, rule: ErrorRule | None, unsupported_answer: bool) -> tuple[str, str]:
-    if unsupported_answer:  # the adapter says it cannot drive this: only as declared in adapter.toml
+    if (
+        unsupported_answer
+    ):  # the adapter says it cannot drive this: only as declared in adapter.toml
         if rule is not None and rule.category == "unsupported":
             return "unsupported", rule.reason
-        return "undeclared", "undeclared unsupported answer (adapter.toml [[errors]] has no category-unsupported entry for it)"
+        return (
+            "undeclared",
+            "undeclared unsupported answer (adapter.toml [[errors]] has no category-unsupported entry for it)",
+        )
     if error.get("origin") == "adapter":
         return "crash", "raised in adapter code"
     if error.get("type") in CRASH_TYPES:

@@ -4,7 +4,7 @@ validators for them."""
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 SCHEMA_DIR = Path(__file__).with_name("schemas")
@@ -20,12 +20,12 @@ RESPONSE_SCHEMAS = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def schema(name: str) -> dict:
     return json.loads((SCHEMA_DIR / f"{name}.json").read_text("utf-8"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(name: str):
     import jsonschema
 

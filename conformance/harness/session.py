@@ -39,7 +39,9 @@ class Options:
     probe: bool = True  # run read/reject/write/zom cases an adapter declines anyway (conformance.harness.plan)
     impl_env: str = "pinned"  # "current": adapters run in the caller's environment (conformance.harness.variants)
     explore: bool = False  # property tests draw fresh examples and save new failures (conformance.suite.failures)
-    examples: int | None = None  # examples per property and pair (None: conformance.suite.test_properties.EXAMPLES)
+    examples: int | None = (
+        None  # examples per property and pair (None: conformance.suite.test_properties.EXAMPLES)
+    )
 
 
 class SuiteSession:
@@ -60,7 +62,9 @@ class SuiteSession:
         out: dict[str, AdapterConfig] = {}
         for config in configs:
             if config.name in out and out[config.name].folder != config.folder:
-                raise pytest.UsageError(f"two adapters named {config.name!r}: {out[config.name].folder}, {config.folder}")
+                raise pytest.UsageError(
+                    f"two adapters named {config.name!r}: {out[config.name].folder}, {config.folder}"
+                )
             out[config.name] = config
         return out
 
@@ -75,9 +79,12 @@ class SuiteSession:
     @property
     def pool(self) -> AdapterPool:
         if self._pool is None:
-            self._pool = AdapterPool(timeout=self.options.timeout, memory_limit=self.options.memory_limit,
-                                     in_process=self.options.in_process,
-                                     scratch=scratch_dir())
+            self._pool = AdapterPool(
+                timeout=self.options.timeout,
+                memory_limit=self.options.memory_limit,
+                in_process=self.options.in_process,
+                scratch=scratch_dir(),
+            )
         return self._pool
 
     def all_cases(self):
@@ -86,10 +93,14 @@ class SuiteSession:
 
             root = Path(self.options.fixtures) if self.options.fixtures else default_root()
             if not root.is_dir():
-                raise pytest.UsageError(f"no corpus at {root}: generate it (zarr-conformance corpus generate) or pass --fixtures")
+                raise pytest.UsageError(
+                    f"no corpus at {root}: generate it (zarr-conformance corpus generate) or pass --fixtures"
+                )
             from conformance.suite.failures import extra_found_cases
 
-            self._cases = load_cases(root) + extra_found_cases(root, explicit=self.options.fixtures is not None)
+            self._cases = load_cases(root) + extra_found_cases(
+                root, explicit=self.options.fixtures is not None
+            )
             if not self._cases:
                 raise pytest.UsageError(f"the corpus at {root} has no cases")
         return self._cases
@@ -97,10 +108,16 @@ class SuiteSession:
     def cases(self, test: str):
         kind = CASE_KIND[test]
         globs = self.options.cases
-        return [c for c in self.all_cases()
-                if c.kind == kind and (not globs or any(fnmatchcase(c.id, g) for g in globs))
-                and not (test == "cross" and "must_fail" in c.expect)  # nothing is written to cross-read
-                and not is_found(c)]  # saved property failures run as property replays (test_properties)
+        return [
+            c
+            for c in self.all_cases()
+            if c.kind == kind
+            and (not globs or any(fnmatchcase(c.id, g) for g in globs))
+            and not (
+                test == "cross" and "must_fail" in c.expect
+            )  # nothing is written to cross-read
+            and not is_found(c)
+        ]  # saved property failures run as property replays (test_properties)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -125,7 +142,9 @@ def scratch_dir() -> Path:
 
 
 def missing(needs, config_or_caps) -> list[str]:
-    caps = config_or_caps.capabilities if hasattr(config_or_caps, "capabilities") else config_or_caps
+    caps = (
+        config_or_caps.capabilities if hasattr(config_or_caps, "capabilities") else config_or_caps
+    )
     return sorted(set(needs) - set(caps))
 
 
@@ -166,7 +185,9 @@ def zom_lacks(case, caps) -> list[str]:
         return []
     if not case.store_path.exists():
         return ["op:zom"]
-    return [c for c in ("op:list", "op:read") if c not in caps] and ["op:zom (or op:list + op:read)"]
+    return [c for c in ("op:list", "op:read") if c not in caps] and [
+        "op:zom (or op:list + op:read)"
+    ]
 
 
 class TestContext:
@@ -181,7 +202,9 @@ class TestContext:
         self.session = session
         self.plan = plan
         self.case = case
-        self.probed: tuple[str, ...] = plan.lacking if plan is not None and plan.mode == "probe" else ()
+        self.probed: tuple[str, ...] = (
+            plan.lacking if plan is not None and plan.mode == "probe" else ()
+        )
         self.used: dict[str, AdapterClient] = {}
         self.fields: dict = {}
         self._workdirs: list[Path] = []
@@ -201,7 +224,11 @@ class TestContext:
             self.used[name] = client
         description = client.describe()
         lacking = missing(needs, description.capabilities)
-        if lacking and self.plan is not None and self.plan.may_probe(lacking, self.session.options.probe):
+        if (
+            lacking
+            and self.plan is not None
+            and self.plan.may_probe(lacking, self.session.options.probe)
+        ):
             self.probed = tuple(dict.fromkeys(self.probed + tuple(lacking)))
         elif lacking:
             pytest.skip(f"unsupported: {name} does not report {', '.join(lacking)} at run time")
@@ -225,7 +252,11 @@ class TestContext:
         if refusal.verdict in ("crash", "undeclared"):
             raise Crashed(f"{name}: {refusal.why}: {refusal.describe()}")
         if record:
-            expected = (self.case.expect.get("reason") or self.case.expect.get("must_fail")) if self.case is not None else None
+            expected = (
+                (self.case.expect.get("reason") or self.case.expect.get("must_fail"))
+                if self.case is not None
+                else None
+            )
             self.fields["refusal"] = refusal.as_record(expected)
         return refusal
 

@@ -54,7 +54,9 @@ class InProcessTransport:
             try:
                 self._adapter = load_adapter(self.folder)
             except Exception as exc:
-                raise AdapterErrored(f"cannot load the adapter in-process: {type(exc).__name__}: {exc}") from None
+                raise AdapterErrored(
+                    f"cannot load the adapter in-process: {type(exc).__name__}: {exc}"
+                ) from None
         response = handle(self._adapter, json.loads(json.dumps(message)), self.folder)
         try:
             return json.loads(json.dumps(response))
@@ -101,9 +103,16 @@ def _child_setup(limit: int | None):
 class SubprocessTransport:
     """A child process reused across requests; restarted after any failure."""
 
-    def __init__(self, argv: list[str], *, cwd: Path | None = None, env: dict | None = None,
-                 memory_limit: int | None = DEFAULT_MEMORY_LIMIT, log_path: Path | None = None,
-                 before_start=None):
+    def __init__(
+        self,
+        argv: list[str],
+        *,
+        cwd: Path | None = None,
+        env: dict | None = None,
+        memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
+        log_path: Path | None = None,
+        before_start=None,
+    ):
         self.argv = list(argv)
         self.cwd = cwd
         self.env = env
@@ -132,8 +141,14 @@ class SubprocessTransport:
         try:
             self._log_offset = self.log_path.stat().st_size if self.log_path else 0
             self._proc = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, cwd=self.cwd,
-                env=self.env, start_new_session=True, preexec_fn=_child_setup(self.memory_limit),
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=log,
+                cwd=self.cwd,
+                env=self.env,
+                start_new_session=True,
+                preexec_fn=_child_setup(self.memory_limit),
             )
         except OSError as exc:
             raise AdapterErrored(f"cannot start {self.argv!r}: {exc}") from None
@@ -196,11 +211,19 @@ class SubprocessTransport:
             response = json.loads(line)
         except ValueError:
             self.kill()
-            raise self._crashed(AdapterErrored(f"malformed response (not JSON): {line[:200]!r}{self._stderr_tail()}")) from None
+            raise self._crashed(
+                AdapterErrored(
+                    f"malformed response (not JSON): {line[:200]!r}{self._stderr_tail()}"
+                )
+            ) from None
         if not isinstance(response, dict) or response.get("id") != message.get("id"):
             self.kill()
             got = response.get("id") if isinstance(response, dict) else response
-            raise self._crashed(AdapterErrored(f"malformed response: expected id {message.get('id')}, got {str(got)[:100]}"))
+            raise self._crashed(
+                AdapterErrored(
+                    f"malformed response: expected id {message.get('id')}, got {str(got)[:100]}"
+                )
+            )
         if self.per_request:
             self.kill()  # answered: the next request gets a fresh process
         return response
@@ -211,7 +234,9 @@ class SubprocessTransport:
         self.crashes += 1
         if not self.per_request and self.crashes >= PER_REQUEST_AFTER:
             self.per_request = True
-            return AdapterErrored(f"{exc}\n(after {self.crashes} crashes the adapter runs one process per request)")
+            return AdapterErrored(
+                f"{exc}\n(after {self.crashes} crashes the adapter runs one process per request)"
+            )
         return exc
 
     def _send(self, message: dict) -> None:
@@ -234,7 +259,9 @@ class SubprocessTransport:
                     return line
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
-                    raise AdapterErrored(f"hang: no response within {timeout:g} s (process killed){self._stderr_tail()}")
+                    raise AdapterErrored(
+                        f"hang: no response within {timeout:g} s (process killed){self._stderr_tail()}"
+                    )
                 if not sel.select(remaining):
                     continue
                 chunk = os.read(fd, 1 << 20)

@@ -34,13 +34,18 @@ VERSION = re.compile(r"^[0-9A-Za-z][0-9A-Za-z.+!_-]*$")
 @dataclass(frozen=True)
 class Variant:
     """How one selected adapter runs (kept for warnings and the run's meta file)."""
+
     name: str  # column name (adapter name, or name@version)
     adapter: str  # the adapter folder's name
     env: str  # "pinned", "current" or "version"
     package: str | None = None  # the implementation's distribution (or npm package)
     pinned: str | None = None  # its version in adapter.toml
-    version: str | None = None  # the version that runs: found in the caller's environment, or asked for
-    note: str | None = None  # a warning about the choice (differs from the pin, not applicable, ...)
+    version: str | None = (
+        None  # the version that runs: found in the caller's environment, or asked for
+    )
+    note: str | None = (
+        None  # a warning about the choice (differs from the pin, not applicable, ...)
+    )
 
     def as_meta(self) -> dict:
         return {k: v for k, v in self.__dict__.items() if v is not None and k != "name"}
@@ -78,15 +83,19 @@ def installed_version(distribution: str) -> str | None:
 
 def relaxed(config: AdapterConfig) -> AdapterConfig:
     """Known failures kept, none strict (they were written against another version)."""
-    return replace(config, known_failures=tuple(replace(k, strict=False) for k in config.known_failures))
+    return replace(
+        config, known_failures=tuple(replace(k, strict=False) for k in config.known_failures)
+    )
 
 
 def at_version(config: AdapterConfig, version: str) -> AdapterConfig:
     """The adapter with its implementation's pin replaced by `version`, named `name@version`."""
     found = main_package(config)
     if found is None:
-        raise AdapterConfigError(f"{config.name}@{version}: adapter {config.name} pins no implementation "
-                                 "(no requirements or npm packages) to replace with another version")
+        raise AdapterConfigError(
+            f"{config.name}@{version}: adapter {config.name} pins no implementation "
+            "(no requirements or npm packages) to replace with another version"
+        )
     package, pinned, kind = found
     name = f"{config.name}@{version}"
     if kind == "pip":
@@ -102,9 +111,15 @@ def in_current_env(config: AdapterConfig) -> tuple[AdapterConfig, Variant]:
     """The adapter running in the caller's interpreter, and what was found there."""
     found = main_package(config)
     if config.transport != "python":
-        return config, Variant(config.name, config.folder.name, "pinned", note=(
-            f"--impl-env current does not apply to {config.name} (transport {config.transport}): "
-            "it runs with its own packages"))
+        return config, Variant(
+            config.name,
+            config.folder.name,
+            "pinned",
+            note=(
+                f"--impl-env current does not apply to {config.name} (transport {config.transport}): "
+                "it runs with its own packages"
+            ),
+        )
     if not config.own_interpreter:
         return config, Variant(config.name, config.folder.name, "current", note=None)
     if found is None or found[2] != "pip":
@@ -115,14 +130,19 @@ def in_current_env(config: AdapterConfig) -> tuple[AdapterConfig, Variant]:
     if version is None:
         raise AdapterConfigError(
             f"--impl-env current: {config.name} tests the {package} installed in this environment, and there is "
-            f"none (the adapter pins {config.requirements[0]}; install your build of {package} first)")
+            f"none (the adapter pins {config.requirements[0]}; install your build of {package} first)"
+        )
     changed = replace(config, requirements=(), python=None)
     note = None
     if pinned is not None and version != pinned:
-        note = (f"{config.name}: testing {package} {version} from this environment; its known failures are "
-                f"written against {package} {pinned} (applied, none strict)")
+        note = (
+            f"{config.name}: testing {package} {version} from this environment; its known failures are "
+            f"written against {package} {pinned} (applied, none strict)"
+        )
         changed = relaxed(changed)
-    return changed, Variant(config.name, config.folder.name, "current", package, pinned, version, note)
+    return changed, Variant(
+        config.name, config.folder.name, "current", package, pinned, version, note
+    )
 
 
 def resolve(name: str, impl_env: str = "pinned") -> tuple[AdapterConfig, Variant]:
@@ -137,7 +157,9 @@ def resolve(name: str, impl_env: str = "pinned") -> tuple[AdapterConfig, Variant
             return find_adapter(name), Variant(name, name, "pinned")  # a folder whose name has an @
         changed = at_version(config, version)
         package, pinned, _ = main_package(config)
-        return changed, Variant(changed.name, config.folder.name, "version", package, pinned, version)
+        return changed, Variant(
+            changed.name, config.folder.name, "version", package, pinned, version
+        )
     config = find_adapter(name)
     if impl_env == "current":
         return in_current_env(config)

@@ -71,6 +71,18 @@ def open_node(location, path: str = "", format: str | None = None) -> Array | Gr
 
 
 __all__ = [
-    "Array", "ArrayLayout", "Group", "Store", "MemoryStore", "DirectoryStore", "ZipStore",
-    "open_store", "open_node", "get_format", "detect_format", "ZarrError", "REASONS", "FORMAT_NAMES",
+    "FORMAT_NAMES",
+    "REASONS",
+    "Array",
+    "ArrayLayout",
+    "DirectoryStore",
+    "Group",
+    "MemoryStore",
+    "Store",
+    "ZarrError",
+    "ZipStore",
+    "detect_format",
+    "get_format",
+    "open_node",
+    "open_store",
 ]

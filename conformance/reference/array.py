@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -42,7 +43,11 @@ def _threads() -> int:
 def for_each(func: Callable[[Any], None], items: list, chunk_bytes: int) -> None:
     """Call func on every item, in a thread pool when that pays off; re-raises the first error."""
     global _pool
-    if _threads() <= 1 or len(items) < PARALLEL_MIN_CHUNKS or chunk_bytes < PARALLEL_MIN_CHUNK_BYTES:
+    if (
+        _threads() <= 1
+        or len(items) < PARALLEL_MIN_CHUNKS
+        or chunk_bytes < PARALLEL_MIN_CHUNK_BYTES
+    ):
         for item in items:
             func(item)
         return
@@ -84,7 +89,11 @@ class ArrayLayout:
     def fill_chunk(self, shape: tuple[int, ...] | None = None) -> np.ndarray:
         """A chunk-shaped array holding the fill value (zeros where the fill is undefined)."""
         shape = self.chunk_shape if shape is None else shape
-        out = np.empty(shape, dtype=self.dtype) if self.dtype.hasobject else np.zeros(shape, dtype=self.dtype)
+        out = (
+            np.empty(shape, dtype=self.dtype)
+            if self.dtype.hasobject
+            else np.zeros(shape, dtype=self.dtype)
+        )
         if self.fill_value is not None:
             out[...] = self.fill_value
         elif self.dtype.hasobject:
@@ -99,7 +108,7 @@ def _nbytes(shape: tuple[int, ...], dtype: np.dtype) -> int:
 class Node:
     kind: str = "node"
 
-    def __init__(self, store: Store, path: str, format: "Format", metadata: dict, attributes: dict):
+    def __init__(self, store: Store, path: str, format: Format, metadata: dict, attributes: dict):
         self.store = store
         self.path = path
         self.format = format
@@ -185,18 +194,27 @@ class Array(Node):
         # The chunks partition the region, so every element is written exactly once below: by a
         # chunk, or by the fill where a chunk is missing (no up-front fill of the whole output).
         out = np.empty(out_shape, dtype=layout.dtype)
-        fill = layout.fill_value if layout.fill_value is not None else np.zeros((), dtype=layout.dtype)
+        fill = (
+            layout.fill_value if layout.fill_value is not None else np.zeros((), dtype=layout.dtype)
+        )
+
         def read_one(overlap) -> None:
             index, inner, outer = overlap
             partial = getattr(layout.codec_at(index), "supports_partial", False)
             if partial and not self._whole(inner, index):
-                part = self._decode_partial(index, inner)  # sharding: index + needed inner chunks only
+                part = self._decode_partial(
+                    index, inner
+                )  # sharding: index + needed inner chunks only
             else:
                 chunk = self.read_chunk(index)
                 part = None if chunk is None else chunk[inner]
             out[outer] = fill if part is None else part
 
-        for_each(read_one, list(chunk_overlaps(region, layout.chunk_shape)), _nbytes(layout.chunk_shape, layout.dtype))
+        for_each(
+            read_one,
+            list(chunk_overlaps(region, layout.chunk_shape)),
+            _nbytes(layout.chunk_shape, layout.dtype),
+        )
         if dropped:
             out = out.reshape([n for d, n in enumerate(out_shape) if d not in dropped])
         return out
@@ -209,9 +227,15 @@ class Array(Node):
         layout = self.layout
         region, dropped = normalize_selection(selection, layout.shape)
         out_shape = tuple(r.stop - r.start for r in region)
-        values = np.asarray(values, dtype=layout.dtype) if not layout.dtype.hasobject else np.asarray(values, dtype=object)
+        values = (
+            np.asarray(values, dtype=layout.dtype)
+            if not layout.dtype.hasobject
+            else np.asarray(values, dtype=object)
+        )
         if dropped:
-            values = np.broadcast_to(values, [n for d, n in enumerate(out_shape) if d not in dropped]).reshape(out_shape)
+            values = np.broadcast_to(
+                values, [n for d, n in enumerate(out_shape) if d not in dropped]
+            ).reshape(out_shape)
         values = np.broadcast_to(values, out_shape)
 
         def write_one(overlap) -> None:
@@ -232,7 +256,11 @@ class Array(Node):
                 return
             self.store.set(key, layout.codec_at(index).encode(chunk))
 
-        for_each(write_one, list(chunk_overlaps(region, layout.chunk_shape)), _nbytes(layout.chunk_shape, layout.dtype))
+        for_each(
+            write_one,
+            list(chunk_overlaps(region, layout.chunk_shape)),
+            _nbytes(layout.chunk_shape, layout.dtype),
+        )
 
     __setitem__ = write
 
@@ -255,7 +283,7 @@ class Array(Node):
 class Group(Node):
     kind = "group"
 
-    def members(self) -> dict[str, "Array | Group"]:
+    def members(self) -> dict[str, Array | Group]:
         """The direct children, opened, by name."""
         return {
             name: self.format.open_node(self.store, join_path(self.path, name))
@@ -266,7 +294,7 @@ class Group(Node):
         """Direct children by name: 'array' or 'group'."""
         return self.format.children(self.store, self.path)
 
-    def __getitem__(self, name: str) -> "Array | Group":
+    def __getitem__(self, name: str) -> Array | Group:
         return self.format.open_node(self.store, join_path(self.path, name))
 
 

@@ -37,7 +37,9 @@ class RectilinearGrid(tuple):
 
     def counts(self, shape: tuple[int, ...]) -> tuple[int, ...]:
         """Chunks per axis that hold part of the array (no chunk for a zero-length axis)."""
-        return tuple(bisect.bisect_left(starts, s) if s else 0 for starts, s in zip(self.starts, shape))
+        return tuple(
+            bisect.bisect_left(starts, s) if s else 0 for starts, s in zip(self.starts, shape)
+        )
 
     def __reduce__(self):
         return (RectilinearGrid, (self.edges,))
@@ -45,7 +47,11 @@ class RectilinearGrid(tuple):
 
 def chunk_shape_at(chunk_shape, index: tuple[int, ...]) -> tuple[int, ...]:
     """The shape of the chunk at `index` (the same for every chunk of a regular grid)."""
-    return chunk_shape.chunk_shape_at(index) if isinstance(chunk_shape, RectilinearGrid) else tuple(chunk_shape)
+    return (
+        chunk_shape.chunk_shape_at(index)
+        if isinstance(chunk_shape, RectilinearGrid)
+        else tuple(chunk_shape)
+    )
 
 
 def grid_shape(shape: tuple[int, ...], chunk_shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -54,7 +60,9 @@ def grid_shape(shape: tuple[int, ...], chunk_shape: tuple[int, ...]) -> tuple[in
     return tuple(math.ceil(s / c) if s else 0 for s, c in zip(shape, chunk_shape))
 
 
-def normalize_selection(selection: Any, shape: tuple[int, ...]) -> tuple[Selection, tuple[int, ...]]:
+def normalize_selection(
+    selection: Any, shape: tuple[int, ...]
+) -> tuple[Selection, tuple[int, ...]]:
     """Return (slices, dropped dims). Raises IndexError for steps, out-of-range ints or too many entries."""
     if selection is None or selection is Ellipsis:
         selection = ()
@@ -106,13 +114,17 @@ def chunk_overlaps(
         yield index, tuple(inner), tuple(outer)
 
 
-def all_chunk_indices(shape: tuple[int, ...], chunk_shape: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+def all_chunk_indices(
+    shape: tuple[int, ...], chunk_shape: tuple[int, ...]
+) -> Iterator[tuple[int, ...]]:
     return product(*(range(n) for n in grid_shape(shape, chunk_shape)))
 
 
 def _rectilinear_overlaps(region: Selection, grid: RectilinearGrid):
-    ranges = [range(bisect.bisect_right(starts, r.start) - 1, bisect.bisect_left(starts, r.stop))
-              for r, starts in zip(region, grid.starts)]
+    ranges = [
+        range(bisect.bisect_right(starts, r.start) - 1, bisect.bisect_left(starts, r.stop))
+        for r, starts in zip(region, grid.starts)
+    ]
     for index in product(*ranges):
         inner, outer = [], []
         for i, r, starts in zip(index, region, grid.starts):

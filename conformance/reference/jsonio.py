@@ -31,13 +31,19 @@ def loads(data: bytes | str, what: str = "metadata", requirement: str | None = N
         text = data.decode("utf-8") if isinstance(data, (bytes, bytearray, memoryview)) else data
         return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicates)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise MetadataError("invalid-json", f"{what} is not valid JSON: {exc}", requirement) from None
+        raise MetadataError(
+            "invalid-json", f"{what} is not valid JSON: {exc}", requirement
+        ) from None
 
 
 def load_object(data: bytes | str, what: str = "metadata", requirement: str | None = None) -> dict:
     doc = loads(data, what, requirement)
     if not isinstance(doc, dict):
-        raise MetadataError("invalid-metadata", f"{what} must be a JSON object, got {type(doc).__name__}", requirement)
+        raise MetadataError(
+            "invalid-metadata",
+            f"{what} must be a JSON object, got {type(doc).__name__}",
+            requirement,
+        )
     return doc
 
 

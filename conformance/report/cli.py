@@ -8,21 +8,50 @@ from pathlib import Path
 
 def register(subparsers) -> None:
     report = subparsers.add_parser(
-        "report", help="render the compatibility report from recorded results, or compare two runs",
+        "report",
+        help="render the compatibility report from recorded results, or compare two runs",
         description="Render reports/index.html, reports/README.md, reports/results.json and badges from a JSONL "
-                    "results file of `zarr-conformance run` (nothing is re-run). With --compare OLD NEW, print what "
-                    "changed between two results files instead; exit status 1 when any record got worse "
-                    "(passed -> anything else, a new failure, crash or unexplained wrong data).")
-    report.add_argument("--results", metavar="FILE", default="reports/latest/results.jsonl",
-                        help="the results to render (default: reports/latest/results.jsonl)")
-    report.add_argument("--out", metavar="DIR", default="reports", help="where the report goes (default: reports/)")
-    report.add_argument("--fixtures", metavar="DIR", help="the corpus the results were recorded on (default: fixtures/)")
-    report.add_argument("--bench", metavar="FILE", default="reports/bench/bench.json",
-                        help="throughput figures of `zarr-conformance bench` to embed (default: reports/bench/bench.json, if present)")
-    report.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"), help="compare two results files instead")
-    report.add_argument("--rename", action="append", default=[], metavar="OLD=NEW",
-                        help="with --compare: an adapter renamed between the runs (e.g. zarrs=zarrs-python); repeatable")
-    report.add_argument("--limit", type=int, default=200, metavar="N", help="with --compare: lines per section (default 200)")
+        "results file of `zarr-conformance run` (nothing is re-run). With --compare OLD NEW, print what "
+        "changed between two results files instead; exit status 1 when any record got worse "
+        "(passed -> anything else, a new failure, crash or unexplained wrong data).",
+    )
+    report.add_argument(
+        "--results",
+        metavar="FILE",
+        default="reports/latest/results.jsonl",
+        help="the results to render (default: reports/latest/results.jsonl)",
+    )
+    report.add_argument(
+        "--out", metavar="DIR", default="reports", help="where the report goes (default: reports/)"
+    )
+    report.add_argument(
+        "--fixtures",
+        metavar="DIR",
+        help="the corpus the results were recorded on (default: fixtures/)",
+    )
+    report.add_argument(
+        "--bench",
+        metavar="FILE",
+        default="reports/bench/bench.json",
+        help="throughput figures of `zarr-conformance bench` to embed (default: reports/bench/bench.json, if present)",
+    )
+    report.add_argument(
+        "--compare", nargs=2, metavar=("OLD", "NEW"), help="compare two results files instead"
+    )
+    report.add_argument(
+        "--rename",
+        action="append",
+        default=[],
+        metavar="OLD=NEW",
+        help="with --compare: an adapter renamed between the runs (e.g. zarrs=zarrs-python); repeatable",
+    )
+    report.add_argument(
+        "--limit",
+        type=int,
+        default=200,
+        metavar="N",
+        help="with --compare: lines per section (default 200)",
+    )
     report.set_defaults(func=report_command)
 
 
@@ -40,7 +69,9 @@ def report_command(args) -> int:
 
     results = Path(args.results)
     if not results.is_file():
-        print(f"report: no results at {results}: record a run first (zarr-conformance run --impl all --results {results})")
+        print(
+            f"report: no results at {results}: record a run first (zarr-conformance run --impl all --results {results})"
+        )
         return 2
     fixtures = Path(args.fixtures) if args.fixtures else default_root()
     bench_html = ""

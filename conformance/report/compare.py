@@ -14,7 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 # Best to worst: a move to the right is a regression.
-RANK = {"passed": 0, "unsupported": 1, "known-failure": 2, "failed": 3, "errored": 4, "wrong-data": 5}
+RANK = {
+    "passed": 0,
+    "unsupported": 1,
+    "known-failure": 2,
+    "failed": 3,
+    "errored": 4,
+    "wrong-data": 5,
+}
 BAD = ("failed", "errored", "wrong-data")
 
 
@@ -38,14 +45,22 @@ def identity(record: dict) -> tuple:
     test = record["test"]
     if test == "cross" and record.get("writer") and record.get("writer") == record.get("reader"):
         test = "roundtrip"  # older results recorded self pairs as cross tests
-    return (test, record["case"], record["impl"], record.get("writer"), record.get("reader"),
-            (record.get("store") or {}).get("kind", "directory"))
+    return (
+        test,
+        record["case"],
+        record["impl"],
+        record.get("writer"),
+        record.get("reader"),
+        (record.get("store") or {}).get("kind", "directory"),
+    )
 
 
 def unknown_bad(record: dict) -> bool:
     """An outcome that gates: failed or errored, or wrong data no known-failure entry explains."""
     outcome = record["outcome"]
-    return outcome in ("failed", "errored") or (outcome == "wrong-data" and not record.get("known_failure"))
+    return outcome in ("failed", "errored") or (
+        outcome == "wrong-data" and not record.get("known_failure")
+    )
 
 
 @dataclass
@@ -65,10 +80,16 @@ class Change:
 
     def line(self) -> str:
         test, case, impl, writer, reader, store = self.key
-        who = f"{writer}->{reader}" if writer and reader and test in ("cross", "roundtrip", "property") else impl
+        who = (
+            f"{writer}->{reader}"
+            if writer and reader and test in ("cross", "roundtrip", "property")
+            else impl
+        )
         where = "" if store == "directory" else f" [{store}]"
         text = f"{test:9} {who:28} {case}{where}: {self.old or 'new'} -> {self.new or 'gone'}"
-        return text + (f"  ({self.message.splitlines()[0][:160]})" if self.message and self.new in BAD else "")
+        return text + (
+            f"  ({self.message.splitlines()[0][:160]})" if self.message and self.new in BAD else ""
+        )
 
 
 def changes(old: dict[tuple, dict], new: dict[tuple, dict]) -> list[Change]:
@@ -91,22 +112,33 @@ def outcome_counts(records: dict[tuple, dict]) -> dict[str, Counter]:
     return dict(table)
 
 
-def render(old_path: str, new_path: str, renames: dict[str, str] | None = None, limit: int = 200) -> tuple[str, bool]:
+def render(
+    old_path: str, new_path: str, renames: dict[str, str] | None = None, limit: int = 200
+) -> tuple[str, bool]:
     """The comparison as text, and whether anything regressed."""
     old, new = load(old_path, renames), load(new_path, renames)
     found = changes(old, new)
     regressions = [c for c in found if c.regression]
     new_wrong = [c for c in found if c.new == "wrong-data"]
-    improvements = [c for c in found if c.old is not None and c.new is not None and RANK[c.new] < RANK[c.old]]
+    improvements = [
+        c for c in found if c.old is not None and c.new is not None and RANK[c.new] < RANK[c.old]
+    ]
     lines = [f"compared {len(old)} records ({old_path}) with {len(new)} records ({new_path})", ""]
     lines.append("outcomes per implementation (old -> new):")
     before, after = outcome_counts(old), outcome_counts(new)
     order = sorted(RANK, key=RANK.get, reverse=True)
     lines.append(f"  {'implementation':20} " + " ".join(f"{o:>19}" for o in order))
     for name in sorted(set(before) | set(after)):
-        cells = [f"{before.get(name, Counter())[o]:>8} -> {after.get(name, Counter())[o]:<7}" for o in order]
+        cells = [
+            f"{before.get(name, Counter())[o]:>8} -> {after.get(name, Counter())[o]:<7}"
+            for o in order
+        ]
         lines.append(f"  {name:20} " + " ".join(f"{c:>19}" for c in cells))
-    for title, group in (("new wrong data", new_wrong), ("regressions", regressions), ("improvements", improvements)):
+    for title, group in (
+        ("new wrong data", new_wrong),
+        ("regressions", regressions),
+        ("improvements", improvements),
+    ):
         lines += ["", f"{title}: {len(group)}"]
         lines += ["  " + c.line() for c in group[:limit]]
         if len(group) > limit:

@@ -86,8 +86,24 @@ def _summary(cell: m.Cell) -> str:
 
 def _record_view(record: dict) -> dict:
     if record["outcome"] == "unsupported" and not record.get("probe"):
-        return {"case": record["case"], "test": record["test"], "outcome": "unsupported"}  # the page stays small
-    view = {k: record.get(k) for k in ("case", "test", "outcome", "message", "requirements", "tier", "probe", "known_failure")}
+        return {
+            "case": record["case"],
+            "test": record["test"],
+            "outcome": "unsupported",
+        }  # the page stays small
+    view = {
+        k: record.get(k)
+        for k in (
+            "case",
+            "test",
+            "outcome",
+            "message",
+            "requirements",
+            "tier",
+            "probe",
+            "known_failure",
+        )
+    }
     if record.get("writer") and record.get("reader"):
         view["who"] = f"{record['writer']} wrote, {record['reader']} read"
     view["message"] = (view["message"] or "")[:800]
@@ -114,24 +130,37 @@ class Page:
         if cell.counts["unsupported"] == cell.total and text is None:
             text = "n/a"  # declined as a whole: not implemented rather than 0%
         key = f"c{len(self.cells)}"
-        self.cells[key] = {"title": title, "summary": _summary(cell),
-                           "records": [self._ref(r) for r in sorted(cell.records, key=_severity)]}
+        self.cells[key] = {
+            "title": title,
+            "summary": _summary(cell),
+            "records": [self._ref(r) for r in sorted(cell.records, key=_severity)],
+        }
         extra = ""
         if cell.counts["wrong-data"] or cell.counts["errored"]:
             extra = f'<br><span class="small">{cell.counts["wrong-data"]} wrong data, {cell.counts["errored"]} crashed</span>'
-        return (f'<td class="cell {_css(cell)}" data-cell="{key}" title="{_e(_summary(cell))}">'
-                f'{text if text is not None else _pct(cell)}<br><span class="small">{cell.passed}/{cell.total}</span>{extra}</td>')
+        return (
+            f'<td class="cell {_css(cell)}" data-cell="{key}" title="{_e(_summary(cell))}">'
+            f'{text if text is not None else _pct(cell)}<br><span class="small">{cell.passed}/{cell.total}</span>{extra}</td>'
+        )
 
 
 def _severity(record: dict) -> int:
     return m.WORST_FIRST.index(record["outcome"]) if record["outcome"] in m.WORST_FIRST else 99
 
 
-def render(records: list[dict], meta: dict, cases: dict[str, dict], parsers: dict[str, str], bench_html: str = "") -> str:
+def render(
+    records: list[dict],
+    meta: dict,
+    cases: dict[str, dict],
+    parsers: dict[str, str],
+    bench_html: str = "",
+) -> str:
     page = Page()
     names = m.implementations(records)
     versions = m.versions(records)
-    parts = [f"<header><h1>Zarr implementations: compatibility report</h1>{_header(meta, names, versions, parsers)}</header><main>"]
+    parts = [
+        f"<header><h1>Zarr implementations: compatibility report</h1>{_header(meta, names, versions, parsers)}</header><main>"
+    ]
     parts.append(_headline(page, records, names))
     parts.append(_areas(page, records, names))
     parts.append(_interop(page, records, parsers))
@@ -140,14 +169,18 @@ def render(records: list[dict], meta: dict, cases: dict[str, dict], parsers: dic
         parts.append(bench_html)
     parts.append("</main>")
     data = json.dumps(page.cells, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-    views = json.dumps(page.records, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    views = json.dumps(page.records, ensure_ascii=False, separators=(",", ":")).replace(
+        "</", "<\\/"
+    )
     cited = {c: cases[c] for c in {r["case"] for r in page.records} if c in cases}
     case_data = json.dumps(cited, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-    return ("<!doctype html><html lang=en><meta charset=utf-8><meta name=viewport content='width=device-width,initial-scale=1'>"
-            f"<title>Zarr compatibility report</title><style>{STYLE}</style><body>{''.join(parts)}"
-            f"<div id=detail></div><script type=application/json id=cells>{data}</script>"
-            f"<script type=application/json id=records>{views}</script>"
-            f"<script type=application/json id=cases>{case_data}</script><script>{SCRIPT}</script></body></html>\n")
+    return (
+        "<!doctype html><html lang=en><meta charset=utf-8><meta name=viewport content='width=device-width,initial-scale=1'>"
+        f"<title>Zarr compatibility report</title><style>{STYLE}</style><body>{''.join(parts)}"
+        f"<div id=detail></div><script type=application/json id=cells>{data}</script>"
+        f"<script type=application/json id=records>{views}</script>"
+        f"<script type=application/json id=cases>{case_data}</script><script>{SCRIPT}</script></body></html>\n"
+    )
 
 
 def _header(meta: dict, names: list[str], versions: dict, parsers: dict[str, str]) -> str:
@@ -156,15 +189,24 @@ def _header(meta: dict, names: list[str], versions: dict, parsers: dict[str, str
         f"<tr><td class=name><b>{_e(n)}</b></td><td class=name>{_e(', '.join(f'{k} {v}' for k, v in sorted(versions.get(n, {}).items())))}</td>"
         f"<td class=name>{_e(meta.get('descriptions', {}).get(n, ''))}"
         f"{'<br><span class=small>metadata parser shared with ' + _e(parsers[n]) + '</span>' if parsers.get(n, n) != n else ''}</td></tr>"
-        for n in names)
-    facts = (f"<p class=small>Run <code>{_e(meta.get('run_id', '?'))}</code> on {_e(meta.get('date', '?'))} &middot; "
-             f"corpus {_e(meta.get('corpus_version', '?'))} ({_e(meta.get('cases', '?'))} cases) &middot; "
-             f"machine: {_e(machine.get('cpu', '?'))}, {_e(machine.get('cores', '?'))} cores, {_e(machine.get('memory_gib', '?'))} GiB, "
-             f"{_e(machine.get('os', '?'))}, Python {_e(machine.get('python', '?'))}</p>")
-    legend = ("<p class='legend small'><span class=good>all passed</span><span class=warn>some cases not passed</span>"
-              "<span class=bad>wrong data or crashes</span> Click a cell for its cases. <b>wrong-data</b>: the implementation "
-              "returned or wrote different data without an error, the most serious outcome.</p>")
-    return facts + f"<table><tr><th class=name>implementation</th><th class=name>versions</th><th class=name>what it is</th></tr>{rows}</table>" + legend
+        for n in names
+    )
+    facts = (
+        f"<p class=small>Run <code>{_e(meta.get('run_id', '?'))}</code> on {_e(meta.get('date', '?'))} &middot; "
+        f"corpus {_e(meta.get('corpus_version', '?'))} ({_e(meta.get('cases', '?'))} cases) &middot; "
+        f"machine: {_e(machine.get('cpu', '?'))}, {_e(machine.get('cores', '?'))} cores, {_e(machine.get('memory_gib', '?'))} GiB, "
+        f"{_e(machine.get('os', '?'))}, Python {_e(machine.get('python', '?'))}</p>"
+    )
+    legend = (
+        "<p class='legend small'><span class=good>all passed</span><span class=warn>some cases not passed</span>"
+        "<span class=bad>wrong data or crashes</span> Click a cell for its cases. <b>wrong-data</b>: the implementation "
+        "returned or wrote different data without an error, the most serious outcome.</p>"
+    )
+    return (
+        facts
+        + f"<table><tr><th class=name>implementation</th><th class=name>versions</th><th class=name>what it is</th></tr>{rows}</table>"
+        + legend
+    )
 
 
 def _headline(page: Page, records: list[dict], names: list[str]) -> str:
@@ -180,16 +222,22 @@ def _headline(page: Page, records: list[dict], names: list[str]) -> str:
         for f in formats:
             for t in m.TIERS:
                 totals.counts.update(table[name][f][t].counts)
-        danger = (f'<td class="{"bad" if totals.counts["wrong-data"] else "good"}">{totals.counts["wrong-data"]}</td>'
-                  f'<td class="{"bad" if totals.counts["errored"] else "good"}">{totals.counts["errored"]}</td>')
-        cells = "".join(page.cell(table[name][f][t], f"{name}: {f}, tier {t}") for f in formats for t in m.TIERS)
+        danger = (
+            f'<td class="{"bad" if totals.counts["wrong-data"] else "good"}">{totals.counts["wrong-data"]}</td>'
+            f'<td class="{"bad" if totals.counts["errored"] else "good"}">{totals.counts["errored"]}</td>'
+        )
+        cells = "".join(
+            page.cell(table[name][f][t], f"{name}: {f}, tier {t}") for f in formats for t in m.TIERS
+        )
         rows.append(f"<tr><td class=name><b>{_e(name)}</b></td>{danger}{cells}</tr>")
-    return ("<h2>Conformance per format and tier</h2><p class=small>Share of cases passed (read, reject, write, zom). "
-            "An unsupported required case counts as not conformant. <i>required</i>: what the spec demands of every "
-            "implementation; <i>strict</i>: documents that break a MUST a reader could tolerate (refusing is right); "
-            "<i>optional</i>; <i>extension</i>: zarr-extensions registry.</p>"
-            f"<table><tr><th class=name rowspan=2>implementation</th><th rowspan=2>wrong data</th><th rowspan=2>crashes</th>{head}</tr>"
-            f"<tr>{tiers}</tr>{''.join(rows)}</table>")
+    return (
+        "<h2>Conformance per format and tier</h2><p class=small>Share of cases passed (read, reject, write, zom). "
+        "An unsupported required case counts as not conformant. <i>required</i>: what the spec demands of every "
+        "implementation; <i>strict</i>: documents that break a MUST a reader could tolerate (refusing is right); "
+        "<i>optional</i>; <i>extension</i>: zarr-extensions registry.</p>"
+        f"<table><tr><th class=name rowspan=2>implementation</th><th rowspan=2>wrong data</th><th rowspan=2>crashes</th>{head}</tr>"
+        f"<tr>{tiers}</tr>{''.join(rows)}</table>"
+    )
 
 
 def _areas(page: Page, records: list[dict], names: list[str]) -> str:
@@ -197,28 +245,49 @@ def _areas(page: Page, records: list[dict], names: list[str]) -> str:
     all_areas = sorted({a for n in table for a in table[n]})
     present = [n for n in names if n in table]
     head = "".join(f"<th>{_e(n)}</th>" for n in present)
-    rows = "".join(f"<tr><td class=name>{_e(a)}</td>" + "".join(page.cell(table[n][a], f"{n}: {a}") for n in present) + "</tr>"
-                   for a in all_areas)
+    rows = "".join(
+        f"<tr><td class=name>{_e(a)}</td>"
+        + "".join(page.cell(table[n][a], f"{n}: {a}") for n in present)
+        + "</tr>"
+        for a in all_areas
+    )
     return f"<h2>Implementation &times; spec area</h2><table><tr><th class=name>area</th>{head}</tr>{rows}</table>"
 
 
 def _interop(page: Page, records: list[dict], parsers: dict[str, str]) -> str:
     grids = m.interop(records)
-    out = ["<h2>Who reads whose output</h2><p class=small>Rows write, columns read (cross tests over the write cases). "
-           "The diagonal is each implementation reading its own output: a self round trip, reported apart and not "
-           "counted in the interop score.</p>"]
+    out = [
+        "<h2>Who reads whose output</h2><p class=small>Rows write, columns read (cross tests over the write cases). "
+        "The diagonal is each implementation reading its own output: a self round trip, reported apart and not "
+        "counted in the interop score.</p>"
+    ]
     for fmt in [f for f in m.FORMATS if f in grids]:
         grid = grids[fmt]
         writers, readers = m.interop_participants(records, fmt)
         score, stores, members = m.interop_score(records, parsers, fmt)
-        score_text = ("&ndash;" if score is None else f"{100 * score:.0f}% of {stores} valid stores are read exactly by every "
-                      f"pair of {', '.join(members)}")
+        score_text = (
+            "&ndash;"
+            if score is None
+            else f"{100 * score:.0f}% of {stores} valid stores are read exactly by every "
+            f"pair of {', '.join(members)}"
+        )
         head = "".join(f"<th>{_e(n)}</th>" for n in readers)
-        rows = "".join(f"<tr><th class=name>{_e(w)}</th>" + "".join(
-            page.cell(grid[(w, r)], f"{fmt}: {w} wrote, {r} read" + (" (self round trip)" if w == r else "")) for r in readers)
-            + "</tr>" for w in writers)
-        out.append(f"<h3>{_e(fmt)}</h3><p>Interop score: {score_text}</p>"
-                   f"<table><tr><th class=name>writer \\ reader</th>{head}</tr>{rows}</table>")
+        rows = "".join(
+            f"<tr><th class=name>{_e(w)}</th>"
+            + "".join(
+                page.cell(
+                    grid[(w, r)],
+                    f"{fmt}: {w} wrote, {r} read" + (" (self round trip)" if w == r else ""),
+                )
+                for r in readers
+            )
+            + "</tr>"
+            for w in writers
+        )
+        out.append(
+            f"<h3>{_e(fmt)}</h3><p>Interop score: {score_text}</p>"
+            f"<table><tr><th class=name>writer \\ reader</th>{head}</tr>{rows}</table>"
+        )
     return "".join(out)
 
 
@@ -226,17 +295,29 @@ def _requirements(page: Page, records: list[dict], names: list[str]) -> str:
     table = m.requirements(records)
     present = [n for n in names if any(n in table[r] for r in table)]
     head = "".join(f"<th>{_e(n)}</th>" for n in present)
-    symbols = {"passes": ("good", "&#10003;"), "fails": ("bad", "&#10007;"), "unsupported": ("none", "&ndash;"),
-               "partial": ("warn", "~"), "none": ("none", "")}
+    symbols = {
+        "passes": ("good", "&#10003;"),
+        "fails": ("bad", "&#10007;"),
+        "unsupported": ("none", "&ndash;"),
+        "partial": ("warn", "~"),
+        "none": ("none", ""),
+    }
     rows = []
     for requirement in sorted(table):
         cells = []
         for n in present:
             cell = table[requirement].get(n, m.Cell())
             css, mark = symbols[m.requirement_status(cell)]
-            cells.append(page.cell(cell, f"{n}: {requirement}", mark).replace('class="cell ' + _css(cell), f'class="cell {css}')
-                         if cell.total else '<td class="none"></td>')
+            cells.append(
+                page.cell(cell, f"{n}: {requirement}", mark).replace(
+                    'class="cell ' + _css(cell), f'class="cell {css}'
+                )
+                if cell.total
+                else '<td class="none"></td>'
+            )
         rows.append(f"<tr><td class=name><code>{_e(requirement)}</code></td>{''.join(cells)}</tr>")
-    return ("<h2>Requirements</h2><p class=small>&#10003; every case citing the requirement passed; &#10007; at least one "
-            "failed, crashed or returned wrong data; ~ some unsupported; &ndash; unsupported.</p>"
-            f"<details><summary>{len(rows)} requirements</summary><table><tr><th class=name>requirement</th>{head}</tr>{''.join(rows)}</table></details>")
+    return (
+        "<h2>Requirements</h2><p class=small>&#10003; every case citing the requirement passed; &#10007; at least one "
+        "failed, crashed or returned wrong data; ~ some unsupported; &ndash; unsupported.</p>"
+        f"<details><summary>{len(rows)} requirements</summary><table><tr><th class=name>requirement</th>{head}</tr>{''.join(rows)}</table></details>"
+    )

@@ -26,7 +26,11 @@ def load_records(path: str | Path) -> list[dict]:
     with open(path, encoding="utf-8") as f:
         records = [json.loads(line) for line in f if line.strip()]
     for record in records:  # results recorded before self pairs had their own test kind
-        if record["test"] == "cross" and record.get("writer") and record.get("writer") == record.get("reader"):
+        if (
+            record["test"] == "cross"
+            and record.get("writer")
+            and record.get("writer") == record.get("reader")
+        ):
             record["test"] = "roundtrip"
     return records
 
@@ -115,7 +119,9 @@ def interop_participants(records: list[dict], fmt: str) -> tuple[list[str], list
     return sorted(writers), sorted(readers)
 
 
-def interop_score(records: list[dict], parsers: dict[str, str], fmt: str) -> tuple[float | None, int, list[str]]:
+def interop_score(
+    records: list[dict], parsers: dict[str, str], fmt: str
+) -> tuple[float | None, int, list[str]]:
     """Share of valid stores (write cases) of `fmt` that every cross pair of independent
     implementations handles, and how many stores that is out of. Taking part: implementations that
     both write and read the format, one per metadata parser (the first by name), not the reference
@@ -130,7 +136,12 @@ def interop_score(records: list[dict], parsers: dict[str, str], fmt: str) -> tup
         return None, 0, members
     outcome: dict[str, dict[tuple[str, str], str]] = defaultdict(dict)
     for r in records:
-        if r["test"] == "cross" and r.get("format") == fmt and r["writer"] in members and r["reader"] in members:
+        if (
+            r["test"] == "cross"
+            and r.get("format") == fmt
+            and r["writer"] in members
+            and r["reader"] in members
+        ):
             outcome[r["case"]][(r["writer"], r["reader"])] = r["outcome"]
     pairs = [(w, rd) for w in members for rd in members if w != rd]
     handled = sum(all(by_pair.get(p) == "passed" for p in pairs) for by_pair in outcome.values())
@@ -153,7 +164,12 @@ def requirement_status(cell: Cell) -> str:
         return "none"
     if cell.passed == cell.total:
         return "passes"
-    if cell.counts["wrong-data"] or cell.counts["errored"] or cell.counts["failed"] or cell.counts["known-failure"]:
+    if (
+        cell.counts["wrong-data"]
+        or cell.counts["errored"]
+        or cell.counts["failed"]
+        or cell.counts["known-failure"]
+    ):
         return "fails"
     if cell.counts["unsupported"] == cell.total:
         return "unsupported"

@@ -12,7 +12,6 @@ from pathlib import Path
 from . import matrices as m
 from .html import render as render_html
 
-
 # Absolute paths of the machine that ran (its checkout, scratch folders) say nothing to a reader and
 # must not be published: they become paths relative to the checkout, or <scratch>.
 _CHECKOUT_PATH = re.compile(r"/(?:[^\s\"'/\\]+/)*?((?:fixtures|adapters|reports|\.cache)/)")
@@ -42,7 +41,11 @@ def case_details(fixtures: Path) -> dict[str, dict]:
         if "store" in path.relative_to(fixtures).parts[:-1]:
             continue
         doc = json.loads(path.read_text("utf-8"))
-        out[doc["id"]] = {k: doc[k] for k in ("description", "tier", "requirements", "citation", "adjudication") if k in doc}
+        out[doc["id"]] = {
+            k: doc[k]
+            for k in ("description", "tier", "requirements", "citation", "adjudication")
+            if k in doc
+        }
     return out
 
 
@@ -68,15 +71,22 @@ def run_meta(results: Path, records: list[dict], fixtures: Path) -> dict:
     meta.setdefault("run_id", records[0].get("run_id", "?") if records else "?")
     meta.setdefault("date", time.strftime("%Y-%m-%d", time.gmtime(results.stat().st_mtime)))
     version_file = fixtures / "VERSION"
-    meta.setdefault("corpus_version", version_file.read_text().strip() if version_file.is_file() else "unversioned")
+    meta.setdefault(
+        "corpus_version",
+        version_file.read_text().strip() if version_file.is_file() else "unversioned",
+    )
     return meta
 
 
 def headline_markdown(records: list[dict]) -> str:
     table = m.headline(records)
     formats = [f for f in m.FORMATS if any(f in table[n] for n in table)]
-    lines = ["| implementation | wrong data | crashes | " + " | ".join(f"{f} required | {f} strict" for f in formats) + " |",
-             "|---|---|---|" + "---|---|" * len(formats)]
+    lines = [
+        "| implementation | wrong data | crashes | "
+        + " | ".join(f"{f} required | {f} strict" for f in formats)
+        + " |",
+        "|---|---|---|" + "---|---|" * len(formats),
+    ]
     for name in sorted(table):
         totals = m.Cell()
         for f in formats:
@@ -88,8 +98,11 @@ def headline_markdown(records: list[dict]) -> str:
                 cell = table[name][f][t]
                 cells.append("–" if not cell.total else f"{cell.passed}/{cell.total}")
         wrong, crashed = totals.counts["wrong-data"], totals.counts["errored"]
-        lines.append(f"| {name} | {'**' + str(wrong) + '**' if wrong else 0} | {'**' + str(crashed) + '**' if crashed else 0} | "
-                     + " | ".join(cells) + " |")
+        lines.append(
+            f"| {name} | {'**' + str(wrong) + '**' if wrong else 0} | {'**' + str(crashed) + '**' if crashed else 0} | "
+            + " | ".join(cells)
+            + " |"
+        )
     return "\n".join(lines)
 
 
@@ -100,8 +113,11 @@ def interop_markdown(records: list[dict], parsers: dict[str, str]) -> str:
         score, stores, members = m.interop_score(records, parsers, fmt)
         lines += [f"### {fmt}", ""]
         if score is not None:
-            lines += [f"Interop score: {100 * score:.0f}% of {stores} valid stores are read exactly by every pair of "
-                      f"{', '.join(members)} (one implementation per metadata parser).", ""]
+            lines += [
+                f"Interop score: {100 * score:.0f}% of {stores} valid stores are read exactly by every pair of "
+                f"{', '.join(members)} (one implementation per metadata parser).",
+                "",
+            ]
         lines.append("| writer \\ reader | " + " | ".join(readers) + " |")
         lines.append("|---|" + "---|" * len(readers))
         for w in writers:
@@ -132,7 +148,12 @@ def badge(name: str, records: list[dict]) -> dict:
         color = "yellow"
     else:
         color = "orange"
-    return {"schemaVersion": 1, "label": f"zarr conformance: {name}", "message": message, "color": color}
+    return {
+        "schemaVersion": 1,
+        "label": f"zarr conformance: {name}",
+        "message": message,
+        "color": color,
+    }
 
 
 def publish(results: Path, out: Path, fixtures: Path, bench_html: str = "") -> list[Path]:
@@ -144,7 +165,9 @@ def publish(results: Path, out: Path, fixtures: Path, bench_html: str = "") -> l
     out.mkdir(parents=True, exist_ok=True)
     written = []
     page = out / "index.html"
-    page.write_text(render_html(records, meta, case_details(fixtures), parsers, bench_html), "utf-8")
+    page.write_text(
+        render_html(records, meta, case_details(fixtures), parsers, bench_html), "utf-8"
+    )
     written.append(page)
     readme = out / "README.md"
     readme.write_text(
@@ -153,13 +176,17 @@ def publish(results: Path, out: Path, fixtures: Path, bench_html: str = "") -> l
         "The full page with drill-downs is `index.html`.\n\n"
         f"Run `{meta.get('run_id')}` on {meta.get('date')}, corpus {meta.get('corpus_version')}.\n\n"
         "## Conformance (cases passed / cases, per tier)\n\n" + headline_markdown(records) + "\n\n"
-        "## Who reads whose output (cross tests; self round trips in brackets)\n\n" + interop_markdown(records, parsers) + "\n",
-        "utf-8")
+        "## Who reads whose output (cross tests; self round trips in brackets)\n\n"
+        + interop_markdown(records, parsers)
+        + "\n",
+        "utf-8",
+    )
     written.append(readme)
     summary = {"meta": meta, "implementations": {}}
     for name, formats in m.headline(records).items():
         summary["implementations"][name] = {
-            f: {t: dict(cell.counts) for t, cell in tiers.items()} for f, tiers in formats.items()}
+            f: {t: dict(cell.counts) for t, cell in tiers.items()} for f, tiers in formats.items()
+        }
     (out / "results.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n", "utf-8")
     written.append(out / "results.json")
     badges = out / "badges"

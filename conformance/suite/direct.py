@@ -18,14 +18,20 @@ from conformance.harness.session import SuiteSession, TestContext
 class Verdict:
     outcome: str
     message: str
-    fields: dict = field(default_factory=dict)  # what the record would carry besides: probe, refusal, unchecked, ...
+    fields: dict = field(
+        default_factory=dict
+    )  # what the record would carry besides: probe, refusal, unchecked, ...
 
 
 def suite_function(test: str):
     from conformance.suite import test_read, test_reject, test_write, test_zom
 
-    return {"read": test_read.test_read, "reject": test_reject.test_reject, "write": test_write.test_write,
-            "zom": test_zom.test_zom}[test]
+    return {
+        "read": test_read.test_read,
+        "reject": test_reject.test_reject,
+        "write": test_write.test_write,
+        "zom": test_zom.test_zom,
+    }[test]
 
 
 def run_case(session: SuiteSession, test: str, name: str, case) -> Verdict:

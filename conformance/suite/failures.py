@@ -30,7 +30,10 @@ from pathlib import Path
 from conformance.corpus.capabilities import VOCABULARY
 from conformance.harness.envs import cache_root
 
-REQUIREMENTS = {"v3": ("V3-PIPE-002", "V3-GRID-004", "V3-FILL-009"), "v2": ("V2-CHUNK-001", "V2-CHUNK-002", "V2-CHUNK-004")}
+REQUIREMENTS = {
+    "v3": ("V3-PIPE-002", "V3-GRID-004", "V3-FILL-009"),
+    "v2": ("V2-CHUNK-001", "V2-CHUNK-002", "V2-CHUNK-004"),
+}
 
 
 FOUND_AREA = "found"
@@ -71,7 +74,9 @@ def extra_found_cases(corpus_root, explicit: bool = False) -> list:
     from conformance.corpus import load_cases
     from conformance.harness.session import is_found
 
-    return [c for c in load_cases(extra) if is_found(c) and not (root / c.id / "case.json").is_file()]
+    return [
+        c for c in load_cases(extra) if is_found(c) and not (root / c.id / "case.json").is_file()
+    ]
 
 
 def example_needs(example) -> set[str]:
@@ -107,8 +112,17 @@ def example_needs(example) -> set[str]:
 
 
 def digest(example) -> str:
-    text = json.dumps([example.format, example.metadata, example.attributes, example.data.dtype.str,
-                       list(example.data.shape)], sort_keys=True, default=str)
+    text = json.dumps(
+        [
+            example.format,
+            example.metadata,
+            example.attributes,
+            example.data.dtype.str,
+            list(example.data.shape),
+        ],
+        sort_keys=True,
+        default=str,
+    )
     return hashlib.sha256(text.encode() + example.data.tobytes()).hexdigest()[:12]
 
 
@@ -119,7 +133,9 @@ def _write_folder(target: Path, spec, provenance: dict | None = None) -> None:
     if provenance is not None:  # a kept case (like a gold store): `corpus generate` leaves it alone
         doc = json.loads(files["case.json"])
         doc["provenance"] = provenance
-        files["case.json"] = (json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+        files["case.json"] = (
+            json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+        ).encode("utf-8")
     shutil.rmtree(target, ignore_errors=True)
     for rel, value in files.items():
         path = target / rel
@@ -140,27 +156,49 @@ def save_example(property_name: str, writer: str, reader: str, example, rewrite=
     def build_write(w):
         w.expect_write(metadata=example.metadata, attributes=example.attributes, data=example.data)
 
-    _write_folder(folder / "write", CaseSpec(
-        f"{base_id}/write", "write", example.format, "required",
-        f"{property_name}: example that failed for writer {writer}, reader {reader} (write it; the reference judges)",
-        requirements, tuple(sorted({*needs, "op:write"})), build_write))
+    _write_folder(
+        folder / "write",
+        CaseSpec(
+            f"{base_id}/write",
+            "write",
+            example.format,
+            "required",
+            f"{property_name}: example that failed for writer {writer}, reader {reader} (write it; the reference judges)",
+            requirements,
+            tuple(sorted({*needs, "op:write"})),
+            build_write,
+        ),
+    )
 
     if rewrite is not None:
         with tempfile.TemporaryDirectory() as tmp:
             store = Path(tmp) / "store"
             store.mkdir()
             if rewrite(store):
-                files = {p.relative_to(store).as_posix(): p.read_bytes() for p in sorted(store.rglob("*")) if p.is_file()}
+                files = {
+                    p.relative_to(store).as_posix(): p.read_bytes()
+                    for p in sorted(store.rglob("*"))
+                    if p.is_file()
+                }
 
                 def build_read(w):
                     for key, value in files.items():
                         w.put(key, value)
                     w.expect_array(example.data, attributes=example.attributes)
 
-                _write_folder(folder / "read", CaseSpec(
-                    f"{base_id}/read", "read", example.format, "required",
-                    f"{property_name}: the store {writer} wrote for the example that failed with reader {reader}",
-                    requirements, needs, build_read))
+                _write_folder(
+                    folder / "read",
+                    CaseSpec(
+                        f"{base_id}/read",
+                        "read",
+                        example.format,
+                        "required",
+                        f"{property_name}: the store {writer} wrote for the example that failed with reader {reader}",
+                        requirements,
+                        needs,
+                        build_read,
+                    ),
+                )
     return folder
 
 
@@ -173,7 +211,11 @@ def _stored_files(rewrite) -> dict[str, bytes] | None:
         store.mkdir()
         if not rewrite(store):
             return None
-        return {p.relative_to(store).as_posix(): p.read_bytes() for p in sorted(store.rglob("*")) if p.is_file()}
+        return {
+            p.relative_to(store).as_posix(): p.read_bytes()
+            for p in sorted(store.rglob("*"))
+            if p.is_file()
+        }
 
 
 def reference_reads_back(example, files: dict[str, bytes]) -> bool:
@@ -204,11 +246,22 @@ def reference_store(example) -> dict[str, bytes]:
 
 def _main_version(versions: dict) -> str:
     """The implementation version an adapter's describe() reported (its own name's entry)."""
-    return str(versions.get("version") or next(iter(versions.values()), "unknown")) if versions else "unknown"
+    return (
+        str(versions.get("version") or next(iter(versions.values()), "unknown"))
+        if versions
+        else "unknown"
+    )
 
 
-def save_found(property_name: str, writer: str, reader: str, example, rewrite=None, versions: dict | None = None,
-               corpus_root=None) -> tuple[Path, bool]:
+def save_found(
+    property_name: str,
+    writer: str,
+    reader: str,
+    example,
+    rewrite=None,
+    versions: dict | None = None,
+    corpus_root=None,
+) -> tuple[Path, bool]:
     """Save a failing example as corpus cases `<format>/found/<digest>-write` and `-read` under
     found_root(corpus_root). Returns (the write case's folder, whether it is new: an example
     already saved, in that root or in the corpus, is not saved again)."""
@@ -228,25 +281,47 @@ def save_found(property_name: str, writer: str, reader: str, example, rewrite=No
         from hypothesis import __version__ as hypothesis_version
     except ImportError:  # pragma: no cover - hypothesis is a dependency
         hypothesis_version = None
-    common = {"property": property_name, "pair": f"{writer}->{reader}", "found": time.strftime("%Y-%m-%d", time.gmtime()),
-              "script": SCRIPT, **({"hypothesis": hypothesis_version} if hypothesis_version else {})}
+    common = {
+        "property": property_name,
+        "pair": f"{writer}->{reader}",
+        "found": time.strftime("%Y-%m-%d", time.gmtime()),
+        "script": SCRIPT,
+        **({"hypothesis": hypothesis_version} if hypothesis_version else {}),
+    }
     wversions = {k: str(v) for k, v in versions.get(writer, {}).items()}
     wversion = wversions.get(writer) or _main_version(wversions)
 
     def build_write(w):
         w.expect_write(metadata=example.metadata, attributes=example.attributes, data=example.data)
 
-    _write_folder(root / f"{base}-write", CaseSpec(
-        f"{base}-write", "write", fmt, "required",
-        f"{property_name} example {key} that failed for writer {writer}, reader {reader} "
-        "(found by explore mode): write it; the reference judges",
-        requirements, tuple(sorted({*needs, "op:write"})), build_write),
-        provenance={"writer": writer, "version": wversion, "versions": wversions, "reader": reader, **common})
+    _write_folder(
+        root / f"{base}-write",
+        CaseSpec(
+            f"{base}-write",
+            "write",
+            fmt,
+            "required",
+            f"{property_name} example {key} that failed for writer {writer}, reader {reader} "
+            "(found by explore mode): write it; the reference judges",
+            requirements,
+            tuple(sorted({*needs, "op:write"})),
+            build_write,
+        ),
+        provenance={
+            "writer": writer,
+            "version": wversion,
+            "versions": wversions,
+            "reader": reader,
+            **common,
+        },
+    )
 
     files = _stored_files(rewrite)
     store_writer, store_versions = writer, wversions
     if files is None or not reference_reads_back(example, files):
-        files = reference_store(example)  # the writer's store is wrong (or absent): readers get the reference's
+        files = reference_store(
+            example
+        )  # the writer's store is wrong (or absent): readers get the reference's
         store_writer = "reference"
         store_versions = {k: str(v) for k, v in versions.get("reference", {}).items()}
         if not store_versions:
@@ -259,10 +334,24 @@ def save_found(property_name: str, writer: str, reader: str, example, rewrite=No
             w.put(name, value)
         w.expect_array(example.data, attributes=example.attributes)
 
-    _write_folder(root / f"{base}-read", CaseSpec(
-        f"{base}-read", "read", fmt, "required",
-        f"{property_name} example {key} (failed for writer {writer}, reader {reader}): read the store "
-        f"{store_writer} wrote for it", requirements, needs, build_read),
-        provenance={"writer": store_writer, "version": store_versions.get(store_writer) or _main_version(store_versions),
-                    "versions": store_versions, **common})
+    _write_folder(
+        root / f"{base}-read",
+        CaseSpec(
+            f"{base}-read",
+            "read",
+            fmt,
+            "required",
+            f"{property_name} example {key} (failed for writer {writer}, reader {reader}): read the store "
+            f"{store_writer} wrote for it",
+            requirements,
+            needs,
+            build_read,
+        ),
+        provenance={
+            "writer": store_writer,
+            "version": store_versions.get(store_writer) or _main_version(store_versions),
+            "versions": store_versions,
+            **common,
+        },
+    )
     return root / f"{base}-write", True

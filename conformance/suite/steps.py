@@ -19,13 +19,17 @@ def store_spec(path: Path) -> dict:
     return {"kind": "zip" if path.suffix == ".zip" else "directory", "location": str(path)}
 
 
-def read_node(harness: TestContext, name: str, store: Path, format: str, node: str, needs=()) -> tuple[Response, ReadResult | None]:
+def read_node(
+    harness: TestContext, name: str, store: Path, format: str, node: str, needs=()
+) -> tuple[Response, ReadResult | None]:
     """Ask adapter `name` to open `node` and read it whole. (response, result or None if the
     implementation refused cleanly: crashes and unsupported answers do not come back, see
     TestContext.check_response)."""
     client = harness.adapter(name, needs)
     output = harness.workdir() / "read.npy"
-    response = client.call("read", store=store_spec(store), format=format, node=node, output=str(output))
+    response = client.call(
+        "read", store=store_spec(store), format=format, node=node, output=str(output)
+    )
     if harness.check_response(name, response) is not None:
         return response, None
     body = response.body
@@ -34,12 +38,21 @@ def read_node(harness: TestContext, name: str, store: Path, format: str, node: s
         try:
             data = load_data(body["data"])
         except (OSError, ValueError, KeyError) as exc:
-            raise AdapterErrored(f"{name}: cannot load the data file {body['data']!r} it returned: {exc}") from None
+            raise AdapterErrored(
+                f"{name}: cannot load the data file {body['data']!r} it returned: {exc}"
+            ) from None
         if list(data.shape) != body["shape"]:
-            raise AdapterErrored(f"{name}: reported shape {body['shape']} but its data file holds {list(data.shape)}")
-    return response, ReadResult(node_type=body["node_type"], metadata=body.get("metadata"),
-                                attributes=body["attributes"], data=data, members=body.get("members"),
-                                api=body.get("api"))
+            raise AdapterErrored(
+                f"{name}: reported shape {body['shape']} but its data file holds {list(data.shape)}"
+            )
+    return response, ReadResult(
+        node_type=body["node_type"],
+        metadata=body.get("metadata"),
+        attributes=body["attributes"],
+        data=data,
+        members=body.get("members"),
+        api=body.get("api"),
+    )
 
 
 def write_node(harness: TestContext, name: str, case, store: Path, needs=()) -> Response:
@@ -54,8 +67,13 @@ def write_node(harness: TestContext, name: str, case, store: Path, needs=()) -> 
         data = save_data(harness.workdir() / "input.npy", case.write_request().data)
     store.mkdir(parents=True, exist_ok=True)
     response = client.call(
-        "write", store=store_spec(store), format=case.format, node_type=request["node_type"],
-        path=request.get("path", ""), metadata=request.get("metadata"), attributes=request.get("attributes", {}),
+        "write",
+        store=store_spec(store),
+        format=case.format,
+        node_type=request["node_type"],
+        path=request.get("path", ""),
+        metadata=request.get("metadata"),
+        attributes=request.get("attributes", {}),
         data=data,
     )
     harness.check_response(name, response)
@@ -63,4 +81,8 @@ def write_node(harness: TestContext, name: str, case, store: Path, needs=()) -> 
 
 
 def describe_array(data) -> str:
-    return "nothing" if data is None else f"{np.shape(data)} {getattr(data, 'dtype', type(data).__name__)}"
+    return (
+        "nothing"
+        if data is None
+        else f"{np.shape(data)} {getattr(data, 'dtype', type(data).__name__)}"
+    )

@@ -10,22 +10,59 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-NUMERIC = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-           "float16", "float32", "float64", "complex64", "complex128"]
+NUMERIC = [
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+]
 V3_COMPRESSORS = {
     "gzip": lambda level: {"name": "gzip", "configuration": {"level": level % 10}},
-    "zstd": lambda level: {"name": "zstd", "configuration": {"level": level % 10, "checksum": False}},
-    "blosc": lambda level: {"name": "blosc", "configuration": {"cname": "lz4", "clevel": level % 10, "shuffle": "noshuffle",
-                                                               "typesize": 1, "blocksize": 0}},
+    "zstd": lambda level: {
+        "name": "zstd",
+        "configuration": {"level": level % 10, "checksum": False},
+    },
+    "blosc": lambda level: {
+        "name": "blosc",
+        "configuration": {
+            "cname": "lz4",
+            "clevel": level % 10,
+            "shuffle": "noshuffle",
+            "typesize": 1,
+            "blocksize": 0,
+        },
+    },
 }
 V2_COMPRESSORS = {
     "zlib": lambda level: {"id": "zlib", "level": level % 10},
     "gzip": lambda level: {"id": "gzip", "level": level % 10},
     "zstd": lambda level: {"id": "zstd", "level": level % 10},
-    "blosc": lambda level: {"id": "blosc", "cname": "lz4", "clevel": level % 10, "shuffle": 1, "blocksize": 0},
+    "blosc": lambda level: {
+        "id": "blosc",
+        "cname": "lz4",
+        "clevel": level % 10,
+        "shuffle": 1,
+        "blocksize": 0,
+    },
     "lz4": lambda level: {"id": "lz4", "acceleration": 1},
     "bz2": lambda level: {"id": "bz2", "level": level % 9 + 1},
-    "lzma": lambda level: {"id": "lzma", "format": 1, "check": -1, "preset": level % 4, "filters": None},
+    "lzma": lambda level: {
+        "id": "lzma",
+        "format": 1,
+        "check": -1,
+        "preset": level % 4,
+        "filters": None,
+    },
 }
 
 
@@ -37,8 +74,10 @@ class Example:
     attributes: dict
 
     def __repr__(self) -> str:  # what hypothesis prints for the falsifying example
-        return (f"Example({self.format}, shape={list(self.data.shape)}, dtype={self.data.dtype.str}, "
-                f"metadata={self.metadata}, attributes={self.attributes}, data={self.data.tolist()!r})")
+        return (
+            f"Example({self.format}, shape={list(self.data.shape)}, dtype={self.data.dtype.str}, "
+            f"metadata={self.metadata}, attributes={self.attributes}, data={self.data.tolist()!r})"
+        )
 
 
 def dtypes(caps: frozenset[str], big_endian_ok: bool):
@@ -47,7 +86,9 @@ def dtypes(caps: frozenset[str], big_endian_ok: bool):
         return st.nothing()
     base = st.sampled_from(names).map(np.dtype)
     if big_endian_ok and "dtype:big-endian" in caps:
-        return st.tuples(base, st.booleans()).map(lambda p: p[0].newbyteorder(">") if p[1] and p[0].itemsize > 1 else p[0])
+        return st.tuples(base, st.booleans()).map(
+            lambda p: p[0].newbyteorder(">") if p[1] and p[0].itemsize > 1 else p[0]
+        )
     return base
 
 
@@ -64,7 +105,11 @@ def shapes_and_chunks(draw, caps: frozenset[str]):
 
 
 def values(dtype: np.dtype, shape):
-    return hnp.arrays(dtype, shape, elements=hnp.from_dtype(dtype, allow_nan=True, allow_infinity=True, allow_subnormal=True))
+    return hnp.arrays(
+        dtype,
+        shape,
+        elements=hnp.from_dtype(dtype, allow_nan=True, allow_infinity=True, allow_subnormal=True),
+    )
 
 
 def fill_values(dtype: np.dtype, format: str):
@@ -108,7 +153,9 @@ def json_fill(value: np.ndarray, canonical_nan: bool):
     return [json_float(x.real, canonical_nan), json_float(x.imag, canonical_nan)]
 
 
-attributes = st.dictionaries(st.text(min_size=1, max_size=5), st.one_of(st.integers(-5, 5), st.text(max_size=5)), max_size=2)
+attributes = st.dictionaries(
+    st.text(min_size=1, max_size=5), st.one_of(st.integers(-5, 5), st.text(max_size=5)), max_size=2
+)
 
 
 @st.composite
@@ -118,7 +165,11 @@ def v3_examples(draw, caps: frozenset[str]):
     dtype = draw(dtypes(caps, big_endian_ok=True))
     shape, chunks = draw(shapes_and_chunks(caps))
     endian = "big" if dtype.byteorder == ">" else "little"
-    serializer = {"name": "bytes", "configuration": {"endian": endian}} if dtype.itemsize > 1 else {"name": "bytes"}
+    serializer = (
+        {"name": "bytes", "configuration": {"endian": endian}}
+        if dtype.itemsize > 1
+        else {"name": "bytes"}
+    )
     codecs = [serializer]
     if len(shape) >= 2 and "codec:transpose" in caps and draw(st.booleans()):
         order = draw(st.permutations(range(len(shape))).filter(lambda p: p != sorted(p)))
@@ -129,15 +180,29 @@ def v3_examples(draw, caps: frozenset[str]):
     if "codec:crc32c" in caps and draw(st.booleans()):
         codecs.append({"name": "crc32c"})
     if "codec:sharding_indexed" in caps and shape and draw(st.booleans()):
-        inner = tuple(draw(st.sampled_from([d for d in range(1, c + 1) if c % d == 0])) for c in chunks)
-        location = "start" if "feature:sharding-index-start" in caps and draw(st.booleans()) else "end"
+        inner = tuple(
+            draw(st.sampled_from([d for d in range(1, c + 1) if c % d == 0])) for c in chunks
+        )
+        location = (
+            "start" if "feature:sharding-index-start" in caps and draw(st.booleans()) else "end"
+        )
         le = {"name": "bytes", "configuration": {"endian": "little"}}
-        codecs = [{"name": "sharding_indexed", "configuration": {
-            "chunk_shape": list(inner), "codecs": codecs, "index_codecs": [le, {"name": "crc32c"}], "index_location": location}}]
+        codecs = [
+            {
+                "name": "sharding_indexed",
+                "configuration": {
+                    "chunk_shape": list(inner),
+                    "codecs": codecs,
+                    "index_codecs": [le, {"name": "crc32c"}],
+                    "index_location": location,
+                },
+            }
+        ]
     separator = draw(st.sampled_from(["/", "."]))
     fill = draw(fill_values(dtype, "v3"))
-    metadata = get_format("v3").array_metadata(shape, chunks, dtype, fill_value=fill, codecs=codecs,
-                                               chunk_key_encoding=separator)
+    metadata = get_format("v3").array_metadata(
+        shape, chunks, dtype, fill_value=fill, codecs=codecs, chunk_key_encoding=separator
+    )
     data = draw(values(dtype, shape))
     return Example("v3", metadata, data, draw(attributes) if "feature:attributes" in caps else {})
 
@@ -159,8 +224,16 @@ def v2_examples(draw, caps: frozenset[str]):
         filters = [numcodecs.Delta(dtype=dtype.str).get_config()]
     order = "F" if "feature:order-F" in caps and draw(st.booleans()) else "C"
     separator = "/" if "feature:dimension-separator-slash" in caps and draw(st.booleans()) else None
-    metadata = get_format("v2").array_metadata(shape, chunks, dtype.str, fill_value=draw(fill_values(dtype, "v2")), order=order,
-                                               compressor=compressor, filters=filters, dimension_separator=separator)
+    metadata = get_format("v2").array_metadata(
+        shape,
+        chunks,
+        dtype.str,
+        fill_value=draw(fill_values(dtype, "v2")),
+        order=order,
+        compressor=compressor,
+        filters=filters,
+        dimension_separator=separator,
+    )
     data = draw(values(dtype, shape))
     return Example("v2", metadata, data, draw(attributes) if "feature:attributes" in caps else {})
 

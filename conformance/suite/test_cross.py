@@ -14,13 +14,17 @@ from conformance.suite.steps import read_node, write_node
 
 @pytest.mark.conformance("cross")
 def test_cross(harness, writer, reader, case):
-    harness.adapter(reader, case_needs("cross", case, "reader"))  # both sides checked before writing
+    harness.adapter(
+        reader, case_needs("cross", case, "reader")
+    )  # both sides checked before writing
     store = harness.workdir() / "store"
     response = write_node(harness, writer, case, store, case_needs("cross", case, "writer"))
     if not response.ok:
         fail(f"{writer} could not write: {response.describe_error()}")
     request = case.write_request()
-    response, result = read_node(harness, reader, store, case.format, request.path, case_needs("cross", case, "reader"))
+    response, result = read_node(
+        harness, reader, store, case.format, request.path, case_needs("cross", case, "reader")
+    )
     if result is None:
         fail(f"{reader} could not read what {writer} wrote: {response.describe_error()}")
     if result.node_type != request.node_type:
@@ -31,5 +35,7 @@ def test_cross(harness, writer, reader, case):
     else:
         problems += differences(request.attributes, result.attributes, "attributes")
     if request.node_type == "array" and request.data is not None:
-        problems += compare_arrays(request.data, result.data, f"data written by {writer}, read by {reader}")
+        problems += compare_arrays(
+            request.data, result.data, f"data written by {writer}, read by {reader}"
+        )
     fail(problems)

@@ -49,18 +49,32 @@ def example_settings(options) -> dict:
     if getattr(options, "explore", False):
         return {"mode": "explore", "seed": None, "examples": examples or EXAMPLES}
     if profile not in ("default", "ci"):
-        return {"mode": f"profile {profile}", "seed": None, "examples": examples or settings.default.max_examples}
+        return {
+            "mode": f"profile {profile}",
+            "seed": None,
+            "examples": examples or settings.default.max_examples,
+        }
     return {"mode": "deterministic", "seed": PROPERTY_SEED, "examples": examples or EXAMPLES}
 
 
 def write_example(client, example, store) -> object:
     work = store.parent
     data = save_data(work / "input.npy", example.data)
-    return client.call("write", store=store_spec(store), format=example.format, node_type="array", path="",
-                       metadata=example.metadata, attributes=example.attributes, data=data)
+    return client.call(
+        "write",
+        store=store_spec(store),
+        format=example.format,
+        node_type="array",
+        path="",
+        metadata=example.metadata,
+        attributes=example.attributes,
+        data=data,
+    )
 
 
-def check_example(harness, w, writer: str, reader: str, format: str, example, on_unsupported) -> None:
+def check_example(
+    harness, w, writer: str, reader: str, format: str, example, on_unsupported
+) -> None:
     """Writer writes the example, reader reads it back: the data (and attributes) must be the input.
     `on_unsupported()` is called when the writer declares the example beyond what it drives."""
     work = harness.workdir()
@@ -76,7 +90,9 @@ def check_example(harness, w, writer: str, reader: str, format: str, example, on
         response, result = read_node(harness, reader, store, format, "")
         if result is None:
             fail(f"{reader} could not read what {writer} wrote: {response.describe_error()}")
-        problems = compare_arrays(example.data, result.data, f"data written by {writer}, read by {reader}")
+        problems = compare_arrays(
+            example.data, result.data, f"data written by {writer}, read by {reader}"
+        )
         if result.attributes is None:
             harness.fields["unchecked"] = ["attributes"]
         else:
@@ -118,20 +134,26 @@ def run_property(harness, writer: str, reader: str, format: str, name: str) -> N
     except BaseException as exc:
         example = seen.get("last")  # hypothesis replays the shrunk example last
         if example is not None:
+
             def rewrite(store):
                 response = write_example(w, example, store)
                 return response.ok
 
             if how["mode"] == "explore":
-                folder, new = save_found(name, writer, reader, example, rewrite, harness.versions,
-                                         corpus_root(harness))
+                folder, new = save_found(
+                    name, writer, reader, example, rewrite, harness.versions, corpus_root(harness)
+                )
                 harness.fields["example"] = str(folder)
-                exc.add_note(f"shrunk example {'saved as corpus cases' if new else 'already in the corpus'}: "
-                             f"{folder} (replayed by every later run: test_property_found)")
+                exc.add_note(
+                    f"shrunk example {'saved as corpus cases' if new else 'already in the corpus'}: "
+                    f"{folder} (replayed by every later run: test_property_found)"
+                )
             else:
                 folder = save_example(name, writer, reader, example, rewrite)
                 harness.fields["example"] = str(folder)
-                exc.add_note(f"shrunk example saved to {folder} (re-run: zarr-conformance run --fixtures {folder})")
+                exc.add_note(
+                    f"shrunk example saved to {folder} (re-run: zarr-conformance run --fixtures {folder})"
+                )
         raise
     finally:
         harness.fields["metrics"] = {"examples": seen["examples"]}

@@ -13,7 +13,9 @@ from conformance.suite.steps import read_node
 
 @pytest.mark.conformance("read")
 def test_read(harness, impl, case):
-    response, result = read_node(harness, impl, case.store_path, case.format, case.node, case_needs("read", case))
+    response, result = read_node(
+        harness, impl, case.store_path, case.format, case.node, case_needs("read", case)
+    )
     if result is None:
         fail(f"could not read a valid store: {response.describe_error()}")
     harness.fields["unchecked"] = unchecked(case, result)

@@ -14,10 +14,17 @@ from conformance.suite.steps import describe_array, read_node
 
 @pytest.mark.conformance("reject")
 def test_reject(harness, impl, case):
-    response, result = read_node(harness, impl, case.store_path, case.format, case.node, case_needs("reject", case))
+    response, result = read_node(
+        harness, impl, case.store_path, case.format, case.node, case_needs("reject", case)
+    )
     if result is not None:
-        fail(judge_reject(case, raised=False)[0] + f"; it read {result.node_type} {describe_array(result.data)}")
+        fail(
+            judge_reject(case, raised=False)[0]
+            + f"; it read {result.node_type} {describe_array(result.data)}"
+        )
     if harness.session.config(impl).reason_codes:
         if response.reason is None:
-            fail(f"rejected without a reason code ({response.describe_error()}); expected {case.expect['reason']!r}")
+            fail(
+                f"rejected without a reason code ({response.describe_error()}); expected {case.expect['reason']!r}"
+            )
         fail(judge_reject(case, True, response.error_message, response.reason))

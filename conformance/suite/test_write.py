@@ -19,7 +19,9 @@ def test_write(harness, impl, case):
     if "must_fail" in case.expect:  # a request that must be refused (an invalid path, ...)
         reason = response.reason if harness.session.config(impl).reason_codes else None
         if not response.ok and reason is None and harness.session.config(impl).reason_codes:
-            fail(f"refused without a reason code ({response.describe_error()}); expected {case.expect['must_fail']!r}")
+            fail(
+                f"refused without a reason code ({response.describe_error()}); expected {case.expect['must_fail']!r}"
+            )
         fail(judge_refused_write(case, not response.ok, response.error_message, reason))
         return
     if not response.ok:

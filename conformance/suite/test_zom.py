@@ -28,7 +28,9 @@ def model_from_list_and_read(harness, impl: str, case) -> dict:
     from conformance.reference.zom import node_from_metadata, to_json
 
     client = harness.adapter(impl, {"op:list", "op:read"})
-    response = client.call("list", store=store_spec(case.store_path), format=case.format, node=case.node)
+    response = client.call(
+        "list", store=store_spec(case.store_path), format=case.format, node=case.node
+    )
     if harness.check_response(impl, response) is not None:
         fail(f"could not list the hierarchy: {response.describe_error()}")
     nodes = response.body["nodes"]
@@ -38,15 +40,26 @@ def model_from_list_and_read(harness, impl: str, case) -> dict:
         if result is None:
             fail(f"could not read node {path!r}: {response.describe_error()}")
         if result.metadata is None or result.attributes is None:
-            pytest.skip(f"unsupported: {impl} does not report metadata documents and attributes, which the model needs")
+            pytest.skip(
+                f"unsupported: {impl} does not report metadata documents and attributes, which the model needs"
+            )
         views[path] = result
 
     def build(path: str):
         prefix = f"{path}/" if path else ""
-        members = {p[len(prefix):]: build(p) for p in views
-                   if p != path and p.startswith(prefix) and "/" not in p[len(prefix):]}
+        members = {
+            p[len(prefix) :]: build(p)
+            for p in views
+            if p != path and p.startswith(prefix) and "/" not in p[len(prefix) :]
+        }
         view = views[path]
-        return node_from_metadata(FORMAT_VERSION[case.format], nodes[path], view.metadata, view.attributes, members or None)
+        return node_from_metadata(
+            FORMAT_VERSION[case.format],
+            nodes[path],
+            view.metadata,
+            view.attributes,
+            members or None,
+        )
 
     if case.node not in views:
         fail(f"the node list {sorted(nodes)} does not contain the requested node {case.node!r}")
@@ -62,18 +75,24 @@ def test_zom(harness, impl, case):
     model = json.loads((case.dir / expect["model"]).read_text("utf-8"))
     if not case.store_path.exists():  # a model document on its own: is it valid?
         client = harness.adapter(impl, {"op:zom"})
-        response = client.call("zom", model=model, format=case.format, schema=expect.get("schema", "fixed"))
+        response = client.call(
+            "zom", model=model, format=case.format, schema=expect.get("schema", "fixed")
+        )
         if harness.check_response(impl, response) is not None:
             fail(f"could not judge the model document: {response.describe_error()}")
         valid = response.body.get("valid")
         if valid is not expect["valid"]:
-            fail(f"called the model {'valid' if valid else 'invalid'}, expected {'valid' if expect['valid'] else 'invalid'}: "
-                 f"{response.body.get('findings', [])}")
+            fail(
+                f"called the model {'valid' if valid else 'invalid'}, expected {'valid' if expect['valid'] else 'invalid'}: "
+                f"{response.body.get('findings', [])}"
+            )
         return
     config = harness.session.config(impl)
     if "op:zom" in config.capabilities:
         client = harness.adapter(impl, case_needs("zom", case))
-        response = client.call("zom", store=store_spec(case.store_path), format=case.format, node=case.node)
+        response = client.call(
+            "zom", store=store_spec(case.store_path), format=case.format, node=case.node
+        )
         if harness.check_response(impl, response) is not None:
             fail(f"could not build the model: {response.describe_error()}")
         got = response.body.get("model")

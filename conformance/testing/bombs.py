@@ -108,8 +108,12 @@ def sparse_file(path: str | os.PathLike, size: int) -> Path:
     return path
 
 
-def write_zip_bomb(path: str | os.PathLike, bombs: dict[str, int], files: dict[str, bytes] | None = None,
-                   declared: dict[str, int] | None = None) -> Path:
+def write_zip_bomb(
+    path: str | os.PathLike,
+    bombs: dict[str, int],
+    files: dict[str, bytes] | None = None,
+    declared: dict[str, int] | None = None,
+) -> Path:
     """A zip archive with ordinary `files` and, for each name in `bombs`, a deflated member of that
     many zero bytes (below 4 GiB: no zip64) with a valid CRC. `declared` overrides the size
     the archive states for a member (a bomb that lies about its size)."""
@@ -134,14 +138,47 @@ def write_zip_bomb(path: str | os.PathLike, bombs: dict[str, int], files: dict[s
         usize = declared.get(name, usize)
         offset = len(out)
         flags = 0x800  # names are UTF-8
-        out += struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, flags, 8, 0, 0x21, crc, len(compressed), usize, len(encoded), 0)
+        out += struct.pack(
+            "<IHHHHHIIIHH",
+            0x04034B50,
+            20,
+            flags,
+            8,
+            0,
+            0x21,
+            crc,
+            len(compressed),
+            usize,
+            len(encoded),
+            0,
+        )
         out += encoded + compressed
-        central += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0x031E, 20, flags, 8, 0, 0x21, crc, len(compressed),
-                               usize, len(encoded), 0, 0, 0, 0, 0o100644 << 16, offset)
+        central += struct.pack(
+            "<IHHHHHHIIIHHHHHII",
+            0x02014B50,
+            0x031E,
+            20,
+            flags,
+            8,
+            0,
+            0x21,
+            crc,
+            len(compressed),
+            usize,
+            len(encoded),
+            0,
+            0,
+            0,
+            0,
+            0o100644 << 16,
+            offset,
+        )
         central += encoded
     start = len(out)
     out += central
-    out += struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(entries), len(entries), len(central), start, 0)
+    out += struct.pack(
+        "<IHHHHIIH", 0x06054B50, 0, 0, len(entries), len(entries), len(central), start, 0
+    )
     path.write_bytes(bytes(out))
     with zipfile.ZipFile(path) as check:  # it must at least open
         check.infolist()

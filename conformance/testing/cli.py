@@ -14,9 +14,16 @@ class CLIOutput:
         # (level, requirement or '-', reason, node path, message)
         self.findings = [m.groups() for m in map(FINDING_LINE.match, self.lines) if m]
 
-    def has(self, level: str, requirement: str | None, reason: str, path: str | None = None) -> bool:
-        return any(f[0] == level and f[1] == (requirement or "-") and f[2] == reason and (path is None or f[3] == path)
-                   for f in self.findings)
+    def has(
+        self, level: str, requirement: str | None, reason: str, path: str | None = None
+    ) -> bool:
+        return any(
+            f[0] == level
+            and f[1] == (requirement or "-")
+            and f[2] == reason
+            and (path is None or f[3] == path)
+            for f in self.findings
+        )
 
     @property
     def summary(self) -> str:

@@ -21,26 +21,47 @@ def bytes_codec(endian: str | None = "little") -> dict:
 def v3_array(shape, chunks, data_type: str = "int32", fill_value=0, codecs=None, **extra) -> dict:
     """A v3 array document with default '/' chunk keys; `extra` members are added as given."""
     doc = {
-        "zarr_format": 3, "node_type": "array", "shape": list(shape), "data_type": data_type,
+        "zarr_format": 3,
+        "node_type": "array",
+        "shape": list(shape),
+        "data_type": data_type,
         "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": list(chunks)}},
         "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
-        "fill_value": fill_value, "codecs": codecs if codecs is not None else [bytes_codec()],
+        "fill_value": fill_value,
+        "codecs": codecs if codecs is not None else [bytes_codec()],
     }
     doc.update(extra)
     return doc
 
 
 def v2_array(shape, chunks, dtype: str = "<i4", fill_value=0, compressor=None, **extra) -> dict:
-    doc = {"zarr_format": 2, "shape": list(shape), "chunks": list(chunks), "dtype": dtype,
-           "compressor": compressor, "fill_value": fill_value, "order": "C", "filters": None}
+    doc = {
+        "zarr_format": 2,
+        "shape": list(shape),
+        "chunks": list(chunks),
+        "dtype": dtype,
+        "compressor": compressor,
+        "fill_value": fill_value,
+        "order": "C",
+        "filters": None,
+    }
     doc.update(extra)
     return doc
 
 
-def v1_array(shape, chunks, dtype: str = "<i4", fill_value=0, compression=None, compression_opts=None) -> dict:
-    return {"zarr_format": 1, "shape": list(shape), "chunks": list(chunks), "dtype": dtype,
-            "compression": compression, "compression_opts": compression_opts, "fill_value": fill_value,
-            "order": "C"}
+def v1_array(
+    shape, chunks, dtype: str = "<i4", fill_value=0, compression=None, compression_opts=None
+) -> dict:
+    return {
+        "zarr_format": 1,
+        "shape": list(shape),
+        "chunks": list(chunks),
+        "dtype": dtype,
+        "compression": compression,
+        "compression_opts": compression_opts,
+        "fill_value": fill_value,
+        "order": "C",
+    }
 
 
 def raw_chunk(values, dtype: str = "<i4") -> bytes:
@@ -65,7 +86,9 @@ def tree_snapshot(root: str | os.PathLike) -> dict[str, bytes]:
     for dirpath, dirnames, filenames in os.walk(root):
         for name in filenames:
             path = Path(dirpath, name)
-            out[path.relative_to(root).as_posix()] = b"<symlink>" if path.is_symlink() else path.read_bytes()
+            out[path.relative_to(root).as_posix()] = (
+                b"<symlink>" if path.is_symlink() else path.read_bytes()
+            )
     return out
 
 
@@ -80,5 +103,9 @@ def tree_state(root: str | os.PathLike) -> dict[str, tuple]:
         for name in dirnames + filenames:
             full = os.path.join(dirpath, name)
             info = os.lstat(full)
-            out[os.path.relpath(full, root)] = (stat.S_IFMT(info.st_mode), info.st_size, info.st_mtime_ns)
+            out[os.path.relpath(full, root)] = (
+                stat.S_IFMT(info.st_mode),
+                info.st_size,
+                info.st_mtime_ns,
+            )
     return out

@@ -22,7 +22,7 @@ import pytest
 
 from .servers import S3ServerHandle, http_server, s3_server
 
-__all__ = ["serve_http", "moto_s3", "serve_s3", "validate_cli"]
+__all__ = ["moto_s3", "serve_http", "serve_s3", "validate_cli"]
 
 
 @pytest.fixture

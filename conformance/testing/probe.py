@@ -28,7 +28,7 @@ from pathlib import Path
 
 DEFAULT_ADDRESS_SPACE = 3 << 30
 
-_CHILD = textwrap.dedent('''
+_CHILD = textwrap.dedent("""
     import contextlib, io, json, os, resource, sys, time
     limit = int(os.environ.pop("_PROBE_ADDRESS_SPACE", "0"))
     if limit:
@@ -89,7 +89,7 @@ _CHILD = textwrap.dedent('''
     peak = peak_of()
     report = {"code": code, "out": out, "err": err, "seconds": seconds, "base_kib": base, "peak_kib": peak}
     sys.stdout.write("\\n@@PROBE@@" + json.dumps(report, ensure_ascii=True) + "\\n")
-''')
+""")
 
 
 @dataclass
@@ -109,46 +109,88 @@ class Measured:
         return (self.peak_kib - self.base_kib) / 1024
 
     def __repr__(self) -> str:
-        return (f"exit {self.code} in {self.seconds:.2f} s (wall {self.wall_seconds:.2f} s), peak memory "
-                f"+{self.peak_growth_mib:.1f} MiB ({self.base_kib // 1024} -> {self.peak_kib // 1024} MiB)"
-                f"{' TIMED OUT' if self.timed_out else ''}\n--- stdout\n{self.out}\n--- stderr\n{self.err}")
+        return (
+            f"exit {self.code} in {self.seconds:.2f} s (wall {self.wall_seconds:.2f} s), peak memory "
+            f"+{self.peak_growth_mib:.1f} MiB ({self.base_kib // 1024} -> {self.peak_kib // 1024} MiB)"
+            f"{' TIMED OUT' if self.timed_out else ''}\n--- stdout\n{self.out}\n--- stderr\n{self.err}"
+        )
 
 
-def _run(spec: dict, env: dict | None, timeout: float, address_space: int | None, cwd=None) -> Measured:
+def _run(
+    spec: dict, env: dict | None, timeout: float, address_space: int | None, cwd=None
+) -> Measured:
     child_env = dict(os.environ)
     child_env.update(env or {})
-    child_env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parents[2]),
-                                               child_env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    child_env["PYTHONPATH"] = os.pathsep.join(
+        [str(Path(__file__).resolve().parents[2]), child_env.get("PYTHONPATH", "")]
+    ).rstrip(os.pathsep)
     if address_space:
         child_env["_PROBE_ADDRESS_SPACE"] = str(address_space)
     started = time.monotonic()
     try:
-        proc = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(spec)], capture_output=True,
-                              timeout=timeout, env=child_env, cwd=cwd)
+        proc = subprocess.run(
+            [sys.executable, "-c", _CHILD, json.dumps(spec)],
+            capture_output=True,
+            timeout=timeout,
+            env=child_env,
+            cwd=cwd,
+        )
     except subprocess.TimeoutExpired as exc:
         out = (exc.stdout or b"").decode("utf-8", "replace")
-        return Measured(None, out, (exc.stderr or b"").decode("utf-8", "replace"), timeout,
-                        time.monotonic() - started, timed_out=True)
+        return Measured(
+            None,
+            out,
+            (exc.stderr or b"").decode("utf-8", "replace"),
+            timeout,
+            time.monotonic() - started,
+            timed_out=True,
+        )
     wall = time.monotonic() - started
     stdout = proc.stdout.decode("utf-8", "replace")
     marker = stdout.rfind("@@PROBE@@")
     if marker < 0:  # the child died (killed, or crashed before reporting)
         return Measured(proc.returncode, stdout, proc.stderr.decode("utf-8", "replace"), wall, wall)
-    report = json.loads(stdout[marker + len("@@PROBE@@"):])
-    return Measured(report["code"], report["out"], report["err"] + proc.stderr.decode("utf-8", "replace"),
-                    report["seconds"], wall, report["base_kib"], report["peak_kib"])
+    report = json.loads(stdout[marker + len("@@PROBE@@") :])
+    return Measured(
+        report["code"],
+        report["out"],
+        report["err"] + proc.stderr.decode("utf-8", "replace"),
+        report["seconds"],
+        wall,
+        report["base_kib"],
+        report["peak_kib"],
+    )
 
 
-def measure_validate(args: list, *, warmup: list | None = None, env: dict | None = None, timeout: float = 60.0,
-                     address_space: int | None = DEFAULT_ADDRESS_SPACE, cwd=None) -> Measured:
+def measure_validate(
+    args: list,
+    *,
+    warmup: list | None = None,
+    env: dict | None = None,
+    timeout: float = 60.0,
+    address_space: int | None = DEFAULT_ADDRESS_SPACE,
+    cwd=None,
+) -> Measured:
     """`zarr-conformance validate ARGS` in a fresh process, after `validate WARMUP` when given."""
-    spec = {"kind": "validate", "target": [str(a) for a in args],
-            "warmup": None if warmup is None else [str(a) for a in warmup]}
+    spec = {
+        "kind": "validate",
+        "target": [str(a) for a in args],
+        "warmup": None if warmup is None else [str(a) for a in warmup],
+    }
     return _run(spec, env, timeout, address_space, cwd)
 
 
-def measure_code(source: str, *, warmup: str | None = None, env: dict | None = None, timeout: float = 60.0,
-                 address_space: int | None = DEFAULT_ADDRESS_SPACE, cwd=None) -> Measured:
+def measure_code(
+    source: str,
+    *,
+    warmup: str | None = None,
+    env: dict | None = None,
+    timeout: float = 60.0,
+    address_space: int | None = DEFAULT_ADDRESS_SPACE,
+    cwd=None,
+) -> Measured:
     """Run Python `source` in a fresh process (after `warmup`); its `result` variable (JSON) is
     Measured.code, an exception is code 'error' with the exception in `err`."""
-    return _run({"kind": "code", "target": source, "warmup": warmup}, env, timeout, address_space, cwd)
+    return _run(
+        {"kind": "code", "target": source, "warmup": warmup}, env, timeout, address_space, cwd
+    )

@@ -129,7 +129,9 @@ class _RangeHandler(BaseHTTPRequestHandler):
         size = len(data)
         span = _parse_range(range_header, size) if self.server.ranges and range_header else None
         if span == "unsatisfiable":
-            return self._reply(416, b"", send_body, path, range_header, {"Content-Range": f"bytes */{size}"})
+            return self._reply(
+                416, b"", send_body, path, range_header, {"Content-Range": f"bytes */{size}"}
+            )
         if span is None:
             return self._reply(200, data, send_body, path, range_header)
         first, last = span
@@ -148,7 +150,9 @@ class _RangeHandler(BaseHTTPRequestHandler):
             return None
         file = self.server.root.joinpath(*parts)
         real = os.path.realpath(file)
-        if not real.startswith(self.server.real_root.rstrip(os.sep) + os.sep) or not os.path.isfile(real):
+        if not real.startswith(self.server.real_root.rstrip(os.sep) + os.sep) or not os.path.isfile(
+            real
+        ):
             return None
         return file
 
@@ -157,7 +161,9 @@ class _RangeHandler(BaseHTTPRequestHandler):
         """Log the request and send the status line and headers of a route's answer."""
         path = self._route_path
         with self.server.log_lock:
-            self.server.handle.requests.append(RequestRecord(self.command, path, self.headers.get("Range"), status))
+            self.server.handle.requests.append(
+                RequestRecord(self.command, path, self.headers.get("Range"), status)
+            )
             self.server.handle.bytes_sent.setdefault(path, 0)
         self.send_response(status)
         for name, value in (headers or {}).items():
@@ -177,12 +183,18 @@ class _RangeHandler(BaseHTTPRequestHandler):
             self.close_connection = True
             return False
         with self.server.log_lock:
-            self.server.handle.bytes_sent[self._route_path] = self.server.handle.bytes_sent.get(self._route_path, 0) + len(data)
+            self.server.handle.bytes_sent[self._route_path] = self.server.handle.bytes_sent.get(
+                self._route_path, 0
+            ) + len(data)
         return True
 
-    def _reply(self, status: int, body: bytes, send_body: bool, path, range_header, headers=None) -> None:
+    def _reply(
+        self, status: int, body: bytes, send_body: bool, path, range_header, headers=None
+    ) -> None:
         with self.server.log_lock:
-            self.server.handle.requests.append(RequestRecord(self.command, path or self.path, range_header, status))
+            self.server.handle.requests.append(
+                RequestRecord(self.command, path or self.path, range_header, status)
+            )
         self.send_response(status)
         self.send_header("Content-Type", "application/octet-stream")
         self.send_header("Content-Length", str(len(body)))
@@ -218,12 +230,16 @@ def endless_body(block: bytes = ZEROS, stop_after: int | None = None) -> Route:
     return route
 
 
-def huge_content_length(declared: int = 1 << 50, block: bytes = ZEROS, stop_after: int | None = None) -> Route:
+def huge_content_length(
+    declared: int = 1 << 50, block: bytes = ZEROS, stop_after: int | None = None
+) -> Route:
     """200 declaring `declared` bytes (1 PiB), then zeros until the client hangs up: a client
     that trusts the length, or reads on, runs out of memory."""
 
     def route(handler: _RangeHandler, send_body: bool) -> None:
-        handler.begin(200, {"Content-Type": "application/octet-stream", "Content-Length": str(declared)})
+        handler.begin(
+            200, {"Content-Type": "application/octet-stream", "Content-Length": str(declared)}
+        )
         handler.close_connection = True
         if send_body:
             _send_until(handler, block, stop_after)
@@ -238,7 +254,9 @@ def gzip_bomb(decoded_bytes: int | None = 8 << 30, encoding: str = "gzip") -> Ro
     def route(handler: _RangeHandler, send_body: bool) -> None:
         headers = {"Content-Type": "application/json", "Content-Encoding": encoding}
         if decoded_bytes is not None:
-            headers["Content-Length"] = str(sum(map(len, compressed_zeros(decoded_bytes, encoding))))
+            headers["Content-Length"] = str(
+                sum(map(len, compressed_zeros(decoded_bytes, encoding)))
+            )
         handler.begin(200, headers)
         if send_body:
             for part in compressed_zeros(decoded_bytes, encoding):
@@ -293,7 +311,9 @@ def _parse_range(header: str, size: int):
 
 
 @contextmanager
-def http_server(root_dir: str | os.PathLike, *, ranges: bool = True, delay: float = 0.0) -> Iterator[HTTPServerHandle]:
+def http_server(
+    root_dir: str | os.PathLike, *, ranges: bool = True, delay: float = 0.0
+) -> Iterator[HTTPServerHandle]:
     """Serve `root_dir` read-only over HTTP on a free loopback port.
 
     ranges=False makes the server ignore Range headers (answering 200 with the whole file), like
@@ -302,7 +322,9 @@ def http_server(root_dir: str | os.PathLike, *, ranges: bool = True, delay: floa
     handle = HTTPServerHandle(url="", root=root)
     server = _Server(root, ranges, delay, handle)
     handle.url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     try:
         yield handle
@@ -343,8 +365,11 @@ class S3ServerHandle:
             import boto3
 
             self._client = boto3.client(
-                "s3", endpoint_url=self.endpoint_url, region_name=self.region,
-                aws_access_key_id=self.key, aws_secret_access_key=self.secret,
+                "s3",
+                endpoint_url=self.endpoint_url,
+                region_name=self.region,
+                aws_access_key_id=self.key,
+                aws_secret_access_key=self.secret,
             )
         return self._client
 
@@ -353,7 +378,9 @@ class S3ServerHandle:
         self.client().create_bucket(Bucket=name)
         return name
 
-    def upload_tree(self, local_dir: str | os.PathLike, bucket: str | None = None, prefix: str = "") -> str:
+    def upload_tree(
+        self, local_dir: str | os.PathLike, bucket: str | None = None, prefix: str = ""
+    ) -> str:
         """Upload every regular file below `local_dir` (keys '/'-separated, relative to it) into
         `bucket` (created when None) under `prefix`; return the s3:// URL of that prefix."""
         return upload_tree(self.client(), local_dir, bucket or self.new_bucket(), prefix)

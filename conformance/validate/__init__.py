@@ -10,7 +10,7 @@ rules), discovery (stores that cannot list), requirement_map (errors to requirem
 findings, budget (time limit and progress), sample (`--sample`), cli.
 """
 
-__all__ = ["validate", "Result", "Finding", "UsageError"]
+__all__ = ["Finding", "Result", "UsageError", "validate"]
 
 
 def __getattr__(name: str):

@@ -20,7 +20,9 @@ class Budget:
         self.cancelled = threading.Event()
 
     def check(self) -> None:
-        if self.cancelled.is_set() or (self.deadline is not None and time.monotonic() > self.deadline):
+        if self.cancelled.is_set() or (
+            self.deadline is not None and time.monotonic() > self.deadline
+        ):
             raise BudgetExceeded()
 
     def remaining(self) -> float | None:
@@ -56,5 +58,7 @@ class Progress:
         now = time.monotonic()
         if self.enabled and now - self._last >= self.interval:
             self._last = now
-            self.out.write(f"validate: {self.nodes} nodes, {self.chunks} chunks checked ({now - self.started:.0f} s)\n")
+            self.out.write(
+                f"validate: {self.nodes} nodes, {self.chunks} chunks checked ({now - self.started:.0f} s)\n"
+            )
             self.out.flush()

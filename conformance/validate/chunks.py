@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from conformance.reference.grid import all_chunk_indices, grid_shape
 
 # Base names of metadata documents of every format: never stray, never chunks.
-METADATA_NAMES = frozenset({"zarr.json", ".zarray", ".zgroup", ".zattrs", ".zmetadata", "meta", "attrs"})
+METADATA_NAMES = frozenset(
+    {"zarr.json", ".zarray", ".zgroup", ".zattrs", ".zmetadata", "meta", "attrs"}
+)
 MAX_ENUMERATED_POSITIONS = 100_000  # grids up to this size may be enumerated to map keys
 MAX_PROBED_POSITIONS = 10_000  # without listing, at most this many keys are requested
 _DIGITS = re.compile(r"\d+")
@@ -28,7 +30,9 @@ _MAX_INDEX_DIGITS = 20  # more digits than any real index (and under int()'s str
 @dataclass
 class ChunkScan:
     chunks: dict[str, list[tuple[int, ...]]] = field(default_factory=dict)  # key -> grid positions
-    stray: list[tuple[str, str, str | None]] = field(default_factory=list)  # (key, why, requirement)
+    stray: list[tuple[str, str, str | None]] = field(
+        default_factory=list
+    )  # (key, why, requirement)
     unchecked: str | None = None  # why positions could not be enumerated, if so
     positions_only: bool = False  # keys say nothing: read every grid position instead
 
@@ -48,7 +52,9 @@ def is_injective_sample(chunk_key, ndim: int) -> bool:
     return ndim == 0 or chunk_key((0,) * ndim) != chunk_key((1,) * ndim)
 
 
-def classify(keys: Iterable[str], chunk_key, shape, chunk_shape, prefix: str, format: str) -> ChunkScan:
+def classify(
+    keys: Iterable[str], chunk_key, shape, chunk_shape, prefix: str, format: str
+) -> ChunkScan:
     """Match listed keys to grid positions by reading the indices out of each key."""
     scan = ChunkScan()
     ndim = len(shape)
@@ -70,10 +76,18 @@ def classify(keys: Iterable[str], chunk_key, shape, chunk_shape, prefix: str, fo
         canonical = chunk_key(index)
         if canonical != key:
             requirement = "V3-CKE-007" if format == "v3" else None
-            scan.stray.append((key, f"is not a chunk key; the key of chunk {index} is {canonical!r}", requirement))
+            scan.stray.append(
+                (key, f"is not a chunk key; the key of chunk {index} is {canonical!r}", requirement)
+            )
         elif any(i >= g for i, g in zip(index, grid)):
             requirement = "V3-GRID-010" if format == "v3" else None
-            scan.stray.append((key, f"names chunk {index}, outside the chunk grid {grid} (stale data?)", requirement))
+            scan.stray.append(
+                (
+                    key,
+                    f"names chunk {index}, outside the chunk grid {grid} (stale data?)",
+                    requirement,
+                )
+            )
         else:
             scan.chunks[key] = [index]
     return scan

@@ -50,19 +50,34 @@ def register(subparsers) -> None:
         "validate",
         help="check a Zarr store (directory, zip or URL) against the spec requirements",
         description="Walk a Zarr hierarchy, open every node and decode every stored chunk with the "
-                    "reference implementation, and report each broken requirement.",
+        "reference implementation, and report each broken requirement.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("location", nargs="?", metavar="PATH_OR_URL", help="a directory, a .zip file or a URL")
-    parser.add_argument("--format", choices=FORMAT_CHOICES, help="validate as this format (default: detect)")
-    parser.add_argument("--path", default="", metavar="P", help="start at this node instead of the root")
-    parser.add_argument("--model", metavar="MODEL.json", help="also check the hierarchy against a ZOM model file")
+    parser.add_argument(
+        "location", nargs="?", metavar="PATH_OR_URL", help="a directory, a .zip file or a URL"
+    )
+    parser.add_argument(
+        "--format", choices=FORMAT_CHOICES, help="validate as this format (default: detect)"
+    )
+    parser.add_argument(
+        "--path", default="", metavar="P", help="start at this node instead of the root"
+    )
+    parser.add_argument(
+        "--model", metavar="MODEL.json", help="also check the hierarchy against a ZOM model file"
+    )
     parser.add_argument("--json", action="store_true", help="print findings as JSON lines")
-    parser.add_argument("--no-data", action="store_true", help="check metadata and chunk keys, do not decode chunks")
-    parser.add_argument("--sample", action="store_true",
-                        help="write a small sample hierarchy to a temporary directory and validate it")
-    parser.add_argument("--timeout", type=_seconds, metavar="SECONDS", help="a time budget for the whole run")
+    parser.add_argument(
+        "--no-data", action="store_true", help="check metadata and chunk keys, do not decode chunks"
+    )
+    parser.add_argument(
+        "--sample",
+        action="store_true",
+        help="write a small sample hierarchy to a temporary directory and validate it",
+    )
+    parser.add_argument(
+        "--timeout", type=_seconds, metavar="SECONDS", help="a time budget for the whole run"
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="also print one line per node")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
     parser.set_defaults(func=run)
@@ -76,7 +91,9 @@ def _seconds(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
     if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"the time budget must be a positive number of seconds, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"the time budget must be a positive number of seconds, got {text!r}"
+        )
     return value
 
 
@@ -108,13 +125,22 @@ def _run(args, location, verbose: bool | None = None, label: str | None = None) 
 
     try:
         result = validate(
-            location, format=args.format, path=args.path, decode=not args.no_data, timeout=args.timeout,
-            as_json=args.json, progress=Progress(enabled=not args.quiet), model=args.model,
-            verbose=args.verbose if verbose is None else verbose, label=label,
+            location,
+            format=args.format,
+            path=args.path,
+            decode=not args.no_data,
+            timeout=args.timeout,
+            as_json=args.json,
+            progress=Progress(enabled=not args.quiet),
+            model=args.model,
+            verbose=args.verbose if verbose is None else verbose,
+            label=label,
         )
     except UsageError as exc:
         return _usage_error(str(exc))
-    result.sink.write_final(json.dumps(summary_json(result), ensure_ascii=False) if args.json else summary_line(result))
+    result.sink.write_final(
+        json.dumps(summary_json(result), ensure_ascii=False) if args.json else summary_line(result)
+    )
     return result.exit_code
 
 
@@ -128,7 +154,11 @@ def _run_sample(args) -> int:
         directory = Path(tmp) / "sample.zarr"
         info = write_sample(directory)
         if not args.json:
-            sharding = "sharded" if info["sharded"] else "not sharded: this reference has no sharding"
-            print(f"sample: wrote a {info['format']} group with arrays {', '.join(info['arrays'])} "
-                  f"('counts' {sharding}) to a temporary directory; validating it with the reference")
+            sharding = (
+                "sharded" if info["sharded"] else "not sharded: this reference has no sharding"
+            )
+            print(
+                f"sample: wrote a {info['format']} group with arrays {', '.join(info['arrays'])} "
+                f"('counts' {sharding}) to a temporary directory; validating it with the reference"
+            )
         return _run(args, directory, verbose=True, label="sample.zarr in a temporary directory")

@@ -30,8 +30,14 @@ class KnownKeysStore(Store):
     def get(self, key: str, limit: int | None = None) -> bytes | None:
         return self.inner.get(key) if limit is None else self.inner.get(key, limit)
 
-    def get_partial(self, key: str, start: int, length: int | None = None, limit: int | None = None) -> bytes | None:
-        return self.inner.get_partial(key, start, length) if limit is None else self.inner.get_partial(key, start, length, limit)
+    def get_partial(
+        self, key: str, start: int, length: int | None = None, limit: int | None = None
+    ) -> bytes | None:
+        return (
+            self.inner.get_partial(key, start, length)
+            if limit is None
+            else self.inner.get_partial(key, start, length, limit)
+        )
 
     def contains(self, key: str) -> bool:  # the inner store's, which does not read the value
         return self.inner.contains(key)
@@ -99,6 +105,9 @@ def known_keys_view(store: Store, formats: list[str], path: str) -> tuple[KnownK
             sources.append(f"{len(found)} keys from {format} consolidated metadata")
     if not any("keys from" in s for s in sources):
         sources.append("no consolidated metadata: only the starting node is checked")
-    note = ("the store cannot list its keys; " + "; ".join(sources) +
-            "; chunks are found by requesting each grid position")
+    note = (
+        "the store cannot list its keys; "
+        + "; ".join(sources)
+        + "; chunks are found by requesting each grid position"
+    )
     return KnownKeysStore(store, keys), note

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
 
 from conformance.reference.stores.base import printable
 
@@ -35,13 +36,15 @@ class Finding:
         message = " ".join(self.message.split())  # one finding, one line
         if self.key and self.key not in message:
             message = f"key {self.key!r}: {message}"
-        return f"{self.level} {self.requirement or '-'} {self.reason} {self.display_path}: {message}"
+        return (
+            f"{self.level} {self.requirement or '-'} {self.reason} {self.display_path}: {message}"
+        )
 
     def to_json(self) -> dict:
         return {"type": "finding", **asdict(self), "path": self.display_path}
 
     @classmethod
-    def coerce(cls, obj: Any, format: str | None = None) -> "Finding":
+    def coerce(cls, obj: Any, format: str | None = None) -> Finding:
         """Accept a Finding, an object with the same attributes, or a dict (findings from other
         modules such as the ZOM validator)."""
         if isinstance(obj, cls):
@@ -50,7 +53,11 @@ class Finding:
 
         from .requirement_map import known
 
-        get = obj.get if isinstance(obj, dict) else lambda name, default=None: getattr(obj, name, default)
+        get = (
+            obj.get
+            if isinstance(obj, dict)
+            else lambda name, default=None: getattr(obj, name, default)
+        )
         level = str(get("level", None) or get("severity", None) or ERROR).upper()
         path = str(get("path", "") or "").strip("/")
         requirement = get("requirement", None)
@@ -87,7 +94,9 @@ class Sink:
     Thread-safe: the walk runs in a worker thread; `close` stops all further output, so that a
     walk abandoned at the time limit cannot print after the summary."""
 
-    def __init__(self, out: TextIO | None = None, as_json: bool = False, on_finding: Callable | None = None):
+    def __init__(
+        self, out: TextIO | None = None, as_json: bool = False, on_finding: Callable | None = None
+    ):
         self.out = out if out is not None else sys.stdout
         self.as_json = as_json
         self.tally = Tally()
@@ -111,7 +120,11 @@ class Sink:
                 self.tally.warnings += 1
             else:
                 self.tally.notes += 1
-            self._write(json.dumps(finding.to_json(), ensure_ascii=False) if self.as_json else finding.line())
+            self._write(
+                json.dumps(finding.to_json(), ensure_ascii=False)
+                if self.as_json
+                else finding.line()
+            )
             if self._on_finding:
                 self._on_finding(finding)
 
@@ -122,7 +135,9 @@ class Sink:
 
     def _write(self, text: str) -> None:
         try:
-            self.out.write(printable(text, self.as_json) + "\n")  # names that are not UTF-8: '\\xff', valid UTF-8
+            self.out.write(
+                printable(text, self.as_json) + "\n"
+            )  # names that are not UTF-8: '\\xff', valid UTF-8
             self.out.flush()
         except (BrokenPipeError, ValueError):  # the reader went away (`| head`) or out was closed
             self._closed = True

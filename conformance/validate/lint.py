@@ -53,16 +53,27 @@ def lint_node(node, format: str) -> Iterator[Finding]:
             given = [n for n in names if isinstance(n, str)]
             duplicates = sorted({n for n in given if given.count(n) > 1})
             if duplicates:
-                yield Finding(WARNING, "V3-ARR-009", "invalid-dimension-names", path,
-                              f"dimension names should be unique; repeated: {duplicates}", format=format)
+                yield Finding(
+                    WARNING,
+                    "V3-ARR-009",
+                    "invalid-dimension-names",
+                    path,
+                    f"dimension names should be unique; repeated: {duplicates}",
+                    format=format,
+                )
 
 
 def _extension_names(document: dict) -> Iterator[tuple[str, str]]:
     """(extension point, name) of every extension an array document uses, nested codecs too."""
+
     def name_of(value):
         if isinstance(value, str):
             return value
-        return value.get("name") if isinstance(value, dict) and isinstance(value.get("name"), str) else None
+        return (
+            value.get("name")
+            if isinstance(value, dict) and isinstance(value.get("name"), str)
+            else None
+        )
 
     def data_types(value):
         name = name_of(value)
@@ -71,7 +82,13 @@ def _extension_names(document: dict) -> Iterator[tuple[str, str]]:
         config = value.get("configuration") if isinstance(value, dict) else None
         fields = config.get("fields") if isinstance(config, dict) else None
         for field in fields if isinstance(fields, list) else ():
-            inner = field.get("data_type") if isinstance(field, dict) else field[1] if isinstance(field, list) and len(field) == 2 else None
+            inner = (
+                field.get("data_type")
+                if isinstance(field, dict)
+                else field[1]
+                if isinstance(field, list) and len(field) == 2
+                else None
+            )
             if inner is not None:
                 yield from data_types(inner)
 
@@ -88,9 +105,9 @@ def _extension_names(document: dict) -> Iterator[tuple[str, str]]:
                     yield from data_types(config["data_type"])
 
     yield from data_types(document.get("data_type"))
-    if (name := name_of(document.get("chunk_grid"))):
+    if name := name_of(document.get("chunk_grid")):
         yield "chunk grid", name
-    if (name := name_of(document.get("chunk_key_encoding"))):
+    if name := name_of(document.get("chunk_key_encoding")):
         yield "chunk key encoding", name
     yield from codecs(document.get("codecs"))
 
@@ -109,6 +126,12 @@ def _unregistered_names(document: dict, path: str, format: str) -> Iterator[Find
         if writer is None and point == "codec" and name.startswith(registry.NUMCODECS_PREFIX):
             writer = "zarr-python 3 writes its numcodecs wrappers so"
         why = f"; {writer}" if writer else ""
-        yield Finding(NOTE, None, "unregistered-extension", path,
-                      f"{point} {name!r} is not registered in {registry.REGISTRY_COMMIT}{why}; the reference "
-                      "checked it, but readers that do not know the name must refuse the array", format=format)
+        yield Finding(
+            NOTE,
+            None,
+            "unregistered-extension",
+            path,
+            f"{point} {name!r} is not registered in {registry.REGISTRY_COMMIT}{why}; the reference "
+            "checked it, but readers that do not know the name must refuse the array",
+            format=format,
+        )

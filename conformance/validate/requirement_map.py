@@ -110,7 +110,9 @@ def known(requirement: str | None) -> bool:
     return requirement is not None and (not levels or requirement in levels)
 
 
-def requirement_for(format: str | None, kind: str | None, reason: str, given: str | None = None) -> tuple[str | None, str]:
+def requirement_for(
+    format: str | None, kind: str | None, reason: str, given: str | None = None
+) -> tuple[str | None, str]:
     """(requirement ID or None, note). `given` is the ID the error itself carries; an ID that is
     not in the catalogue is never printed: the note then says which one was cited."""
     if given:
@@ -119,5 +121,7 @@ def requirement_for(format: str | None, kind: str | None, reason: str, given: st
         note = f" (the reference cited {given!r}, which is not in the requirement catalogue)"
     else:
         note = ""
-    rid = REASON_REQUIREMENTS.get((format or "", kind or "*", reason)) or REASON_REQUIREMENTS.get((format or "", "*", reason))
+    rid = REASON_REQUIREMENTS.get((format or "", kind or "*", reason)) or REASON_REQUIREMENTS.get(
+        (format or "", "*", reason)
+    )
     return (rid if known(rid) else None), note

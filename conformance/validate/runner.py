@@ -71,7 +71,9 @@ def open_location(location, timeout: float | None = None) -> Store:
         from conformance.reference.stores.url import DEFAULT_TIMEOUT, SCHEMES, URLStore, url_scheme
 
         if url_scheme(text) not in SCHEMES:
-            raise UsageError(f"unsupported URL scheme in {text!r}; use one of {', '.join(s + '://' for s in SCHEMES)}")
+            raise UsageError(
+                f"unsupported URL scheme in {text!r}; use one of {', '.join(s + '://' for s in SCHEMES)}"
+            )
         request_timeout = min(DEFAULT_TIMEOUT, timeout) if timeout else DEFAULT_TIMEOUT
         return URLStore(text, timeout=request_timeout)
     path = Path(text)
@@ -79,7 +81,9 @@ def open_location(location, timeout: float | None = None) -> Store:
         raise UsageError(f"no such file or directory: {text}")
     if path.is_dir():
         return DirectoryStore(path, read_only=True)
-    check_store_path(path)  # a FIFO, socket or device: PathError, never opened (is_zipfile would block)
+    check_store_path(
+        path
+    )  # a FIFO, socket or device: PathError, never opened (is_zipfile would block)
     if zipfile.is_zipfile(path):
         return ZipStore(path, "r")
     raise UsageError(f"{text} is neither a directory nor a zip archive")
@@ -109,7 +113,9 @@ def formats_at(store: Store, path: str) -> tuple[list[str], list[str]]:
                 raise
             broken.append(name)
             continue
-        if any(store.contains(node_prefix(node_path) + doc) for doc in NODE_DOCUMENTS.get(name, ())):
+        if any(
+            store.contains(node_prefix(node_path) + doc) for doc in NODE_DOCUMENTS.get(name, ())
+        ):
             broken.append(name)
     return (present or broken[:1]), unavailable
 
@@ -125,10 +131,20 @@ def formats_below(store: Store, path: str) -> list[str]:
 
 
 class Run:
-    def __init__(self, location, format: str | None = None, path: str = "", decode: bool = True,
-                 timeout: float | None = None, out: TextIO | None = None, as_json: bool = False,
-                 progress: Progress | None = None, model: str | None = None, verbose: bool = False,
-                 label: str | None = None):
+    def __init__(
+        self,
+        location,
+        format: str | None = None,
+        path: str = "",
+        decode: bool = True,
+        timeout: float | None = None,
+        out: TextIO | None = None,
+        as_json: bool = False,
+        progress: Progress | None = None,
+        model: str | None = None,
+        verbose: bool = False,
+        label: str | None = None,
+    ):
         self.location = location
         self.label = label or str(location)  # how the summary names the store
         self.format = format
@@ -149,7 +165,9 @@ class Run:
         """Open the store (UsageError escapes: exit 2), then walk under the time budget."""
         try:
             self.store = open_location(self.location, self.budget.seconds)
-        except ZarrError as exc:  # no store can be opened there: a FIFO, an unreadable archive, a bad URL
+        except (
+            ZarrError
+        ) as exc:  # no store can be opened there: a FIFO, an unreadable archive, a bad URL
             raise UsageError(exc.message) from None
         worker = threading.Thread(target=self._guarded_walk, name="zarr-validate", daemon=True)
         worker.start()
@@ -159,17 +177,31 @@ class Run:
             self.budget.cancelled.set()
             self._budget_finding()
             self.sink.close()
-        return Result(self.label, self.formats, self.sink, self.budget.elapsed, self.complete,
-                      extra={"decoded": self.decode}, failure=self.failure)
+        return Result(
+            self.label,
+            self.formats,
+            self.sink,
+            self.budget.elapsed,
+            self.complete,
+            extra={"decoded": self.decode},
+            failure=self.failure,
+        )
 
     def _budget_finding(self) -> None:
         if self.complete:
             self.complete = False
             if self.budget.seconds is None:  # cancelled because nobody reads the output any more
                 return
-            self.sink.add(Finding(ERROR, None, "too-large", self.path.strip("/"),
-                                  f"the time budget of {self.budget.seconds:g} s ran out: validation is "
-                                  "incomplete, so conformance cannot be confirmed"))
+            self.sink.add(
+                Finding(
+                    ERROR,
+                    None,
+                    "too-large",
+                    self.path.strip("/"),
+                    f"the time budget of {self.budget.seconds:g} s ran out: validation is "
+                    "incomplete, so conformance cannot be confirmed",
+                )
+            )
 
     def _guarded_walk(self) -> None:
         try:
@@ -178,14 +210,30 @@ class Run:
             except BudgetExceeded:
                 self._budget_finding()
             except ZarrError as exc:  # the store failed under the walk (a network error, say)
-                self.sink.add(Finding(ERROR, None, exc.reason, self.path.strip("/"), f"validation stopped: {exc.message}"))
+                self.sink.add(
+                    Finding(
+                        ERROR,
+                        None,
+                        exc.reason,
+                        self.path.strip("/"),
+                        f"validation stopped: {exc.message}",
+                    )
+                )
             except Exception as exc:  # the last line of defence: a finding, never a traceback
                 from .walker import where
 
-                self.sink.add(Finding(ERROR, None, "io-error" if isinstance(exc, OSError) else "invalid-metadata",
-                                      self.path.strip("/"),
-                                      f"validation stopped: {type(exc).__name__}: {exc} at {where(exc)}"))
-        except BaseException as exc:  # even reporting failed (MemoryError...): keep it off the screen
+                self.sink.add(
+                    Finding(
+                        ERROR,
+                        None,
+                        "io-error" if isinstance(exc, OSError) else "invalid-metadata",
+                        self.path.strip("/"),
+                        f"validation stopped: {type(exc).__name__}: {exc} at {where(exc)}",
+                    )
+                )
+        except (
+            BaseException
+        ) as exc:  # even reporting failed (MemoryError...): keep it off the screen
             self.failure = exc
             self.complete = False
 
@@ -201,14 +249,32 @@ class Run:
         else:
             formats = present or formats_below(store, self.path)
         if not formats:
-            missing = f" (formats not available in this build: {', '.join(unavailable)})" if unavailable else ""
-            self.sink.add(Finding(ERROR, None, "node-not-found", self.path.strip("/"),
-                                  f"no Zarr metadata of any format here{missing}"))
+            missing = (
+                f" (formats not available in this build: {', '.join(unavailable)})"
+                if unavailable
+                else ""
+            )
+            self.sink.add(
+                Finding(
+                    ERROR,
+                    None,
+                    "node-not-found",
+                    self.path.strip("/"),
+                    f"no Zarr metadata of any format here{missing}",
+                )
+            )
             return
         if len(present) > 1 and not self.format:
-            self.sink.add(Finding(WARNING, None, "mixed-formats", self.path.strip("/"),
-                                  f"metadata of several formats describe this node: {', '.join(present)}; "
-                                  "each is validated in turn (choose one with --format)"))
+            self.sink.add(
+                Finding(
+                    WARNING,
+                    None,
+                    "mixed-formats",
+                    self.path.strip("/"),
+                    f"metadata of several formats describe this node: {', '.join(present)}; "
+                    "each is validated in turn (choose one with --format)",
+                )
+            )
         if not can_list(store):
             store, note = known_keys_view(store, formats, self.path.strip("/"))
             self.sink.add(Finding(NOTE, None, "unsupported", self.path.strip("/"), note))
@@ -229,19 +295,36 @@ class Run:
             self.sink.write_line(json.dumps({"type": "node", **info}, ensure_ascii=False))
             return
         detail = info.get("detail", "")
-        self.sink.write_line(f"NODE {info['format']} {info['kind']} /{info['path']}{': ' + detail if detail else ''}")
+        self.sink.write_line(
+            f"NODE {info['format']} {info['kind']} /{info['path']}{': ' + detail if detail else ''}"
+        )
 
     def _check_model(self, store: Store) -> None:
         try:
             from conformance.reference.zom import validate_model_file
         except ImportError as exc:
-            self.sink.add(Finding(ERROR, None, "unsupported", self.path.strip("/"),
-                                  f"--model needs conformance.reference.zom.validate_model_file, which is not available ({exc})"))
+            self.sink.add(
+                Finding(
+                    ERROR,
+                    None,
+                    "unsupported",
+                    self.path.strip("/"),
+                    f"--model needs conformance.reference.zom.validate_model_file, which is not available ({exc})",
+                )
+            )
             return
         try:
             findings = validate_model_file(store, self.model, self.path.strip("/"))
         except ZarrError as exc:
-            self.sink.add(Finding(ERROR, None, exc.reason, self.path.strip("/"), f"model file {self.model}: {exc.message}"))
+            self.sink.add(
+                Finding(
+                    ERROR,
+                    None,
+                    exc.reason,
+                    self.path.strip("/"),
+                    f"model file {self.model}: {exc.message}",
+                )
+            )
             return
         for item in findings:
             self.sink.add(Finding.coerce(item, format="zom"))
@@ -265,7 +348,8 @@ def summary_line(result: Result) -> str:
         f"SUMMARY {verdict}: {plural(tally.errors, 'error')}{unchecked}, {plural(tally.warnings, 'warning')}",
         f"format {formats}",
         f"{plural(tally.nodes, 'node')} ({plural(tally.groups, 'group')}, {plural(tally.arrays, 'array')})",
-        f"{plural(tally.chunks, 'chunk')} checked" if result.extra.get("decoded", True)
+        f"{plural(tally.chunks, 'chunk')} checked"
+        if result.extra.get("decoded", True)
         else f"{plural(tally.chunks, 'chunk')} found (not decoded: --no-data)",
         f"{result.seconds:.1f} s",
     ]
@@ -277,9 +361,19 @@ def summary_line(result: Result) -> str:
 def summary_json(result: Result) -> dict:
     tally = result.sink.tally
     return {
-        "type": "summary", "verdict": result.verdict, "exit_code": result.exit_code,
-        "location": result.location, "formats": result.formats, "errors": tally.errors,
+        "type": "summary",
+        "verdict": result.verdict,
+        "exit_code": result.exit_code,
+        "location": result.location,
+        "formats": result.formats,
+        "errors": tally.errors,
         "cannot_check": tally.cannot_check,
-        "warnings": tally.warnings, "notes": tally.notes, "groups": tally.groups, "arrays": tally.arrays,
-        "chunks": tally.chunks, "chunks_decoded": bool(result.extra.get("decoded", True)), "seconds": round(result.seconds, 3), "complete": result.complete,
+        "warnings": tally.warnings,
+        "notes": tally.notes,
+        "groups": tally.groups,
+        "arrays": tally.arrays,
+        "chunks": tally.chunks,
+        "chunks_decoded": bool(result.extra.get("decoded", True)),
+        "seconds": round(result.seconds, 3),
+        "complete": result.complete,
     }

@@ -58,8 +58,15 @@ def where(exc: BaseException) -> str:
 
 
 class Walker:
-    def __init__(self, store, format: str, sink: Sink, budget: Budget | None = None,
-                 progress: Progress | None = None, decode: bool = True):
+    def __init__(
+        self,
+        store,
+        format: str,
+        sink: Sink,
+        budget: Budget | None = None,
+        progress: Progress | None = None,
+        decode: bool = True,
+    ):
         self.store = store
         self.format = format
         self.fmt = get_format(format)
@@ -73,7 +80,15 @@ class Walker:
         self.on_node = None  # called with a dict describing each node visited (verbose output)
 
     # ---- reporting ------------------------------------------------------------------------
-    def report(self, level: str, requirement: str | None, reason: str, path: str, message: str, key: str | None = None) -> None:
+    def report(
+        self,
+        level: str,
+        requirement: str | None,
+        reason: str,
+        path: str,
+        message: str,
+        key: str | None = None,
+    ) -> None:
         finding = Finding(level, requirement, reason, path, shorten(message), key, self.format)
         if self._collected is not None:
             self._collected.append(finding)
@@ -91,7 +106,9 @@ class Walker:
         collected, self._collected = self._collected or [], None
         groups: dict[tuple, list[Finding]] = {}
         for finding in collected:
-            groups.setdefault((finding.level, finding.requirement, finding.reason, finding.path), []).append(finding)
+            groups.setdefault(
+                (finding.level, finding.requirement, finding.reason, finding.path), []
+            ).append(finding)
         for (level, requirement, reason, path), items in groups.items():
             if len(items) == 1:
                 self.sink.add(items[0])
@@ -99,13 +116,38 @@ class Walker:
             first = items[0]
             keys = [f.key for f in items if f.key]
             named = ", ".join(repr(k) for k in keys[:GROUP_EXAMPLE_KEYS])
-            more = f" and {len(keys) - GROUP_EXAMPLE_KEYS} more" if len(keys) > GROUP_EXAMPLE_KEYS else ""
-            message = first.message if not first.key or first.key in first.message else f"key {first.key!r}: {first.message}"
+            more = (
+                f" and {len(keys) - GROUP_EXAMPLE_KEYS} more"
+                if len(keys) > GROUP_EXAMPLE_KEYS
+                else ""
+            )
+            message = (
+                first.message
+                if not first.key or first.key in first.message
+                else f"key {first.key!r}: {first.message}"
+            )
             text = f"{len(items)} chunks or keys share this problem ({named}{more}); the first: {message}"
-            self.sink.add(Finding(level, requirement, reason, path, shorten(text, 600), None, self.format, len(items)))
+            self.sink.add(
+                Finding(
+                    level,
+                    requirement,
+                    reason,
+                    path,
+                    shorten(text, 600),
+                    None,
+                    self.format,
+                    len(items),
+                )
+            )
 
-    def report_exception(self, exc: BaseException, path: str, kind: str | None, key: str | None = None,
-                         context: str = "metadata") -> None:
+    def report_exception(
+        self,
+        exc: BaseException,
+        path: str,
+        kind: str | None,
+        key: str | None = None,
+        context: str = "metadata",
+    ) -> None:
         if isinstance(exc, BudgetExceeded):
             raise exc
         if isinstance(exc, ZarrError):
@@ -123,12 +165,25 @@ class Walker:
             self.report(level, requirement, exc.reason, path, exc.message + note, key)
             return
         if isinstance(exc, (OSError, EOFError, zipfile.BadZipFile)):  # the store, not the reference
-            self.report(ERROR, None, "io-error", path, f"the store could not be read: {type(exc).__name__}: {exc}", key)
+            self.report(
+                ERROR,
+                None,
+                "io-error",
+                path,
+                f"the store could not be read: {type(exc).__name__}: {exc}",
+                key,
+            )
             return
         # Not a ZarrError: the reference itself failed on this input. Never crash; say where.
         reason = "corrupt-chunk" if context == "chunk" else "invalid-metadata"
-        self.report(ERROR, None, reason, path,
-                    f"the reference failed unexpectedly ({type(exc).__name__}: {exc}) at {where(exc)}", key)
+        self.report(
+            ERROR,
+            None,
+            reason,
+            path,
+            f"the reference failed unexpectedly ({type(exc).__name__}: {exc}) at {where(exc)}",
+            key,
+        )
 
     # ---- the walk -------------------------------------------------------------------------
     def run(self, path: str = "") -> None:
@@ -170,10 +225,22 @@ class Walker:
             return
         bad = [k for k in keys if not pattern.fullmatch(k)]
         for key in bad[:MAX_KEY_FINDINGS]:
-            self.report(ERROR, requirement, "invalid-path", root, f"a store key with characters outside {allowed}", key)
+            self.report(
+                ERROR,
+                requirement,
+                "invalid-path",
+                root,
+                f"a store key with characters outside {allowed}",
+                key,
+            )
         if len(bad) > MAX_KEY_FINDINGS:
-            self.report(ERROR, requirement, "invalid-path", root,
-                        f"{len(bad) - MAX_KEY_FINDINGS} more keys with characters outside {allowed}")
+            self.report(
+                ERROR,
+                requirement,
+                "invalid-path",
+                root,
+                f"{len(bad) - MAX_KEY_FINDINGS} more keys with characters outside {allowed}",
+            )
 
     def _exists(self, path: str) -> bool:
         try:
@@ -183,7 +250,10 @@ class Walker:
             raise
         except Exception:
             return True  # something is there, though broken: the visit reports it
-        return any(self.store.contains(node_prefix(path) + name) for name in NODE_DOCUMENTS.get(self.format, ()))
+        return any(
+            self.store.contains(node_prefix(path) + name)
+            for name in NODE_DOCUMENTS.get(self.format, ())
+        )
 
     def _visit(self, path: str) -> None:
         if path in self.visited:
@@ -197,22 +267,36 @@ class Walker:
         except Exception as exc:
             self.report_exception(exc, path, None)
             if self.on_node is not None:
-                self.on_node({"format": self.format, "kind": "node", "path": path, "status": "unreadable",
-                              "detail": "metadata cannot be read (1 error)"})
+                self.on_node(
+                    {
+                        "format": self.format,
+                        "kind": "node",
+                        "path": path,
+                        "status": "unreadable",
+                        "detail": "metadata cannot be read (1 error)",
+                    }
+                )
             if self.format in NODE_DOCUMENTS:
                 self._discover_children(path)  # a broken document does not hide its subtree
             return
         if kind is None:
-            self.report(ERROR, None, "node-not-found", path, "listed as a node but has no readable metadata")
+            self.report(
+                ERROR, None, "node-not-found", path, "listed as a node but has no readable metadata"
+            )
             return
         errors_before = self.sink.tally.errors
         node = self._open(path, kind)
         if kind == "array":
             self.sink.tally.arrays += 1
             checked = self._check_array(node) if node is not None else 0
-            detail = "" if node is None else (
-                f"{node.layout.dtype} shape {tuple(node.layout.shape)} chunks {tuple(node.layout.chunk_shape)}; "
-                f"{checked} stored chunk{'' if checked == 1 else 's'} checked")
+            detail = (
+                ""
+                if node is None
+                else (
+                    f"{node.layout.dtype} shape {tuple(node.layout.shape)} chunks {tuple(node.layout.chunk_shape)}; "
+                    f"{checked} stored chunk{'' if checked == 1 else 's'} checked"
+                )
+            )
         else:
             self.sink.tally.groups += 1
             queued = len(self.queue)
@@ -222,12 +306,23 @@ class Walker:
         if self.on_node is not None:
             errors = self.sink.tally.errors - errors_before
             status = "ok" if not errors else f"{errors} error{'' if errors == 1 else 's'}"
-            self.on_node({"format": self.format, "kind": kind, "path": path, "status": status,
-                          "detail": f"{detail} ({status})" if detail else status})
+            self.on_node(
+                {
+                    "format": self.format,
+                    "kind": kind,
+                    "path": path,
+                    "status": status,
+                    "detail": f"{detail} ({status})" if detail else status,
+                }
+            )
 
     def _open(self, path: str, kind: str):
         try:
-            node = self.fmt.open_array(self.store, path) if kind == "array" else self.fmt.open_group(self.store, path)
+            node = (
+                self.fmt.open_array(self.store, path)
+                if kind == "array"
+                else self.fmt.open_group(self.store, path)
+            )
         except BudgetExceeded:
             raise
         except Exception as exc:
@@ -250,7 +345,9 @@ class Walker:
             except BudgetExceeded:
                 raise
             except UnsupportedError as exc:
-                self.report(NOTE, None, "unsupported", path, f"children cannot be listed: {exc.message}")
+                self.report(
+                    NOTE, None, "unsupported", path, f"children cannot be listed: {exc.message}"
+                )
                 return
             except Exception as exc:
                 self.report_exception(exc, path, "group")
@@ -268,7 +365,9 @@ class Walker:
             raise
         except UnsupportedError as exc:
             if self.can_list:
-                self.report(NOTE, None, "unsupported", path, f"children cannot be listed: {exc.message}")
+                self.report(
+                    NOTE, None, "unsupported", path, f"children cannot be listed: {exc.message}"
+                )
             self.can_list = False
             return []
         except Exception as exc:
@@ -282,8 +381,13 @@ class Walker:
                 # Reserved for extensions, never a child (V3-GRP-008); a node document there
                 # means someone created a node with a reserved name (V3-NAME-004).
                 if self.store.contains(f"{prefix}{name}/zarr.json"):
-                    self.report(WARNING, "V3-NAME-004", "invalid-node-name", prefix + name,
-                                "a zarr.json under a reserved '__' name: readers ignore this node")
+                    self.report(
+                        WARNING,
+                        "V3-NAME-004",
+                        "invalid-node-name",
+                        prefix + name,
+                        "a zarr.json under a reserved '__' name: readers ignore this node",
+                    )
                 continue
             child = prefix + name
             if any(self.store.contains(f"{child}/{doc}") for doc in NODE_DOCUMENTS[self.format]):
@@ -302,8 +406,13 @@ class Walker:
             return True
         problem = name_problem(name)
         if problem:
-            self.report(ERROR, cited_requirement(problem), "invalid-node-name", child,
-                        f"a zarr.json exists under an invalid node name: {problem}")
+            self.report(
+                ERROR,
+                cited_requirement(problem),
+                "invalid-node-name",
+                child,
+                f"a zarr.json exists under an invalid node name: {problem}",
+            )
             return False
         return True
 
@@ -313,12 +422,23 @@ class Walker:
         expected = GROUP_KEYS[self.format] | set(NODE_DOCUMENTS[self.format])
         foreign = sorted(k for k in keys if k in FOREIGN_KEYS[self.format])
         if foreign:
-            self.report(WARNING, None, "mixed-formats", path,
-                        f"this {self.format} group also holds metadata of another format: {foreign}")
+            self.report(
+                WARNING,
+                None,
+                "mixed-formats",
+                path,
+                f"this {self.format} group also holds metadata of another format: {foreign}",
+            )
         for key in keys:
             if key not in expected and key not in FOREIGN_KEYS[self.format]:
-                self.report(WARNING, None, "stray-key", path, "a key in the group that is not metadata of this format",
-                            node_prefix(path) + key)
+                self.report(
+                    WARNING,
+                    None,
+                    "stray-key",
+                    path,
+                    "a key in the group that is not metadata of this format",
+                    node_prefix(path) + key,
+                )
 
     def _adopt_orphans(self, missing: str) -> bool:
         """Nodes below a path that has no metadata of its own: report the implicit group and
@@ -342,21 +462,37 @@ class Walker:
             if self.store.contains(key):
                 found.add(key.rsplit("/", 1)[0])
             else:
-                self.report(WARNING, None, "invalid-path", missing,
-                            "a metadata key is listed but cannot be read (a symlink out of the store?)", key)
+                self.report(
+                    WARNING,
+                    None,
+                    "invalid-path",
+                    missing,
+                    "a metadata key is listed but cannot be read (a symlink out of the store?)",
+                    key,
+                )
         # Only the topmost ones: the walk reaches the others through them.
         tops = sorted(p for p in found if not any(p.startswith(q + "/") for q in found))
         requirement, _ = requirement_for(self.format, "group", "implicit-group")
         for orphan in tops:
-            self.report(ERROR, requirement, "implicit-group", missing,
-                        f"no group metadata here, but the node /{orphan} lies below it: "
-                        "every ancestor of a node needs its own group document")
+            self.report(
+                ERROR,
+                requirement,
+                "implicit-group",
+                missing,
+                f"no group metadata here, but the node /{orphan} lies below it: "
+                "every ancestor of a node needs its own group document",
+            )
             self.queue.append(orphan)
         if not tops and keys and missing:
             # Keys under a prefix that is no node and holds none: no reader will ever see them.
             examples = ", ".join(repr(k) for k in keys[:3]) + (", ..." if len(keys) > 3 else "")
-            self.report(WARNING, None, "stray-key", missing,
-                        f"{len(keys)} key{'' if len(keys) == 1 else 's'} below a prefix that is no node: {examples}")
+            self.report(
+                WARNING,
+                None,
+                "stray-key",
+                missing,
+                f"{len(keys)} key{'' if len(keys) == 1 else 's'} below a prefix that is no node: {examples}",
+            )
         return bool(tops)
 
     # ---- chunks ---------------------------------------------------------------------------
@@ -381,7 +517,9 @@ class Walker:
             self._flush()
         return checked
 
-    def _check_chunks(self, array, scan, layout, decode: bool, too_large: bool, chunk_bytes: int) -> int:
+    def _check_chunks(
+        self, array, scan, layout, decode: bool, too_large: bool, chunk_bytes: int
+    ) -> int:
         for key, why, requirement in scan.stray:
             self.report(WARNING, requirement, "stray-key", array.path, f"{key!r} {why}", key)
         if scan.unchecked:
@@ -390,10 +528,19 @@ class Walker:
             # Valid metadata, but no stored chunk of this size can be checked here: an error
             # only when there are stored chunks that go unchecked.
             level = ERROR if scan.chunks else NOTE
-            self.report(level, None, "too-large", array.path,
-                        f"chunks of {tuple(layout.chunk_shape)} {layout.dtype} ({chunk_bytes} bytes) exceed the "
-                        f"reference's limit of {MAX_CHUNK_BYTES} bytes; "
-                        + (f"{len(scan.chunks)} stored chunks not decoded" if scan.chunks else "none is stored"))
+            self.report(
+                level,
+                None,
+                "too-large",
+                array.path,
+                f"chunks of {tuple(layout.chunk_shape)} {layout.dtype} ({chunk_bytes} bytes) exceed the "
+                f"reference's limit of {MAX_CHUNK_BYTES} bytes; "
+                + (
+                    f"{len(scan.chunks)} stored chunks not decoded"
+                    if scan.chunks
+                    else "none is stored"
+                ),
+            )
             decode = False
         if scan.positions_only:
             return self._check_every_position(array, decode)
@@ -417,8 +564,11 @@ class Walker:
             # The transformer (the draft's sharding) maps positions to stored keys itself, so a
             # stored key does not name one position: ask the reference for every position.
             if positions > chunk_scan.MAX_ENUMERATED_POSITIONS:
-                return chunk_scan.ChunkScan(unchecked=(
-                    f"a storage transformer maps the {positions} grid positions to keys; too many to read each"))
+                return chunk_scan.ChunkScan(
+                    unchecked=(
+                        f"a storage transformer maps the {positions} grid positions to keys; too many to read each"
+                    )
+                )
             return chunk_scan.ChunkScan(positions_only=True)
         listed = None
         if self.can_list and getattr(self.store, "lists_chunks", True):
@@ -428,15 +578,26 @@ class Walker:
                 self.can_list = False
         if listed is not None:
             if injective:
-                return chunk_scan.classify(listed, layout.chunk_key, layout.shape, layout.chunk_shape, prefix, self.format)
+                return chunk_scan.classify(
+                    listed, layout.chunk_key, layout.shape, layout.chunk_shape, prefix, self.format
+                )
             if positions <= chunk_scan.MAX_ENUMERATED_POSITIONS:
-                return chunk_scan.enumerate_positions(set(listed), layout.chunk_key, layout.shape, layout.chunk_shape, self.budget)
-            return chunk_scan.ChunkScan(unchecked=f"{positions} grid positions share keys; too many to map, chunks not checked")
+                return chunk_scan.enumerate_positions(
+                    set(listed), layout.chunk_key, layout.shape, layout.chunk_shape, self.budget
+                )
+            return chunk_scan.ChunkScan(
+                unchecked=f"{positions} grid positions share keys; too many to map, chunks not checked"
+            )
         if positions > chunk_scan.MAX_PROBED_POSITIONS:
-            return chunk_scan.ChunkScan(unchecked=(
-                f"the store cannot be listed and the grid has {positions} positions "
-                f"(more than {chunk_scan.MAX_PROBED_POSITIONS} to probe): chunks not checked"))
-        scan = chunk_scan.enumerate_positions(None, layout.chunk_key, layout.shape, layout.chunk_shape, self.budget)
+            return chunk_scan.ChunkScan(
+                unchecked=(
+                    f"the store cannot be listed and the grid has {positions} positions "
+                    f"(more than {chunk_scan.MAX_PROBED_POSITIONS} to probe): chunks not checked"
+                )
+            )
+        scan = chunk_scan.enumerate_positions(
+            None, layout.chunk_key, layout.shape, layout.chunk_shape, self.budget
+        )
         present = {}
         for key, indices in scan.chunks.items():
             self.budget.check()
@@ -466,9 +627,17 @@ class Walker:
 
     def _decode_chunk(self, array, index: tuple[int, ...], key: str) -> bool:
         try:
-            if array.read_chunk(index) is None:  # listed, yet unreadable: a symlink out of the store?
-                self.report(WARNING, None, "invalid-path", array.path,
-                            "the key is listed but cannot be read (readers will see the fill value)", key)
+            if (
+                array.read_chunk(index) is None
+            ):  # listed, yet unreadable: a symlink out of the store?
+                self.report(
+                    WARNING,
+                    None,
+                    "invalid-path",
+                    array.path,
+                    "the key is listed but cannot be read (readers will see the fill value)",
+                    key,
+                )
                 return False
             return True
         except BudgetExceeded:

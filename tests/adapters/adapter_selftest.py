@@ -16,7 +16,6 @@ from conformance.harness import envs
 from conformance.harness.client import child_env
 from conformance.harness.config import find_adapter
 
-
 _snippets = itertools.count()
 
 
@@ -34,8 +33,11 @@ def run_node(adapter: str, code: str, *args: str) -> str:
     script = node_modules.parent / f"_selftest_snippet_{os.getpid()}_{next(_snippets)}.mjs"
     script.write_text(code, encoding="utf-8")
     try:
-        return _run(["node", str(script), *args], cwd=node_modules.parent,
-                    env=child_env({"NODE_PATH": str(node_modules)}))
+        return _run(
+            ["node", str(script), *args],
+            cwd=node_modules.parent,
+            env=child_env({"NODE_PATH": str(node_modules)}),
+        )
     finally:
         script.unlink(missing_ok=True)
 
@@ -60,10 +62,17 @@ def pinned_version(adapter: str, package: str) -> str:
 def same_bits(got: np.ndarray, want: np.ndarray) -> bool:
     """Bit-for-bit equality after bringing both to little-endian (NaN payloads and -0.0 count)."""
     got, want = np.asarray(got), np.asarray(want)
-    if got.shape != want.shape or got.dtype.kind != want.dtype.kind or got.dtype.itemsize != want.dtype.itemsize:
+    if (
+        got.shape != want.shape
+        or got.dtype.kind != want.dtype.kind
+        or got.dtype.itemsize != want.dtype.itemsize
+    ):
         return False
     le = want.dtype.newbyteorder("<")
-    return np.ascontiguousarray(got.astype(le)).tobytes() == np.ascontiguousarray(want.astype(le)).tobytes()
+    return (
+        np.ascontiguousarray(got.astype(le)).tobytes()
+        == np.ascontiguousarray(want.astype(le)).tobytes()
+    )
 
 
 def load_json(path: Path):
@@ -72,7 +81,6 @@ def load_json(path: Path):
 
 def store(path: Path, kind: str = "directory") -> dict:
     return {"kind": kind, "location": str(path)}
-
 
 
 def error_rule(adapter: str, body: dict):

@@ -10,15 +10,17 @@ import subprocess
 
 import numpy as np
 import pytest
-
 from adapter_selftest import declared_unsupported, error_rule, load_json, same_bits, store
+
 from conformance.harness import envs
 from conformance.harness.config import find_adapter
 
 ADAPTER = "gdal-debian"
 CONFIG = find_adapter(ADAPTER)
 AVAILABLE = envs.availability(CONFIG)
-pytestmark = pytest.mark.skipif(not AVAILABLE.available, reason=f"{ADAPTER} is {AVAILABLE.describe()}")
+pytestmark = pytest.mark.skipif(
+    not AVAILABLE.available, reason=f"{ADAPTER} is {AVAILABLE.describe()}"
+)
 
 # Writes a v2 hierarchy with GDAL itself (argv: folder): g/a int32 (5, 7) in (2, 3) chunks, fill 7,
 # zlib, the last chunk row never written; root attributes.
@@ -51,7 +53,9 @@ print(json.dumps({"shape": [d.GetSize() for d in a.GetDimensions()], "block": li
 
 
 def gdal_python(code: str, *args: str) -> str:
-    proc = subprocess.run([CONFIG.python, "-c", code, *args], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [CONFIG.python, "-c", code, *args], capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return proc.stdout
 
@@ -68,7 +72,9 @@ def test_read_what_gdal_wrote(adapter_clients, tmp_path):
     gdal_python(WRITE, str(folder))
     said = json.loads(gdal_python(REPORT, str(folder), "/g/a"))
     client = adapter_clients(ADAPTER)
-    r = client.call("read", store=store(folder), format="v2", node="g/a", output=str(tmp_path / "a.npy"))
+    r = client.call(
+        "read", store=store(folder), format="v2", node="g/a", output=str(tmp_path / "a.npy")
+    )
     assert r.ok, r.describe_error()
     data = np.load(r.body["data"])
     assert same_bits(data, np.asarray(said["data"], dtype="<i4"))
@@ -79,7 +85,9 @@ def test_read_what_gdal_wrote(adapter_clients, tmp_path):
     assert api["fill_value"] == {"bytes": said["nodata"]} == {"bytes": "07000000"}
     assert api["dtype"] == "<i4"
     assert r.body["attributes"] == said["attributes"]
-    root = client.call("read", store=store(folder), format="v2", node="", output=str(tmp_path / "r.npy"))
+    root = client.call(
+        "read", store=store(folder), format="v2", node="", output=str(tmp_path / "r.npy")
+    )
     assert root.ok, root.describe_error()
     assert root.body["node_type"] == "group"
     assert root.body["members"] == {"g": "group"}
@@ -93,14 +101,34 @@ def test_write_read_back_by_gdal(adapter_clients, tmp_path):
     np.save(tmp_path / "in.npy", data)
     folder = tmp_path / "out"
     folder.mkdir()  # the harness gives an empty folder; GDAL wants to create it itself
-    metadata = {"zarr_format": 2, "shape": [4, 5], "chunks": [3, 2], "dtype": "<f8", "fill_value": "NaN",
-                "order": "F", "compressor": {"id": "zstd", "level": 3}, "filters": None}
+    metadata = {
+        "zarr_format": 2,
+        "shape": [4, 5],
+        "chunks": [3, 2],
+        "dtype": "<f8",
+        "fill_value": "NaN",
+        "order": "F",
+        "compressor": {"id": "zstd", "level": 3},
+        "filters": None,
+    }
     client = adapter_clients(ADAPTER)
-    w = client.call("write", store=store(folder), format="v2", node_type="array", path="grp/arr",
-                    metadata=metadata, attributes={"n": 1, "s": "x", "flag": True}, data=str(tmp_path / "in.npy"))
+    w = client.call(
+        "write",
+        store=store(folder),
+        format="v2",
+        node_type="array",
+        path="grp/arr",
+        metadata=metadata,
+        attributes={"n": 1, "s": "x", "flag": True},
+        data=str(tmp_path / "in.npy"),
+    )
     assert w.ok, w.describe_error()
     zarray = load_json(folder / "grp" / "arr" / ".zarray")
-    assert zarray["order"] == "F" and zarray["chunks"] == [3, 2] and zarray["compressor"]["id"] == "zstd"
+    assert (
+        zarray["order"] == "F"
+        and zarray["chunks"] == [3, 2]
+        and zarray["compressor"]["id"] == "zstd"
+    )
     assert not (folder / ".zmetadata").exists()  # CREATE_ZMETADATA=NO: only what was asked
     said = json.loads(gdal_python(REPORT, str(folder), "/grp/arr"))
     assert same_bits(np.asarray(said["data"], dtype="<f8"), data)
@@ -109,10 +137,26 @@ def test_write_read_back_by_gdal(adapter_clients, tmp_path):
 
 def test_root_array_write_is_declared_unsupported(adapter_clients, tmp_path):
     np.save(tmp_path / "in.npy", np.zeros(3, dtype="<i4"))
-    metadata = {"zarr_format": 2, "shape": [3], "chunks": [3], "dtype": "<i4", "fill_value": 0,
-                "order": "C", "compressor": None, "filters": None}
-    r = adapter_clients(ADAPTER).call("write", store=store(tmp_path / "root"), format="v2", node_type="array",
-                                      path="", metadata=metadata, attributes={}, data=str(tmp_path / "in.npy"))
+    metadata = {
+        "zarr_format": 2,
+        "shape": [3],
+        "chunks": [3],
+        "dtype": "<i4",
+        "fill_value": 0,
+        "order": "C",
+        "compressor": None,
+        "filters": None,
+    }
+    r = adapter_clients(ADAPTER).call(
+        "write",
+        store=store(tmp_path / "root"),
+        format="v2",
+        node_type="array",
+        path="",
+        metadata=metadata,
+        attributes={},
+        data=str(tmp_path / "in.npy"),
+    )
     assert not r.ok and r.unsupported
     assert declared_unsupported(ADAPTER, r.body)
 
@@ -120,20 +164,40 @@ def test_root_array_write_is_declared_unsupported(adapter_clients, tmp_path):
 def test_widened_bool_is_reported_as_gdal_gives_it(adapter_clients, tmp_path):
     folder = tmp_path / "b"
     folder.mkdir()
-    (folder / ".zarray").write_text(json.dumps({
-        "zarr_format": 2, "shape": [4], "chunks": [4], "dtype": "|b1", "fill_value": False,
-        "order": "C", "compressor": None, "filters": None}))
+    (folder / ".zarray").write_text(
+        json.dumps(
+            {
+                "zarr_format": 2,
+                "shape": [4],
+                "chunks": [4],
+                "dtype": "|b1",
+                "fill_value": False,
+                "order": "C",
+                "compressor": None,
+                "filters": None,
+            }
+        )
+    )
     (folder / "0").write_bytes(bytes([0, 1, 1, 0]))
-    r = adapter_clients(ADAPTER).call("read", store=store(folder), format="v2", node="", output=str(tmp_path / "b.npy"))
+    r = adapter_clients(ADAPTER).call(
+        "read", store=store(folder), format="v2", node="", output=str(tmp_path / "b.npy")
+    )
     assert r.ok, r.describe_error()
-    assert r.body["dtype"] == "|u1" and r.body["api"]["dtype"] == "|u1"  # GDAL's Byte, never repaired
+    assert (
+        r.body["dtype"] == "|u1" and r.body["api"]["dtype"] == "|u1"
+    )  # GDAL's Byte, never repaired
     assert np.load(r.body["data"]).tolist() == [0, 1, 1, 0]
 
 
 def test_errors_carry_the_cple_class(adapter_clients, tmp_path):
     client = adapter_clients(ADAPTER)
-    missing = client.call("read", store=store(tmp_path / "nothing-here"), format="v2", node="",
-                          output=str(tmp_path / "x.npy"))
+    missing = client.call(
+        "read",
+        store=store(tmp_path / "nothing-here"),
+        format="v2",
+        node="",
+        output=str(tmp_path / "x.npy"),
+    )
     assert not missing.ok
     error = missing.body["error"]
     assert error["type"] == "RuntimeError" and error["origin"] == "implementation"
@@ -141,11 +205,24 @@ def test_errors_carry_the_cple_class(adapter_clients, tmp_path):
     assert error_rule(ADAPTER, missing.body).category == "io"
     bad = tmp_path / "bad"
     bad.mkdir()
-    (bad / ".zarray").write_text(json.dumps({
-        "zarr_format": 2, "shape": [4], "chunks": [4], "dtype": "<i4", "fill_value": 0,
-        "order": "C", "compressor": {"id": "zlib", "level": 1}, "filters": None}))
+    (bad / ".zarray").write_text(
+        json.dumps(
+            {
+                "zarr_format": 2,
+                "shape": [4],
+                "chunks": [4],
+                "dtype": "<i4",
+                "fill_value": 0,
+                "order": "C",
+                "compressor": {"id": "zlib", "level": 1},
+                "filters": None,
+            }
+        )
+    )
     (bad / "0").write_bytes(b"not a zlib stream")
-    corrupt = client.call("read", store=store(bad), format="v2", node="", output=str(tmp_path / "y.npy"))
+    corrupt = client.call(
+        "read", store=store(bad), format="v2", node="", output=str(tmp_path / "y.npy")
+    )
     assert not corrupt.ok
     assert corrupt.body["error"]["message"].startswith("CPLE_")
     assert error_rule(ADAPTER, corrupt.body) is not None
@@ -154,10 +231,18 @@ def test_errors_carry_the_cple_class(adapter_clients, tmp_path):
 def test_seed_002_draft_store_is_declared_unsupported(adapter_clients, tmp_path):
     folder = tmp_path / "draft"
     folder.mkdir()
-    (folder / "zarr.json").write_text(json.dumps({
-        "zarr_format": "https://purl.org/zarr/spec/core/3.0", "metadata_encoding": "https://purl.org/zarr/spec/core/3.0",
-        "metadata_key_suffix": ".json", "extensions": []}))
-    r = adapter_clients(ADAPTER).call("read", store=store(folder), format="v3-draft", node="",
-                                      output=str(tmp_path / "d.npy"))
+    (folder / "zarr.json").write_text(
+        json.dumps(
+            {
+                "zarr_format": "https://purl.org/zarr/spec/core/3.0",
+                "metadata_encoding": "https://purl.org/zarr/spec/core/3.0",
+                "metadata_key_suffix": ".json",
+                "extensions": [],
+            }
+        )
+    )
+    r = adapter_clients(ADAPTER).call(
+        "read", store=store(folder), format="v3-draft", node="", output=str(tmp_path / "d.npy")
+    )
     assert not r.ok and r.unsupported
     assert declared_unsupported(ADAPTER, r.body)

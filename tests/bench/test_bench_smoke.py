@@ -24,8 +24,21 @@ ALTERED = Path(__file__).parent / "fakes" / "altered-data"
 def quick(tmp_path_factory):
     """The quick bench of the reference and zarr-python (all codecs, stores and operations)."""
     out = tmp_path_factory.mktemp("bench") / "bench.json"
-    code = main(["bench", "--size", "8", "--repeat", "2", "--impl", "reference", "--impl", "zarr-python",
-                 "--out", str(out)])
+    code = main(
+        [
+            "bench",
+            "--size",
+            "8",
+            "--repeat",
+            "2",
+            "--impl",
+            "reference",
+            "--impl",
+            "zarr-python",
+            "--out",
+            str(out),
+        ]
+    )
     return code, json.loads(out.read_text()), out
 
 
@@ -41,25 +54,40 @@ def test_quick_bench_verifies_every_read_and_write(quick):
             assert entry["runs"] == 2 and len(entry["runs_s"]) == 2
             rate = entry["mb_s"]
             assert 0 < rate["min"] <= rate["median"] <= rate["max"]
-            assert entry["limit_mb_s"] > 0 and entry["ratio_to_limit"]["median"] > 0 and entry["limit_basis"]
+            assert (
+                entry["limit_mb_s"] > 0
+                and entry["ratio_to_limit"]["median"] > 0
+                and entry["limit_basis"]
+            )
             if key[3] == "write":
                 assert entry["stored_bytes"] > 0 and entry["compression_ratio"] > 0
     # compression really happened where asked for
-    assert results[("zarr-python", "zstd", "directory", "write")]["stored_bytes"] < \
-        results[("zarr-python", "none", "directory", "write")]["stored_bytes"]
+    assert (
+        results[("zarr-python", "zstd", "directory", "write")]["stored_bytes"]
+        < results[("zarr-python", "none", "directory", "write")]["stored_bytes"]
+    )
 
 
 @pytest.mark.slow
 def test_quick_bench_report_structure(quick):
     _, report, out = quick
     assert report["schema"] == "zarr-conformance-bench/1"
-    assert report["workload"]["shape"] == [1024, 2048] and report["workload"]["chunk_bytes"] == 2**20
+    assert (
+        report["workload"]["shape"] == [1024, 2048] and report["workload"]["chunk_bytes"] == 2**20
+    )
     assert report["workload"]["random_chunks"] == 1
     machine = report["machine"]
     assert machine["cores"] and machine["packages"]["numpy"] and machine["filesystem"]["type"]
     limits = report["limits"]
-    assert limits["memcpy"]["runs"] == 2 and limits["file_write"]["median"] > 0 and limits["file_read"]["median"] > 0
-    assert limits["codecs"]["zstd"]["encode"]["median"] > 0 and limits["codecs"]["zstd"]["stored_bytes"] > 0
+    assert (
+        limits["memcpy"]["runs"] == 2
+        and limits["file_write"]["median"] > 0
+        and limits["file_read"]["median"] > 0
+    )
+    assert (
+        limits["codecs"]["zstd"]["encode"]["median"] > 0
+        and limits["codecs"]["zstd"]["stored_bytes"] > 0
+    )
     zp = report["implementations"]["zarr-python"]
     assert zp["format"] == "v3" and zp["versions"]["zarr"]
     assert "async.concurrency" in zp["settings"]["directory"]
@@ -75,8 +103,24 @@ def test_quick_bench_report_structure(quick):
 
 def test_altered_data_is_flagged_never_timed(tmp_path):
     out = tmp_path / "bench.json"
-    code = main(["bench", "--size", "8", "--repeat", "1", "--impl", "reference", "--impl", str(ALTERED),
-                 "--codec", "zstd", "--out", str(out), "--no-plots"])
+    code = main(
+        [
+            "bench",
+            "--size",
+            "8",
+            "--repeat",
+            "1",
+            "--impl",
+            "reference",
+            "--impl",
+            str(ALTERED),
+            "--codec",
+            "zstd",
+            "--out",
+            str(out),
+            "--no-plots",
+        ]
+    )
     report = json.loads(out.read_text())
     assert code == 1 and not report["ok"]
     altered = [r for r in report["results"] if r["impl"] == "altered-data"]
@@ -94,14 +138,25 @@ def test_requests_follow_the_schema(tmp_path):
     for fmt, codec in [("v3", c) for c in CODECS] + [("v2", "zstd")]:
         for store in STORES:
             for operation in OPERATIONS:
-                request = bench_request(geometry, fmt, codec, store, operation, data=tmp_path / "in.npy",
-                                        source=tmp_path / "canonical", written=tmp_path / "w",
-                                        output=tmp_path / "out.npy")
+                request = bench_request(
+                    geometry,
+                    fmt,
+                    codec,
+                    store,
+                    operation,
+                    data=tmp_path / "in.npy",
+                    source=tmp_path / "canonical",
+                    written=tmp_path / "w",
+                    output=tmp_path / "out.npy",
+                )
                 assert problems("request", {"id": 1, "op": "bench", **request}) == []
 
 
 def test_geometry():
-    assert Geometry.for_size(256).shape == (8192, 8192) and Geometry.for_size(256).shard_shape == (2048, 2048)
+    assert Geometry.for_size(256).shape == (8192, 8192) and Geometry.for_size(256).shard_shape == (
+        2048,
+        2048,
+    )
     small = Geometry.for_size(8)
     assert small.nbytes == 8 * 2**20 and small.shard_shape == (1024, 2048)
     assert len(Geometry.for_size(256).random_regions()) == 3  # 1% of 256 chunks, rounded up
@@ -115,7 +170,9 @@ def test_a_write_that_drops_the_compressor_is_wrong(tmp_path):
     data = np.arange(512 * 512, dtype="<f4").reshape(512, 512)
     asked = array_document("v3", "zstd", geometry)
     store = DirectoryStore(tmp_path)
-    get_format("v3").create_array(store, "", array_document("v3", "none", geometry), {}).write(None, data)
+    get_format("v3").create_array(store, "", array_document("v3", "none", geometry), {}).write(
+        None, data
+    )
     store.close()
     exact, message, stored = check_written(tmp_path, "v3", asked, data)
     assert not exact and "stored codecs" in message and stored > 0
@@ -124,7 +181,10 @@ def test_a_write_that_drops_the_compressor_is_wrong(tmp_path):
 
 def test_declared_refusals_are_not_applicable_others_errored():
     config = find_adapter("zarrita-js")
-    refused = {"ok": False, "error": {"type": "UnsupportedError", "message": "Unsupported: set on sharded arrays"}}
+    refused = {
+        "ok": False,
+        "error": {"type": "UnsupportedError", "message": "Unsupported: set on sharded arrays"},
+    }
     assert classify_error(config, refused)[0] == "not-applicable"
     crashed = {"ok": False, "error": {"type": "TypeError", "message": "x is undefined"}}
     assert classify_error(config, crashed)[0] == "errored"

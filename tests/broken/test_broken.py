@@ -24,6 +24,7 @@ sys.path.insert(0, str(HERE))
 
 from targets import TARGETS, Target, build_fallback, select  # noqa: E402
 
+
 @pytest.fixture(scope="module")
 def session():
     names = [str(HERE / t.bug) for t in TARGETS] + [str(ADAPTERS_DIR / "reference")]
@@ -54,7 +55,9 @@ def test_the_suite_catches_the_bug(target, session, corpus, tmp_path_factory):
             if CASE_KIND[test] != case.kind:
                 continue
             reference = run_case(session, test, "reference", case)
-            assert reference.outcome == "passed", f"the reference must pass {case.id} ({test}): {reference}"
+            assert reference.outcome == "passed", (
+                f"the reference must pass {case.id} ({test}): {reference}"
+            )
             verdict = run_case(session, test, target.bug, case)
             outcomes.append((case.id, test, verdict.outcome, verdict.message))
     assert outcomes, f"no case to run for {target.bug}"
@@ -65,7 +68,9 @@ def test_the_suite_catches_the_bug(target, session, corpus, tmp_path_factory):
 
 def test_at_least_ten_broken_implementations():
     assert len(TARGETS) >= 10
-    assert {t.bug for t in TARGETS} == {p.name for p in HERE.iterdir() if (p / "adapter.toml").is_file()}
+    assert {t.bug for t in TARGETS} == {
+        p.name for p in HERE.iterdir() if (p / "adapter.toml").is_file()
+    }
 
 
 def test_broken_adapters_claim_what_the_reference_claims():

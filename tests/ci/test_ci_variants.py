@@ -13,7 +13,13 @@ from pathlib import Path
 import pytest
 
 from conformance.harness.config import AdapterConfigError, find_adapter, load_adapter_config
-from conformance.harness.variants import at_version, in_current_env, main_package, resolve, split_name
+from conformance.harness.variants import (
+    at_version,
+    in_current_env,
+    main_package,
+    resolve,
+    split_name,
+)
 from conformance.resources import corpus_version, fixtures_dir, version_matches
 
 REPO = Path(__file__).resolve().parents[2]
@@ -23,17 +29,20 @@ NUMPY = version("numpy")
 def fake_adapter(root: Path, name: str, requirements: list[str], known: str = "") -> Path:
     folder = root / name
     folder.mkdir(parents=True)
-    (folder / "adapter.toml").write_text(textwrap.dedent(f"""
+    (folder / "adapter.toml").write_text(
+        textwrap.dedent(f"""
         name = "{name}"
         description = "fake: the reference under another name"
         transport = "python"
         requirements = {json.dumps(requirements)}
         capabilities = ["format:v3", "op:read", "op:write", "store:directory", "dtype:int32", "codec:bytes"]
-    """))
+    """)
+    )
     (folder / "adapter.py").write_text(
         "from conformance.harness.config import ADAPTERS_DIR\n"
         "from conformance.harness.serve import load_adapter_class\n"
-        "Adapter = load_adapter_class(ADAPTERS_DIR / 'reference')\n")
+        "Adapter = load_adapter_class(ADAPTERS_DIR / 'reference')\n"
+    )
     if known:
         (folder / "known-failures.toml").write_text(textwrap.dedent(known))
     return folder
@@ -58,7 +67,11 @@ def test_split_name():
 
 def test_main_package_is_the_first_pin():
     package, pinned, kind = main_package(find_adapter("zarr-python"))
-    assert package == "zarr" and kind == "pip" and pinned == find_adapter("zarr-python").requirements[0].split("==")[1]
+    assert (
+        package == "zarr"
+        and kind == "pip"
+        and pinned == find_adapter("zarr-python").requirements[0].split("==")[1]
+    )
     assert main_package(find_adapter("tensorstore"))[0] == "tensorstore"
     assert main_package(find_adapter("zarrita-js"))[0] == "zarrita"
     assert main_package(find_adapter("reference")) is None
@@ -89,7 +102,9 @@ def test_current_env_runs_in_this_interpreter_and_warns_on_another_version(tmp_p
     assert "written against numpy 0.0.1" in variant.note
     assert not config.known_failures[0].strict
 
-    absent = load_adapter_config(fake_adapter(tmp_path, "absent", ["no-such-distribution-xyz==1.0"]))
+    absent = load_adapter_config(
+        fake_adapter(tmp_path, "absent", ["no-such-distribution-xyz==1.0"])
+    )
     with pytest.raises(AdapterConfigError, match="installed in this environment"):
         in_current_env(absent)
 
@@ -100,7 +115,11 @@ def test_resolve(monkeypatch, tmp_path):
     assert resolve("other", "pinned")[0].requirements == ("numpy==0.0.1",)
     assert resolve("other", "current")[0].requirements == ()
     config, variant = resolve("other@0.0.2", "current")  # a version row keeps its own venv
-    assert config.name == "other@0.0.2" and config.requirements == ("numpy==0.0.2",) and variant.env == "version"
+    assert (
+        config.name == "other@0.0.2"
+        and config.requirements == ("numpy==0.0.2",)
+        and variant.env == "version"
+    )
     with pytest.raises(AdapterConfigError):
         resolve("other", "nowhere")
 
@@ -112,21 +131,46 @@ def test_corpus_version_is_semver_and_matches():
     assert have is not None and SEMVER.fullmatch(have), have
     assert fixtures_dir() == REPO / "fixtures"  # from a checkout: the checkout's folders
     major, minor, _ = have.split(".", 2)
-    assert version_matches(have, have) and version_matches(have, f"{major}.{minor}") and version_matches(have, major)
+    assert (
+        version_matches(have, have)
+        and version_matches(have, f"{major}.{minor}")
+        and version_matches(have, major)
+    )
     assert not version_matches(have, f"{int(major) + 1}") and not version_matches(None, have)
 
 
 def _pytest(args, cwd, env=None):
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", *args],
-                          cwd=cwd, capture_output=True, text=True, env=env, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
 
 
 def test_current_env_run_records_versions_and_meta(tmp_path):
     """The reference's pytest run with --impl-env current over a few cases: the meta file beside
     the results says what ran, on which corpus version and machine."""
     results = tmp_path / "out.jsonl"
-    proc = _pytest(["--pyargs", "conformance.suite", "--impl", "reference", "--impl-env", "current",
-                    "--kinds", "read", "--cases", "v3/fill/*", "--results", str(results)], tmp_path)
+    proc = _pytest(
+        [
+            "--pyargs",
+            "conformance.suite",
+            "--impl",
+            "reference",
+            "--impl-env",
+            "current",
+            "--kinds",
+            "read",
+            "--cases",
+            "v3/fill/*",
+            "--results",
+            str(results),
+        ],
+        tmp_path,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     records = [json.loads(line) for line in results.read_text().splitlines()]
     assert records and all(r["outcome"] == "passed" for r in records)
@@ -139,14 +183,41 @@ def test_current_env_run_records_versions_and_meta(tmp_path):
 
 
 def test_corpus_version_pin_stops_a_run_over_another_corpus(tmp_path):
-    proc = _pytest(["--pyargs", "conformance.suite", "--impl", "reference", "--kinds", "read",
-                    "--cases", "v3/fill/*", "--corpus-version", "999"], tmp_path)
+    proc = _pytest(
+        [
+            "--pyargs",
+            "conformance.suite",
+            "--impl",
+            "reference",
+            "--kinds",
+            "read",
+            "--cases",
+            "v3/fill/*",
+            "--corpus-version",
+            "999",
+        ],
+        tmp_path,
+    )
     assert proc.returncode == 4 and "--corpus-version 999" in proc.stderr, proc.stderr[-2000:]
 
 
 def test_checkout_suite_path_and_pyargs_both_collect(tmp_path):
     """`pytest conformance/suite` from a checkout and `--pyargs conformance.suite` from elsewhere."""
     for args, cwd in ((["conformance/suite"], REPO), (["--pyargs", "conformance.suite"], tmp_path)):
-        proc = _pytest([*args, "--impl", "reference", "--kinds", "read", "--cases", "v3/fill/*", "--collect-only", "-q"], cwd)
-        assert proc.returncode == 0 and "test_read.py::test_read[reference:v3/fill/" in proc.stdout, \
-            proc.stdout[-2000:] + proc.stderr[-2000:]
+        proc = _pytest(
+            [
+                *args,
+                "--impl",
+                "reference",
+                "--kinds",
+                "read",
+                "--cases",
+                "v3/fill/*",
+                "--collect-only",
+                "-q",
+            ],
+            cwd,
+        )
+        assert (
+            proc.returncode == 0 and "test_read.py::test_read[reference:v3/fill/" in proc.stdout
+        ), proc.stdout[-2000:] + proc.stderr[-2000:]

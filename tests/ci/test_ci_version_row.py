@@ -17,9 +17,25 @@ OLD = "3.0.10"  # a real older zarr-python 3 release
 def test_an_older_version_runs_as_its_own_column(tmp_path):
     results = tmp_path / "rows.jsonl"
     script = Path(sys.executable).parent / "zarr-conformance"
-    proc = subprocess.run([str(script), "run", "--impl", f"zarr-python@{OLD}", "--impl", "zarr-python", "--kinds", "read",
-                           "--cases", "v3/fill/*", "--results", str(results)],
-                          capture_output=True, text=True, timeout=900)
+    proc = subprocess.run(
+        [
+            str(script),
+            "run",
+            "--impl",
+            f"zarr-python@{OLD}",
+            "--impl",
+            "zarr-python",
+            "--kinds",
+            "read",
+            "--cases",
+            "v3/fill/*",
+            "--results",
+            str(results),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert results.is_file(), proc.stdout[-3000:] + proc.stderr[-3000:]
     records = [json.loads(line) for line in results.read_text().splitlines()]
     rows = {}
@@ -28,7 +44,9 @@ def test_an_older_version_runs_as_its_own_column(tmp_path):
     assert set(rows) == {f"zarr-python@{OLD}", "zarr-python"}
     old = rows[f"zarr-python@{OLD}"]
     assert all(r["versions"][f"zarr-python@{OLD}"]["zarr"] == OLD for r in old if r["versions"])
-    assert all(r["versions"]["zarr-python"]["zarr"] != OLD for r in rows["zarr-python"] if r["versions"])
+    assert all(
+        r["versions"]["zarr-python"]["zarr"] != OLD for r in rows["zarr-python"] if r["versions"]
+    )
     assert len(old) == len(rows["zarr-python"])
     meta = json.loads((tmp_path / "rows.meta.json").read_text())
     assert meta["adapters"][f"zarr-python@{OLD}"]["env"] == "version"

@@ -23,7 +23,9 @@ def test_corpus_is_not_empty_or_shrunk():
     valid = [c for c in CASES if c.kind in ("read", "write")]
     reject = [c for c in CASES if c.kind == "reject"]
     assert len(valid) >= MIN_VALID, f"only {len(valid)} valid cases (expected at least {MIN_VALID})"
-    assert len(reject) >= MIN_REJECT, f"only {len(reject)} must-reject cases (expected at least {MIN_REJECT})"
+    assert len(reject) >= MIN_REJECT, (
+        f"only {len(reject)} must-reject cases (expected at least {MIN_REJECT})"
+    )
 
 
 def test_case_documents_follow_the_schema_and_ids_are_paths():
@@ -33,14 +35,18 @@ def test_case_documents_follow_the_schema_and_ids_are_paths():
         errors = [e.message for e in validator.iter_errors(case.raw)]
         assert not errors, f"{case.id}: {errors[:3]}"
         assert case.dir.relative_to(ROOT).as_posix() == case.id
-        assert case.description not in descriptions, f"{case.id} repeats the description of {descriptions.get(case.description)}"
+        assert case.description not in descriptions, (
+            f"{case.id} repeats the description of {descriptions.get(case.description)}"
+        )
         descriptions[case.description] = case.id
 
 
 def test_requirement_ids_and_capabilities_exist():
     known = load_requirements()
     for case in CASES:
-        assert all(r in known for r in case.requirements), f"{case.id}: unknown IDs {[r for r in case.requirements if r not in known]}"
+        assert all(r in known for r in case.requirements), (
+            f"{case.id}: unknown IDs {[r for r in case.requirements if r not in known]}"
+        )
         assert not unknown(case.needs), f"{case.id}: unknown capabilities {unknown(case.needs)}"
 
 

@@ -41,22 +41,32 @@ GOLD_CASES = _load("gold_cases")
 GOLD_STORES = _load("gold_stores")
 WRITERS = GOLD_CASES.WRITERS
 # Saved property failures (<format>/found/, provenance names a `property`) are kept cases too, not gold stores.
-GOLD = [c for c in load_cases(ROOT) if c.provenance is not None and not c.provenance.get("property")]
+GOLD = [
+    c for c in load_cases(ROOT) if c.provenance is not None and not c.provenance.get("property")
+]
 PLANNED = {c.id: c for c in GOLD_CASES.all_cases()}
 
 
 def test_every_writer_has_gold_stores():
     by_writer = {w: [c.id for c in GOLD if c.provenance.get("writer") == w] for w in WRITERS}
-    assert all(by_writer.values()), f"writers without gold stores: {[w for w, ids in by_writer.items() if not ids]}"
+    assert all(by_writer.values()), (
+        f"writers without gold stores: {[w for w, ids in by_writer.items() if not ids]}"
+    )
 
 
 def test_every_planned_store_is_present_and_current():
     present = {c.id for c in GOLD}
     missing = sorted(set(PLANNED) - present)
     assert not missing, f"planned gold stores missing (run scripts/gold_stores.py): {missing[:10]}"
-    stale = sorted(c.id for c in GOLD if c.id in PLANNED
-                   and c.provenance.get("spec_digest") != GOLD_STORES.spec_digest(PLANNED[c.id]))
-    assert not stale, f"gold stores written from an older plan (run scripts/gold_stores.py): {stale[:10]}"
+    stale = sorted(
+        c.id
+        for c in GOLD
+        if c.id in PLANNED
+        and c.provenance.get("spec_digest") != GOLD_STORES.spec_digest(PLANNED[c.id])
+    )
+    assert not stale, (
+        f"gold stores written from an older plan (run scripts/gold_stores.py): {stale[:10]}"
+    )
     unplanned = sorted(present - set(PLANNED))
     assert not unplanned, f"gold stores no longer planned: {unplanned[:10]}"
 
@@ -71,7 +81,9 @@ def test_provenance_names_exact_pinned_versions(case):
     assert prov.get("script") == "scripts/gold_stores.py"
     versions = prov.get("versions") or {}
     for package, version in {writer.package: writer.version, **writer.also}.items():
-        assert versions.get(package) == version, f"{package} {versions.get(package)} != pinned {version}"
+        assert versions.get(package) == version, (
+            f"{package} {versions.get(package)} != pinned {version}"
+        )
     pinned = dict(p.split("==") for p in writer.pins)
     for package, version in versions.items():  # everything recorded that is pinned ran at its pin
         if package in pinned:

@@ -25,10 +25,18 @@ def test_validate_agrees_with_case(case):
     result = validate(str(case.store_path), format=case.format, path=case.node, out=io.StringIO())
     errors = [f for f in result.findings if f.level == "ERROR"]
     if case.id in READ_CASES_THAT_BREAK_THE_SPEC:
-        assert result.exit_code == 1, "validate missed the deliberate violation: " + READ_CASES_THAT_BREAK_THE_SPEC[case.id]
+        assert result.exit_code == 1, (
+            "validate missed the deliberate violation: " + READ_CASES_THAT_BREAK_THE_SPEC[case.id]
+        )
     elif case.kind == "read":
-        assert result.exit_code == 0, "a valid store was reported broken:\n" + "\n".join(f.line() for f in errors)
+        assert result.exit_code == 0, "a valid store was reported broken:\n" + "\n".join(
+            f.line() for f in errors
+        )
     else:
-        assert result.exit_code == 1, f"a store that must be rejected ({case.expect['reason']}) passed validation"
+        assert result.exit_code == 1, (
+            f"a store that must be rejected ({case.expect['reason']}) passed validation"
+        )
         reasons = {f.reason for f in errors}
-        assert case.expect["reason"] in reasons, f"expected reason {case.expect['reason']!r}, got {sorted(reasons)}"
+        assert case.expect["reason"] in reasons, (
+            f"expected reason {case.expect['reason']!r}, got {sorted(reasons)}"
+        )

@@ -14,7 +14,9 @@ from conformance.reference import get_format
 def _array_case(w, *, trigger: bool = False):
     fmt = get_format("v3")
     data = np.arange(10, dtype="int32") * 7 + 1
-    array = fmt.create_array(w.store, "", fmt.array_metadata((10,), (4,), "int32", fill_value=0), {"k": "v"})
+    array = fmt.create_array(
+        w.store, "", fmt.array_metadata((10,), (4,), "int32", fill_value=0), {"k": "v"}
+    )
     array[...] = data
     w.expect_array(data, attributes={"k": "v"})
 
@@ -34,8 +36,12 @@ def _reject_case(w):
 def _write_case(w):
     fmt = get_format("v3")
     data = (np.arange(12, dtype="int32") - 5).reshape(3, 4)
-    w.expect_write(metadata=fmt.array_metadata((3, 4), (2, 3), "int32", fill_value=0), attributes={"a": [1, 2]},
-                   data=data, required_keys=["zarr.json"])
+    w.expect_write(
+        metadata=fmt.array_metadata((3, 4), (2, 3), "int32", fill_value=0),
+        attributes={"a": [1, 2]},
+        data=data,
+        required_keys=["zarr.json"],
+    )
 
 
 def _zom_hierarchy_case(w):
@@ -77,8 +83,16 @@ def build(root: Path, only: list[str] | None = None) -> Path:
     for case_id, (kind, builder, needs) in CASES.items():
         if only is not None and case_id not in only:
             continue
-        spec = CaseSpec(case_id, kind, "v3", "required", f"harness self-test case {case_id}", ("V3-TEST",),
-                        tuple(sorted({"format:v3", *needs})), builder)
+        spec = CaseSpec(
+            case_id,
+            kind,
+            "v3",
+            "required",
+            f"harness self-test case {case_id}",
+            ("V3-TEST",),
+            tuple(sorted({"format:v3", *needs})),
+            builder,
+        )
         for rel, value in build_case(spec).items():
             target = root / case_id / rel
             target.parent.mkdir(parents=True, exist_ok=True)

@@ -8,14 +8,13 @@ import json
 import shutil
 
 import pytest
+from conftest import FAKES
+from test_run import run_cli
 
 from conformance.harness import transport
 from conformance.harness.client import AdapterPool
 from conformance.harness.transport import AdapterErrored
 from conformance.suite.steps import store_spec
-
-from conftest import FAKES
-from test_run import run_cli
 
 
 @pytest.fixture
@@ -26,7 +25,13 @@ def pool(fakes_on_path, tmp_path):
 
 
 def read(client, case_dir, tmp_path):
-    return client.call("read", store=store_spec(case_dir / "store"), format="v3", node="", output=str(tmp_path / "o.npy"))
+    return client.call(
+        "read",
+        store=store_spec(case_dir / "store"),
+        format="v3",
+        node="",
+        output=str(tmp_path / "o.npy"),
+    )
 
 
 def test_repeated_segfaults_switch_to_one_process_per_request(pool, mini_corpus, tmp_path):
@@ -79,8 +84,18 @@ def test_a_run_tries_every_case_of_a_segfaulting_adapter(mini_corpus, tmp_path):
         doc["id"] = f"v3/read/plain-z{i}"
         (folder / "case.json").write_text(json.dumps(doc))
     results = tmp_path / "results.jsonl"
-    proc = run_cli("--impl", "segfault", "--fixtures", str(corpus), "--kinds", "read", "--results", str(results),
-                   env_extra={"ZARR_CONFORMANCE_ADAPTERS": str(FAKES)}, cwd=tmp_path)
+    proc = run_cli(
+        "--impl",
+        "segfault",
+        "--fixtures",
+        str(corpus),
+        "--kinds",
+        "read",
+        "--results",
+        str(results),
+        env_extra={"ZARR_CONFORMANCE_ADAPTERS": str(FAKES)},
+        cwd=tmp_path,
+    )
     records = {r["case"]: r for r in map(json.loads, results.read_text().splitlines())}
     assert proc.returncode == 1, proc.stderr  # errored records fail the run
     triggers = [c for c in records if "trigger" in c]

@@ -14,8 +14,14 @@ from conformance.harness.config import AdapterConfig
 
 
 def config(tmp_path, name="a", requirements=("zarr==3.1.6", "numpy==2.4.6"), npm=()):
-    return AdapterConfig(name=name, folder=tmp_path, description="d", transport="python",
-                         requirements=tuple(requirements), npm=tuple(npm))
+    return AdapterConfig(
+        name=name,
+        folder=tmp_path,
+        description="d",
+        transport="python",
+        requirements=tuple(requirements),
+        npm=tuple(npm),
+    )
 
 
 @pytest.fixture
@@ -27,7 +33,9 @@ def cache(tmp_path, monkeypatch):
 def test_cache_key_follows_the_pins(tmp_path, cache):
     a = envs.venv_dir(config(tmp_path))
     assert a.parent == cache / "envs" and a.name.startswith("a-")
-    assert envs.venv_dir(config(tmp_path, requirements=("numpy==2.4.6", "zarr==3.1.6"))) == a  # order-free
+    assert (
+        envs.venv_dir(config(tmp_path, requirements=("numpy==2.4.6", "zarr==3.1.6"))) == a
+    )  # order-free
     assert envs.venv_dir(config(tmp_path, requirements=("zarr==3.1.5", "numpy==2.4.6"))) != a
 
 
@@ -47,7 +55,10 @@ def test_made_once_under_a_lock(tmp_path, cache, monkeypatch):
 
     monkeypatch.setattr(envs, "_run", fake_run)
     results = []
-    threads = [threading.Thread(target=lambda: results.append(envs.ensure_venv(config(tmp_path)))) for _ in range(3)]
+    threads = [
+        threading.Thread(target=lambda: results.append(envs.ensure_venv(config(tmp_path))))
+        for _ in range(3)
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -75,7 +86,9 @@ def test_npm_install_arguments(tmp_path, cache, monkeypatch):
     monkeypatch.setattr(envs.shutil, "which", lambda name: "/usr/bin/npm")
     node_modules = envs.ensure_npm(config(tmp_path, requirements=(), npm=("zarrita@0.7.5",)))
     assert node_modules.name == "node_modules" and node_modules.parent.parent == cache / "npm"
-    assert calls[0][1:4] == ["install", "--no-audit", "--no-fund"] and calls[0][-1] == "zarrita@0.7.5"
+    assert (
+        calls[0][1:4] == ["install", "--no-audit", "--no-fund"] and calls[0][-1] == "zarrita@0.7.5"
+    )
 
 
 def test_command_files_are_staged_next_to_node_modules(tmp_path, cache, monkeypatch):
@@ -101,17 +114,21 @@ def write_adapter(root, name, extra=""):
     (folder / "adapter.py").write_text(
         "from conformance.harness.config import ADAPTERS_DIR\n"
         "from conformance.harness.serve import load_adapter_class\n"
-        "Adapter = load_adapter_class(ADAPTERS_DIR / 'reference')\n")
+        "Adapter = load_adapter_class(ADAPTERS_DIR / 'reference')\n"
+    )
     (folder / "adapter.toml").write_text(
         f'name = "{name}"\ndescription = "test adapter {name}"\ntransport = "python"\n'
-        f'capabilities = ["format:v3", "op:read", "store:directory", "dtype:int32", "codec:bytes"]\n{extra}')
+        f'capabilities = ["format:v3", "op:read", "store:directory", "dtype:int32", "codec:bytes"]\n{extra}'
+    )
     return folder
 
 
 def test_a_missing_debian_package_makes_an_adapter_unavailable(tmp_path):
     from conformance.harness.config import load_adapter_config
 
-    config = load_adapter_config(write_adapter(tmp_path, "needs-deb", f'debian = ["{MISSING_PACKAGE}"]\n'))
+    config = load_adapter_config(
+        write_adapter(tmp_path, "needs-deb", f'debian = ["{MISSING_PACKAGE}"]\n')
+    )
     assert config.debian == (MISSING_PACKAGE,)
     found = envs.availability(config)
     assert not found.available
@@ -125,7 +142,9 @@ def test_a_missing_debian_package_makes_an_adapter_unavailable(tmp_path):
 def test_a_missing_interpreter_makes_an_adapter_unavailable(tmp_path):
     from conformance.harness.config import load_adapter_config
 
-    config = load_adapter_config(write_adapter(tmp_path, "own-python", 'python = "/nonexistent/bin/python3"\n'))
+    config = load_adapter_config(
+        write_adapter(tmp_path, "own-python", 'python = "/nonexistent/bin/python3"\n')
+    )
     assert config.own_interpreter and not config.needs_venv
     assert envs.status(config) == "/nonexistent/bin/python3"
     found = envs.availability(config)
@@ -139,7 +158,11 @@ def test_python_excludes_requirements_and_needs_an_absolute_path(tmp_path):
     from conformance.harness.config import AdapterConfigError, load_adapter_config
 
     with pytest.raises(AdapterConfigError, match="python|requirements"):
-        load_adapter_config(write_adapter(tmp_path, "both", 'python = "/usr/bin/python3"\nrequirements = ["zarr==3.1.6"]\n'))
+        load_adapter_config(
+            write_adapter(
+                tmp_path, "both", 'python = "/usr/bin/python3"\nrequirements = ["zarr==3.1.6"]\n'
+            )
+        )
     with pytest.raises(AdapterConfigError, match="python"):
         load_adapter_config(write_adapter(tmp_path, "relative", 'python = "python3"\n'))
 
@@ -154,7 +177,10 @@ def test_all_skips_unavailable_and_non_default_adapters(tmp_path, monkeypatch):
     assert "aa-optional" not in selection.names and "aa-optional" in selection.optional
     assert "aa-missing" not in selection.names and list(selection.unavailable) == ["aa-missing"]
     notes = selection.notes()
-    assert any(n.startswith("skipping aa-missing: unavailable: ") and n.endswith("; no records") for n in notes)
+    assert any(
+        n.startswith("skipping aa-missing: unavailable: ") and n.endswith("; no records")
+        for n in notes
+    )
     assert any("aa-optional" in n and "default = false" in n for n in notes)
     # Named adapters run whatever `default` says; unavailable ones are still left out.
     assert envs.select_adapters(["aa-optional", "aa-missing"]).names == ["aa-optional"]
@@ -162,11 +188,15 @@ def test_all_skips_unavailable_and_non_default_adapters(tmp_path, monkeypatch):
 
 def test_installing_debian_packages(monkeypatch):
     calls = []
-    monkeypatch.setattr(envs, "_run_env", lambda argv, what, env: calls.append((argv, env.get("DEBIAN_FRONTEND"))))
+    monkeypatch.setattr(
+        envs, "_run_env", lambda argv, what, env: calls.append((argv, env.get("DEBIAN_FRONTEND")))
+    )
     monkeypatch.setattr(envs, "can_install_debian", lambda: True)
     envs.install_debian(["netcdf-bin", "python3-netcdf4"])
-    assert calls == [(["apt-get", "update", "-q"], "noninteractive"),
-                     (["apt-get", "install", "-y", "-q", "netcdf-bin", "python3-netcdf4"], "noninteractive")]
+    assert calls == [
+        (["apt-get", "update", "-q"], "noninteractive"),
+        (["apt-get", "install", "-y", "-q", "netcdf-bin", "python3-netcdf4"], "noninteractive"),
+    ]
     monkeypatch.setattr(envs, "can_install_debian", lambda: False)
     with pytest.raises(envs.ProvisioningError, match="needs root and apt-get"):
         envs.install_debian(["netcdf-bin"])
@@ -179,10 +209,19 @@ def run_cli(args, tmp_path, adapters_dir):
 
     from conformance.harness.config import REPO_ROOT
 
-    env = dict(os.environ, ZARR_CONFORMANCE_ADAPTERS=str(adapters_dir),
-               PYTHONPATH=os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")]))
-    return subprocess.run([sys.executable, "-m", "conformance.cli", *args], capture_output=True, text=True,
-                          env=env, cwd=tmp_path, timeout=240)
+    env = dict(
+        os.environ,
+        ZARR_CONFORMANCE_ADAPTERS=str(adapters_dir),
+        PYTHONPATH=os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")]),
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "conformance.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=240,
+    )
 
 
 def test_adapters_command_shows_availability(tmp_path):
@@ -192,12 +231,22 @@ def test_adapters_command_shows_availability(tmp_path):
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     columns = [re.split(r"\s{2,}", line.strip()) for line in lines]
-    assert columns[0] == ["adapter", "transport", "environment", "all", "caps", "known", "availability",
-                          "description"]
+    assert columns[0] == [
+        "adapter",
+        "transport",
+        "environment",
+        "all",
+        "caps",
+        "known",
+        "availability",
+        "description",
+    ]
     row = next(i for i, line in enumerate(lines) if line.startswith("aa-missing "))
     assert columns[row][1:7] == ["python", "caller's environment", "no", "5", "0", "unavailable"]
-    assert lines[row + 1].strip() == f"unavailable: Debian packages not installed: {MISSING_PACKAGE}" \
+    assert (
+        lines[row + 1].strip() == f"unavailable: Debian packages not installed: {MISSING_PACKAGE}"
         or "no dpkg" in lines[row + 1]
+    )
     reference = columns[next(i for i, line in enumerate(lines) if line.startswith("reference "))]
     assert reference[2:4] == ["caller's environment", "yes"] and reference[6] == "available"
 
@@ -206,8 +255,23 @@ def test_an_unavailable_adapter_does_not_fail_a_run(tmp_path, mini_corpus):
     adapters = tmp_path / "adapters"
     write_adapter(adapters, "aa-missing", f'debian = ["{MISSING_PACKAGE}"]\n')
     results = tmp_path / "results.jsonl"
-    proc = run_cli(["run", "--impl", "reference", "--impl", "aa-missing", "--fixtures", str(mini_corpus),
-                    "--kinds", "read", "--results", str(results)], tmp_path, adapters)
+    proc = run_cli(
+        [
+            "run",
+            "--impl",
+            "reference",
+            "--impl",
+            "aa-missing",
+            "--fixtures",
+            str(mini_corpus),
+            "--kinds",
+            "read",
+            "--results",
+            str(results),
+        ],
+        tmp_path,
+        adapters,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "skipping aa-missing: unavailable: " in proc.stderr  # said at the start ...
     summary_line = next(line for line in proc.stdout.splitlines() if "skipping aa-missing" in line)
@@ -217,7 +281,20 @@ def test_an_unavailable_adapter_does_not_fail_a_run(tmp_path, mini_corpus):
     records = [json.loads(line) for line in results.read_text().splitlines()]
     assert records and {r["impl"] for r in records} == {"reference"}
     # Nothing left to run: a clear message, not a run of the default adapter.
-    alone = run_cli(["run", "--impl", "aa-missing", "--fixtures", str(mini_corpus), "--kinds", "read",
-                     "--results", str(tmp_path / "alone.jsonl")], tmp_path, adapters)
+    alone = run_cli(
+        [
+            "run",
+            "--impl",
+            "aa-missing",
+            "--fixtures",
+            str(mini_corpus),
+            "--kinds",
+            "read",
+            "--results",
+            str(tmp_path / "alone.jsonl"),
+        ],
+        tmp_path,
+        adapters,
+    )
     assert alone.returncode == 1 and "no available adapter to run" in alone.stderr
     assert not (tmp_path / "alone.jsonl").exists()

@@ -21,7 +21,13 @@ def pool(fakes_on_path, tmp_path):
 
 
 def read(client, case_dir, tmp_path):
-    return client.call("read", store=store_spec(case_dir / "store"), format="v3", node="", output=str(tmp_path / "o.npy"))
+    return client.call(
+        "read",
+        store=store_spec(case_dir / "store"),
+        format="v3",
+        node="",
+        output=str(tmp_path / "o.npy"),
+    )
 
 
 def assert_errored_then_recovers(client, mini_corpus, tmp_path, match: str):
@@ -36,7 +42,9 @@ def assert_errored_then_recovers(client, mini_corpus, tmp_path, match: str):
 
 
 def test_crash_is_errored_and_restarts(pool, mini_corpus, tmp_path):
-    client = assert_errored_then_recovers(pool.get("crash"), mini_corpus, tmp_path, r"crashed.*exit code 3")
+    client = assert_errored_then_recovers(
+        pool.get("crash"), mini_corpus, tmp_path, r"crashed.*exit code 3"
+    )
     assert client.transport.starts == 2
 
 
@@ -48,7 +56,9 @@ def test_crash_message_carries_stderr(pool, mini_corpus, tmp_path):
 
 def test_hang_is_killed_after_the_timeout(pool, mini_corpus, tmp_path):
     started = time.monotonic()
-    assert_errored_then_recovers(pool.get("hang"), mini_corpus, tmp_path, r"hang: no response within 1.5 s")
+    assert_errored_then_recovers(
+        pool.get("hang"), mini_corpus, tmp_path, r"hang: no response within 1.5 s"
+    )
     assert time.monotonic() - started < 15
 
 
@@ -74,7 +84,9 @@ def test_garbage_on_the_protocol_stream(pool, mini_corpus, tmp_path):
 
 
 def test_schema_violation_is_errored(pool, mini_corpus, tmp_path):
-    assert_errored_then_recovers(pool.get("malformed"), mini_corpus, tmp_path, "malformed read response")
+    assert_errored_then_recovers(
+        pool.get("malformed"), mini_corpus, tmp_path, "malformed read response"
+    )
 
 
 def test_output_printed_by_the_adapter_does_not_disturb_the_protocol(pool, mini_corpus, tmp_path):
@@ -122,8 +134,12 @@ def test_installed_package_does_not_leak_site_packages_into_venvs(monkeypatch, t
     monkeypatch.setattr(client, "REPO_ROOT", tmp_path / "site-packages")  # no pyproject.toml there
     root = client.child_import_root(own_venv=True)
     files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.py"))
-    assert files == ["conformance/__init__.py", "conformance/harness/__init__.py",
-                     "conformance/harness/adapter_api.py", "conformance/harness/serve.py"]
+    assert files == [
+        "conformance/__init__.py",
+        "conformance/harness/__init__.py",
+        "conformance/harness/adapter_api.py",
+        "conformance/harness/serve.py",
+    ]
     assert client.child_import_root(own_venv=False) == tmp_path / "site-packages"
 
 

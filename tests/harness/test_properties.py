@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import FAKES
 
 from conformance.corpus import load_cases
 from conformance.harness.session import Options, SuiteSession, TestContext
 from conformance.suite.test_properties import run_property
 from conformance.suite.test_read import test_read as suite_read
 from conformance.suite.test_write import test_write as suite_write
-
-from conftest import FAKES
 
 
 @pytest.fixture

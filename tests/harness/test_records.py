@@ -26,18 +26,46 @@ def record(**kw):
 
 def test_records_follow_the_schema():
     assert schemas.problems("result-record", record()) == []
-    full = record(test="cross", writer="a", reader="b", impl="b", outcome="known-failure", message="m",
-                  adapter_elapsed=0.1, versions={"a": {"zarr": "3.1.6"}}, tier="required", format="v3",
-                  store={"kind": "s3", "location": "s3://b/k"},
-                  known_failure={"id": "k", "reason": "r", "issue": "https://x/1", "strict": True},
-                  metrics={"bytes": 10, "throughput": 1.5})
+    full = record(
+        test="cross",
+        writer="a",
+        reader="b",
+        impl="b",
+        outcome="known-failure",
+        message="m",
+        adapter_elapsed=0.1,
+        versions={"a": {"zarr": "3.1.6"}},
+        tier="required",
+        format="v3",
+        store={"kind": "s3", "location": "s3://b/k"},
+        known_failure={"id": "k", "reason": "r", "issue": "https://x/1", "strict": True},
+        metrics={"bytes": 10, "throughput": 1.5},
+    )
     assert schemas.problems("result-record", full) == []
-    new_members = record(test="roundtrip", writer="a", reader="a", impl="a", outcome="wrong-data", probe=True,
-                         unchecked=["chunk_shape", "attributes"], tier="strict",
-                         refusal={"type": "ValueError", "message": "m", "category": "codec",
-                                  "expected_category": "metadata", "right_reason": False})
+    new_members = record(
+        test="roundtrip",
+        writer="a",
+        reader="a",
+        impl="a",
+        outcome="wrong-data",
+        probe=True,
+        unchecked=["chunk_shape", "attributes"],
+        tier="strict",
+        refusal={
+            "type": "ValueError",
+            "message": "m",
+            "category": "codec",
+            "expected_category": "metadata",
+            "right_reason": False,
+        },
+    )
     assert schemas.problems("result-record", new_members) == []
-    assert schemas.problems("result-record", record(test="property", writer="a", reader="a", pair="self")) == []
+    assert (
+        schemas.problems(
+            "result-record", record(test="property", writer="a", reader="a", pair="self")
+        )
+        == []
+    )
     assert schemas.problems("result-record", {**record(), "outcome": "crashed"})
     with pytest.raises(ValueError):
         record(outcome="crashed")
@@ -48,7 +76,10 @@ def test_long_messages_are_truncated():
 
 
 def test_tally_counts_cross_records_for_both_sides():
-    records = [record(impl="a"), record(test="cross", impl="b", writer="a", reader="b", outcome="failed")]
+    records = [
+        record(impl="a"),
+        record(test="cross", impl="b", writer="a", reader="b", outcome="failed"),
+    ]
     table = tally(records)
     assert table["a"]["passed"] == 1 and table["a"]["failed"] == 1 and table["b"]["failed"] == 1
     text = summary_table(records, 1.5)
@@ -58,31 +89,54 @@ def test_tally_counts_cross_records_for_both_sides():
 def test_wrong_data_and_crashes_come_first_and_fail_the_run_unless_known():
     assert OUTCOMES[:2] == ("wrong-data", "errored")
     known = {"id": "k", "reason": "r", "issue": "https://x/1"}
-    records = [record(outcome="passed"), record(outcome="wrong-data"), record(outcome="wrong-data", known_failure=known),
-               record(outcome="errored"), record(outcome="known-failure", known_failure=known), record(outcome="unsupported")]
+    records = [
+        record(outcome="passed"),
+        record(outcome="wrong-data"),
+        record(outcome="wrong-data", known_failure=known),
+        record(outcome="errored"),
+        record(outcome="known-failure", known_failure=known),
+        record(outcome="unsupported"),
+    ]
     assert [r["outcome"] for r in unexpected(records)] == ["wrong-data", "errored"]
     header = summary_table(records).splitlines()[0].split()
     assert header[1:3] == ["wrong-data", "errored"]
     lines = RunReporter().summary(records, [], None).splitlines()
-    assert lines[-2] == ("wrong data: 2 (1 known), errored: 1, failed: 0 (0 of them strict, optional or extension "
-                         "cases, which do not fail the run), probes: 0")
+    assert lines[-2] == (
+        "wrong data: 2 (1 known), errored: 1, failed: 0 (0 of them strict, optional or extension "
+        "cases, which do not fail the run), probes: 0"
+    )
     # the plain form a CI pytest-summary reader takes; unknown wrong data and errored count as failed
     assert lines[-1] == "matrix: 1 passed, 2 failed, 3 skipped"
 
 
-@pytest.mark.parametrize("tier, message, gates", [
-    ("required", "accepted a store that must be rejected", True),
-    (None, "a property pair", True),
-    ("strict", "accepted a store that must be rejected", False),  # leniency: recorded, reported, not gating
-    ("optional", "a SHOULD not followed", False),
-    ("extension", "a registry codec misread", False),
-    ("optional", "known failure now passes: remove the entry", True),  # stale data gates at any tier
-])
+@pytest.mark.parametrize(
+    "tier, message, gates",
+    [
+        ("required", "accepted a store that must be rejected", True),
+        (None, "a property pair", True),
+        (
+            "strict",
+            "accepted a store that must be rejected",
+            False,
+        ),  # leniency: recorded, reported, not gating
+        ("optional", "a SHOULD not followed", False),
+        ("extension", "a registry codec misread", False),
+        (
+            "optional",
+            "known failure now passes: remove the entry",
+            True,
+        ),  # stale data gates at any tier
+    ],
+)
 def test_which_failures_fail_the_run(tier, message, gates):
     failed = record(outcome="failed", tier=tier, message=message)
     assert (unexpected([failed]) == [failed]) is gates
     closing = RunReporter().summary([failed], [], None).splitlines()[-1]
-    assert closing == ("matrix: 0 passed, 1 failed, 0 skipped" if gates else "matrix: 0 passed, 0 failed, 1 skipped")
+    assert closing == (
+        "matrix: 0 passed, 1 failed, 0 skipped"
+        if gates
+        else "matrix: 0 passed, 0 failed, 1 skipped"
+    )
 
 
 class Thing:
@@ -96,13 +150,31 @@ class Thing:
         raise ValueError("boom")
 
 
-@pytest.mark.parametrize("op, check", [
-    ("describe", lambda r: r["ok"] and r["protocol"] == 1),
-    ("read", lambda r: not r["ok"] and r["unsupported"] and r["error"]["message"] == "no zip stores"),
-    ("write", lambda r: not r["ok"] and r["error"] == {"type": "ValueError", "message": "boom", "reason": None,
-                                                        "module": "builtins", "origin": "adapter"}),  # raised by the adapter class itself
-    ("list", lambda r: not r["ok"] and r["error"]["type"] == "ProtocolError"),
-])
+@pytest.mark.parametrize(
+    "op, check",
+    [
+        ("describe", lambda r: r["ok"] and r["protocol"] == 1),
+        (
+            "read",
+            lambda r: not r["ok"] and r["unsupported"] and r["error"]["message"] == "no zip stores",
+        ),
+        (
+            "write",
+            lambda r: (
+                not r["ok"]
+                and r["error"]
+                == {
+                    "type": "ValueError",
+                    "message": "boom",
+                    "reason": None,
+                    "module": "builtins",
+                    "origin": "adapter",
+                }
+            ),
+        ),  # raised by the adapter class itself
+        ("list", lambda r: not r["ok"] and r["error"]["type"] == "ProtocolError"),
+    ],
+)
 def test_dispatcher_responses_follow_the_schemas(op, check):
     response = handle(Thing(), {"id": 7, "op": op})
     assert response["id"] == 7 and response["elapsed"] >= 0 and check(response)
@@ -130,15 +202,30 @@ def test_error_origin_tells_adapter_code_from_the_implementation(tmp_path, monke
     in_library = raise_in(tmp_path / "site-packages" / "lib", "{}['missing']")
     assert error_response(in_adapter, adapter_dir=adapter_dir)["error"]["origin"] == "adapter"
     assert error_response(in_library, adapter_dir=adapter_dir)["error"] == {
-        "type": "KeyError", "message": "'missing'", "reason": None, "module": "builtins", "origin": "implementation"}
+        "type": "KeyError",
+        "message": "'missing'",
+        "reason": None,
+        "module": "builtins",
+        "origin": "implementation",
+    }
     # compiled code names its source relatively (Cython); the child's working directory is the
     # adapter folder, so resolving such a name would blame the adapter
     namespace = {}
-    exec(compile("def go():\n    raise RuntimeError('decompression error')\n", "numcodecs/zstd.pyx", "exec"), namespace)
+    exec(
+        compile(
+            "def go():\n    raise RuntimeError('decompression error')\n",
+            "numcodecs/zstd.pyx",
+            "exec",
+        ),
+        namespace,
+    )
     with pytest.raises(RuntimeError) as compiled:
         namespace["go"]()
     monkeypatch.chdir(adapter_dir)
-    assert error_response(compiled.value, adapter_dir=adapter_dir)["error"]["origin"] == "implementation"
+    assert (
+        error_response(compiled.value, adapter_dir=adapter_dir)["error"]["origin"]
+        == "implementation"
+    )
     # an extension without Python frames (tensorstore) raises in the adapter's call: the adapter marks it
     from conformance.harness.adapter_api import from_implementation
 
@@ -160,16 +247,28 @@ def test_error_origin_tells_adapter_code_from_the_implementation(tmp_path, monke
 
 
 def test_schema_catches_a_bad_read_response():
-    bad = {"id": 1, "ok": True, "node_type": "array", "attributes": {}, "elapsed": 0, "data": "x.npy", "shape": [-1], "dtype": "<i4"}
+    bad = {
+        "id": 1,
+        "ok": True,
+        "node_type": "array",
+        "attributes": {},
+        "elapsed": 0,
+        "data": "x.npy",
+        "shape": [-1],
+        "dtype": "<i4",
+    }
     assert schemas.response_problems("read", bad)
 
 
-@pytest.mark.parametrize("values", [
-    ["a", "é", "", "日本"],
-    [b"a", b"\xff\x00", b""],
-    [b"x", "y", None, 0],  # mixed, with the undefined elements a reader may return
-    [None, None],
-])
+@pytest.mark.parametrize(
+    "values",
+    [
+        ["a", "é", "", "日本"],
+        [b"a", b"\xff\x00", b""],
+        [b"x", "y", None, 0],  # mixed, with the undefined elements a reader may return
+        [None, None],
+    ],
+)
 def test_object_array_files_round_trip(tmp_path, values):
     import numpy as np
 

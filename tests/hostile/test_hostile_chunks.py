@@ -24,7 +24,16 @@ RAW = np.arange(16, dtype="<i4").tobytes()  # one chunk of 16 int32
 RANDOM = np.random.default_rng(7).integers(0, 256, 301, dtype=np.uint8).tobytes()
 GZIP = {"name": "gzip", "configuration": {"level": 1}}
 ZSTD = {"name": "zstd", "configuration": {"level": 1, "checksum": False}}
-BLOSC = {"name": "blosc", "configuration": {"cname": "lz4", "clevel": 5, "shuffle": "shuffle", "typesize": 4, "blocksize": 0}}
+BLOSC = {
+    "name": "blosc",
+    "configuration": {
+        "cname": "lz4",
+        "clevel": 5,
+        "shuffle": "shuffle",
+        "typesize": 4,
+        "blocksize": 0,
+    },
+}
 CRC = {"name": "crc32c"}
 
 
@@ -43,8 +52,15 @@ def shard(index: list[tuple[int, int]], body: bytes, crc: bool = True) -> bytes:
     return body + (with_crc(table) if crc else table)
 
 
-SHARDING = {"name": "sharding_indexed", "configuration": {
-    "chunk_shape": [8], "codecs": [bytes_codec()], "index_codecs": [bytes_codec(), CRC], "index_location": "end"}}
+SHARDING = {
+    "name": "sharding_indexed",
+    "configuration": {
+        "chunk_shape": [8],
+        "codecs": [bytes_codec()],
+        "index_codecs": [bytes_codec(), CRC],
+        "index_location": "end",
+    },
+}
 
 
 def v3(codecs, chunk):
@@ -78,11 +94,22 @@ CASES = {
     "v2 zlib truncated": v2({"id": "zlib", "level": 1}, zlib.compress(RAW)[:-4]),
     "v2 zlib random bytes": v2({"id": "zlib", "level": 1}, RANDOM),
     "v2 zlib holding gzip": v2({"id": "zlib", "level": 1}, gzip.compress(RAW)),
-    "v2 blosc random bytes": v2({"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0}, RANDOM),
-    "v2 blosc holding zlib": v2({"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0}, zlib.compress(RAW)),
+    "v2 blosc random bytes": v2(
+        {"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0}, RANDOM
+    ),
+    "v2 blosc holding zlib": v2(
+        {"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0},
+        zlib.compress(RAW),
+    ),
     "v2 unknown compressor": v2({"id": "no-such-codec"}, RAW),
-    "v1 zlib truncated": ("v1", {"meta": v1_array([16], [16], compression="zlib", compression_opts=1), "attrs": {},
-                                 "0": zlib.compress(RAW)[:-4]}),
+    "v1 zlib truncated": (
+        "v1",
+        {
+            "meta": v1_array([16], [16], compression="zlib", compression_opts=1),
+            "attrs": {},
+            "0": zlib.compress(RAW)[:-4],
+        },
+    ),
 }
 CHUNK_REASONS = ("corrupt-chunk", "checksum-mismatch", "corrupt-shard-index")
 
@@ -92,7 +119,9 @@ def test_reference_raises_chunk_error(tmp_path, name):
     format, files = CASES[name]
     store = DirectoryStore(write_files(tmp_path / "store", files), read_only=True)
     fmt = get_format(format)
-    if name == "v2 unknown compressor":  # refused when opened, before any chunk is read (V2-CHUNK-008)
+    if (
+        name == "v2 unknown compressor"
+    ):  # refused when opened, before any chunk is read (V2-CHUNK-008)
         with pytest.raises(Exception) as info:
             fmt.open_node(store, "")[...]
         assert info.value.reason == "unknown-codec"
@@ -126,8 +155,14 @@ def test_a_good_chunk_of_each_kind_passes(tmp_path, validate_cli):
         "v3 crc32c": v3([bytes_codec(), CRC], with_crc(RAW)),
         "v3 shard": v3([SHARDING], shard([(32, 32), (0, 32)], RAW[32:] + RAW[:32])),
         "v2 zlib": v2({"id": "zlib", "level": 1}, zlib.compress(RAW)),
-        "v1 zlib": ("v1", {"meta": v1_array([16], [16], compression="zlib", compression_opts=1), "attrs": {},
-                           "0": zlib.compress(RAW)}),
+        "v1 zlib": (
+            "v1",
+            {
+                "meta": v1_array([16], [16], compression="zlib", compression_opts=1),
+                "attrs": {},
+                "0": zlib.compress(RAW),
+            },
+        ),
     }
     for name, (format, files) in good.items():
         root = write_files(tmp_path / name.replace(" ", "_"), files)
@@ -163,16 +198,25 @@ def bomb(name: str):
         return v3([bytes_codec(), ZSTD], numcodecs.Zstd(level=3).encode(zeros))
     if name == "v2 zlib":
         return v2({"id": "zlib", "level": 1}, zlib.compress(zeros, 6))
-    return v2({"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0},
-              numcodecs.Blosc("lz4", 5, 1).encode(zeros))
+    return v2(
+        {"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0},
+        numcodecs.Blosc("lz4", 5, 1).encode(zeros),
+    )
 
 
 @pytest.mark.parametrize("name", ["v3 gzip", "v3 zstd", "v2 zlib", "v2 blosc"])
 def test_decompression_bomb_is_refused_without_inflating_it(tmp_path, name):
     format, files = bomb(name)
     root = write_files(tmp_path / "store", files)
-    done = subprocess.run([sys.executable, "-c", BOMB_SCRIPT, str(root), format], capture_output=True, text=True,
-                          timeout=120, env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    done = subprocess.run(
+        [sys.executable, "-c", BOMB_SCRIPT, str(root), format],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+    )
     outcome, peak_mib, seconds = done.stdout.split()
     assert outcome == "ChunkError", done.stderr
-    assert int(peak_mib) < 8, f"decoding a {len(files['c/0' if format == 'v3' else '0'])}-byte chunk took {peak_mib} MiB"
+    assert int(peak_mib) < 8, (
+        f"decoding a {len(files['c/0' if format == 'v3' else '0'])}-byte chunk took {peak_mib} MiB"
+    )

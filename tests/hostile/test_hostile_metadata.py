@@ -29,17 +29,38 @@ def deep_object(leaf: bytes = b"1") -> bytes:
 CASES = {
     "v3 shape 2**64": ("v3", {"zarr.json": v3_array([2**64], [1], "uint8")}),
     "v3 rank 10000": ("v3", {"zarr.json": v3_array([1] * 10000, [1] * 10000, "uint8")}),
-    "v3 chunk 2**40, stored": ("v3", {"zarr.json": v3_array([2**62], [2**40], "uint8"), "c/0": b"\0" * 8}),
-    "v3 chunks 2**40 x 2**40, stored": ("v3", {"zarr.json": v3_array([2**62, 2**62], [2**40, 2**40], "uint8"),
-                                               "c/1/1": b"\0"}),
+    "v3 chunk 2**40, stored": (
+        "v3",
+        {"zarr.json": v3_array([2**62], [2**40], "uint8"), "c/0": b"\0" * 8},
+    ),
+    "v3 chunks 2**40 x 2**40, stored": (
+        "v3",
+        {"zarr.json": v3_array([2**62, 2**62], [2**40, 2**40], "uint8"), "c/1/1": b"\0"},
+    ),
     "v3 negative shape": ("v3", {"zarr.json": v3_array([-1], [1])}),
     "v3 deep zarr.json": ("v3", {"zarr.json": deep_list()}),
-    "v3 deep attributes": ("v3", {"zarr.json": b'{"zarr_format":3,"node_type":"group","attributes":' + deep_object() + b"}"}),
-    "v3 fill with 5000 digits": ("v3", {"zarr.json": json.dumps(v3_array([2], [2])).replace('"fill_value": 0', '"fill_value": ' + "9" * 5000).encode()}),
-    "v3 huge dimension_names": ("v3", {"zarr.json": v3_array([2], [2], dimension_names=["x"] * 1_000_000)}),
+    "v3 deep attributes": (
+        "v3",
+        {"zarr.json": b'{"zarr_format":3,"node_type":"group","attributes":' + deep_object() + b"}"},
+    ),
+    "v3 fill with 5000 digits": (
+        "v3",
+        {
+            "zarr.json": json.dumps(v3_array([2], [2]))
+            .replace('"fill_value": 0', '"fill_value": ' + "9" * 5000)
+            .encode()
+        },
+    ),
+    "v3 huge dimension_names": (
+        "v3",
+        {"zarr.json": v3_array([2], [2], dimension_names=["x"] * 1_000_000)},
+    ),
     "v2 shape 2**64": ("v2", {".zarray": v2_array([2**64], [1], "|u1")}),
     "v2 rank 10000": ("v2", {".zarray": v2_array([1] * 10000, [1] * 10000, "|u1")}),
-    "v2 chunk 2**40, stored": ("v2", {".zarray": v2_array([2**62], [2**40], "|u1"), "0": b"\0" * 8}),
+    "v2 chunk 2**40, stored": (
+        "v2",
+        {".zarray": v2_array([2**62], [2**40], "|u1"), "0": b"\0" * 8},
+    ),
     "v2 deep .zarray": ("v2", {".zarray": deep_object()}),
     "v2 deep .zattrs": ("v2", {".zarray": v2_array([2], [2]), ".zattrs": deep_object()}),
     "v2 deep .zgroup": ("v2", {".zgroup": deep_list()}),
@@ -70,7 +91,10 @@ def test_reference_refuses_fast(tmp_path, name):
     with pytest.raises(ZarrError) as info:
         open_and_read(get_format(format), store)
     assert time.monotonic() - started < 5, "took too long"
-    assert isinstance(info.value, (LimitError, MetadataError)) or info.value.reason in ("corrupt-chunk", "too-large"), info.value
+    assert isinstance(info.value, (LimitError, MetadataError)) or info.value.reason in (
+        "corrupt-chunk",
+        "too-large",
+    ), info.value
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -13,18 +13,46 @@ import pytest
 from conformance.reference import DirectoryStore, ZipStore, get_format
 from conformance.reference.errors import PathError, ZarrError
 from conformance.reference.stores.url import URLStore
-from conformance.testing.documents import V2_GROUP, V3_GROUP, raw_chunk, tree_snapshot, v2_array, v3_array, write_files
+from conformance.testing.documents import (
+    V2_GROUP,
+    V3_GROUP,
+    raw_chunk,
+    tree_snapshot,
+    v2_array,
+    v3_array,
+    write_files,
+)
 
-HOSTILE_KEYS = ["../secret", "../../secret", "/etc/passwd", "a/../../secret", "..\\secret", "a\\..\\..\\secret",
-                "a/\x00", "\x00", "", ".", "..", "a//b", "./a", "a/./b", "a/", "/"]
+HOSTILE_KEYS = [
+    "../secret",
+    "../../secret",
+    "/etc/passwd",
+    "a/../../secret",
+    "..\\secret",
+    "a\\..\\..\\secret",
+    "a/\x00",
+    "\x00",
+    "",
+    ".",
+    "..",
+    "a//b",
+    "./a",
+    "a/./b",
+    "a/",
+    "/",
+]
 SECRET = raw_chunk([666, 666])  # would decode as a valid chunk if it were ever read
 
 
 @pytest.fixture
 def sandbox(tmp_path):
     """tmp_path/outside holds the secret; tmp_path/store is the store (a valid v3 array)."""
-    outside = write_files(tmp_path / "outside", {"secret": SECRET, "zarr.json": v3_array([2], [2]), "c/0": SECRET})
-    store = write_files(tmp_path / "store", {"zarr.json": V3_GROUP, "a/zarr.json": v3_array([2], [2], fill_value=5)})
+    outside = write_files(
+        tmp_path / "outside", {"secret": SECRET, "zarr.json": v3_array([2], [2]), "c/0": SECRET}
+    )
+    store = write_files(
+        tmp_path / "store", {"zarr.json": V3_GROUP, "a/zarr.json": v3_array([2], [2], fill_value=5)}
+    )
     return tmp_path, outside, store
 
 
@@ -58,7 +86,11 @@ def test_symlinks_out_of_a_directory_store_are_never_followed(sandbox):
     os.symlink(outside, root / "b")  # a child node that is really outside
     os.symlink(tmp, root / "up")
     store = DirectoryStore(root, read_only=True)
-    assert store.get("a/c/0") is None and store.get("b/zarr.json") is None and store.get("up/outside/secret") is None
+    assert (
+        store.get("a/c/0") is None
+        and store.get("b/zarr.json") is None
+        and store.get("up/outside/secret") is None
+    )
     assert sorted(store.list()) == ["a/zarr.json", "zarr.json"]
     assert store.list_dir("") == (["zarr.json"], ["a"])
     assert store.list_prefix("b/") == [] and store.list_prefix("up/") == []
@@ -115,15 +147,24 @@ def hostile_zip(path, members: dict[str, bytes]) -> None:
             zf.writestr(info, value)
 
 
-ZIP_EVIL = ["../../evil", "../evil/zarr.json", "/abs/evil", "a/../../evil", "a\\..\\..\\evil", "./zarr.json"]
+ZIP_EVIL = [
+    "../../evil",
+    "../evil/zarr.json",
+    "/abs/evil",
+    "a/../../evil",
+    "a\\..\\..\\evil",
+    "./zarr.json",
+]
 
 
 def test_zip_members_with_hostile_names_are_not_keys(tmp_path, validate_cli):
     work = tmp_path / "deep" / "er"
     work.mkdir(parents=True)
     path = work / "store.zip"
-    members = {"zarr.json": b'{"zarr_format": 3, "node_type": "group"}',
-               "a/zarr.json": b'{"zarr_format": 3, "node_type": "group"}'}
+    members = {
+        "zarr.json": b'{"zarr_format": 3, "node_type": "group"}',
+        "a/zarr.json": b'{"zarr_format": 3, "node_type": "group"}',
+    }
     members.update({name: b'{"zarr_format": 3, "node_type": "group"}' for name in ZIP_EVIL})
     hostile_zip(path, members)
     store = ZipStore(path)
@@ -141,12 +182,16 @@ def test_zip_members_with_hostile_names_are_not_keys(tmp_path, validate_cli):
 
 def test_v2_directory_names_with_backslashes_and_dots(tmp_path, validate_cli):
     """On POSIX a directory may be named '..\\..\\x' or 'a\\b': such names are never keys."""
-    root = write_files(tmp_path / "store", {
-        ".zgroup": V2_GROUP,
-        "ok/.zarray": v2_array([2], [2]), "ok/0": raw_chunk([1, 2]),
-        "..\\..\\x/.zarray": v2_array([2], [2]),
-        "a\\b/.zgroup": V2_GROUP,
-    })
+    root = write_files(
+        tmp_path / "store",
+        {
+            ".zgroup": V2_GROUP,
+            "ok/.zarray": v2_array([2], [2]),
+            "ok/0": raw_chunk([1, 2]),
+            "..\\..\\x/.zarray": v2_array([2], [2]),
+            "a\\b/.zgroup": V2_GROUP,
+        },
+    )
     write_files(tmp_path, {"x/.zarray": v2_array([2], [2]), "x/0": b"bad"})
     output = validate_cli(root)
     assert output.code == 0, output

@@ -37,7 +37,9 @@ PEAK_MIB = 48  # what a refused value may add to the peak memory of a validate r
 
 def warm_store(base):
     """A small valid array: the warm-up run that loads every module before measuring."""
-    return write_files(base / "warm.zarr", {"zarr.json": v3_array([4], [2]), "c/0": raw_chunk([1, 2])})
+    return write_files(
+        base / "warm.zarr", {"zarr.json": v3_array([4], [2]), "c/0": raw_chunk([1, 2])}
+    )
 
 
 def array_store(root):
@@ -82,7 +84,11 @@ def test_sparse_4gib_chunk_is_refused_from_its_size(tmp_path):
         store.get("c/1")
     assert time.monotonic() - started < 1
     assert info.value.reason == "too-large"
-    assert "'c/1'" in info.value.message and "4294967296" in info.value.message and str(1 << 30) in info.value.message
+    assert (
+        "'c/1'" in info.value.message
+        and "4294967296" in info.value.message
+        and str(1 << 30) in info.value.message
+    )
     assert store.contains("c/1")
     assert store.get_partial("c/1", -8) == bytes(8)  # a range of it (a shard index) is fine
     # the same file through file://
@@ -103,7 +109,10 @@ def test_validate_sparse_4gib_chunk_and_zarr_json_memory_stays_flat(tmp_path):
     assert run.peak_growth_mib < PEAK_MIB, run
     run = measure_validate([meta], warmup=[warm])
     assert run.code == 1 and run.seconds < 10, run
-    assert "value 'zarr.json' is 4294967296 bytes, over the store's read limit of 67108864 bytes" in run.out, run
+    assert (
+        "value 'zarr.json' is 4294967296 bytes, over the store's read limit of 67108864 bytes"
+        in run.out
+    ), run
     assert run.peak_growth_mib < PEAK_MIB, run
     assert tree_state(tmp_path) == before
 
@@ -114,7 +123,11 @@ def test_fifo_in_place_of_a_key_never_blocks(tmp_path):
     pipe = fifo(root / "c" / "1")
     meta = fifo(tmp_path / "meta" / "zarr.json")
     store = DirectoryStore(root, read_only=True)
-    for call in (lambda: store.get("c/1"), lambda: store.get_partial("c/1", 0, 4), lambda: store.get_partial("c/1", -4)):
+    for call in (
+        lambda: store.get("c/1"),
+        lambda: store.get_partial("c/1", 0, 4),
+        lambda: store.get_partial("c/1", -4),
+    ):
         with pytest.raises(PathError) as info:
             within(3, call, pipe)
         assert info.value.reason == "invalid-path" and "'c/1' is a FIFO" in info.value.message
@@ -134,7 +147,9 @@ def test_validate_with_a_fifo_chunk_and_a_fifo_zarr_json_finishes_at_once(tmp_pa
     before = tree_state(tmp_path)
     run = measure_validate([root, "--timeout", "5"], timeout=30)
     assert not run.timed_out and run.seconds < 4, run
-    assert "ERROR - invalid-path /a: key 'a/c/1' is a FIFO (named pipe), not a regular file" in run.out, run
+    assert (
+        "ERROR - invalid-path /a: key 'a/c/1' is a FIFO (named pipe), not a regular file" in run.out
+    ), run
     assert "ERROR - invalid-path /h: key 'h/zarr.json' is a FIFO" in run.out, run
     assert "INCOMPLETE" not in run.out and run.code == 1, run
     assert tree_state(tmp_path) == before
@@ -161,11 +176,18 @@ def test_fifo_shard_of_a_sharded_array(tmp_path):
 def test_fifo_as_the_store_root(tmp_path):
     pipe = fifo(tmp_path / "store.zarr")
     pipe_zip = fifo(tmp_path / "store.zip")
-    for make in (lambda: DirectoryStore(pipe), lambda: ZipStore(pipe_zip), lambda: open_store(pipe),
-                 lambda: open_store(pipe_zip), lambda: ZipStore(tmp_path / "store.zip", "w")):
+    for make in (
+        lambda: DirectoryStore(pipe),
+        lambda: ZipStore(pipe_zip),
+        lambda: open_store(pipe),
+        lambda: open_store(pipe_zip),
+        lambda: ZipStore(tmp_path / "store.zip", "w"),
+    ):
         with pytest.raises(PathError, match="is a FIFO"):
             within(3, make, pipe, pipe_zip)
-    assert within(3, lambda: URLStore(pipe.as_uri()).get("zarr.json"), pipe) is None  # a path through a FIFO
+    assert (
+        within(3, lambda: URLStore(pipe.as_uri()).get("zarr.json"), pipe) is None
+    )  # a path through a FIFO
     for target in (pipe, pipe_zip):
         run = measure_validate([target, "--timeout", "5"], timeout=30)
         assert not run.timed_out and run.code == 2 and run.seconds < 4, run
@@ -199,7 +221,11 @@ def test_character_device_in_place_of_a_key(tmp_path):
 
 # ---- zip bombs and hostile members --------------------------------------------------------------
 def test_zip_bomb_is_refused_from_its_declared_size(tmp_path):
-    path = write_zip_bomb(tmp_path / "bomb.zip", {"c/0": 3 * GiB}, {"zarr.json": json.dumps(v3_array([4], [2])).encode()})
+    path = write_zip_bomb(
+        tmp_path / "bomb.zip",
+        {"c/0": 3 * GiB},
+        {"zarr.json": json.dumps(v3_array([4], [2])).encode()},
+    )
     assert path.stat().st_size < 4 * MiB
     store = ZipStore(path)
     started = time.monotonic()
@@ -212,7 +238,9 @@ def test_zip_bomb_is_refused_from_its_declared_size(tmp_path):
 
 
 def test_zip_bomb_over_a_smaller_limit_and_one_that_lies_about_its_size(tmp_path):
-    path = write_zip_bomb(tmp_path / "bomb.zip", {"c/0": 64 * MiB, "c/1": 64 * MiB}, declared={"c/1": 1000})
+    path = write_zip_bomb(
+        tmp_path / "bomb.zip", {"c/0": 64 * MiB, "c/1": 64 * MiB}, declared={"c/1": 1000}
+    )
     with pytest.raises(LimitError):
         ZipStore(path, max_value_bytes=MiB).get("c/0")
     assert len(ZipStore(path).get("c/0")) == 64 * MiB  # within the default limit, it is a value
@@ -221,8 +249,12 @@ def test_zip_bomb_over_a_smaller_limit_and_one_that_lies_about_its_size(tmp_path
 
 
 def test_validate_zip_bomb_memory_stays_flat(tmp_path):
-    path = write_zip_bomb(tmp_path / "bomb.zip", {"c/0": 3 * GiB, "c/1": 200 * MiB}, {
-        "zarr.json": json.dumps(v3_array([4], [2])).encode()}, declared={"c/1": 8})
+    path = write_zip_bomb(
+        tmp_path / "bomb.zip",
+        {"c/0": 3 * GiB, "c/1": 200 * MiB},
+        {"zarr.json": json.dumps(v3_array([4], [2])).encode()},
+        declared={"c/1": 8},
+    )
     warm = tmp_path / "warm.zip"
     with zipfile.ZipFile(warm, "w") as zf:
         zf.writestr("zarr.json", json.dumps(v3_array([4], [2])))
@@ -232,16 +264,29 @@ def test_validate_zip_bomb_memory_stays_flat(tmp_path):
     cwd.mkdir()
     run = measure_validate([path], warmup=[warm], cwd=cwd)
     assert run.code == 1 and run.seconds < 10, run
-    assert "zip member 'c/0' is 3221225472 bytes, over the store's read limit of 1073741824 bytes" in run.out, run
+    assert (
+        "zip member 'c/0' is 3221225472 bytes, over the store's read limit of 1073741824 bytes"
+        in run.out
+    ), run
     assert "'c/1' cannot be read: BadZipFile: Bad CRC-32" in run.out, run
     assert run.peak_growth_mib < PEAK_MIB, run
-    assert tree_state(tmp_path) == {**before, "cwd": tree_state(tmp_path)["cwd"]} and not os.listdir(cwd)
+    assert tree_state(tmp_path) == {
+        **before,
+        "cwd": tree_state(tmp_path)["cwd"],
+    } and not os.listdir(cwd)
 
 
 def test_zip_members_with_dot_dot_absolute_and_symlink_names(tmp_path):
     good = json.dumps(V3_GROUP).encode()
-    members = {"zarr.json": good, "a/zarr.json": good, "../zarr.json": good, "../../x/zarr.json": good,
-               "/abs/zarr.json": good, "a/../../zarr.json": good, "b/": b""}
+    members = {
+        "zarr.json": good,
+        "a/zarr.json": good,
+        "../zarr.json": good,
+        "../../x/zarr.json": good,
+        "/abs/zarr.json": good,
+        "a/../../zarr.json": good,
+        "b/": b"",
+    }
     (tmp_path / "z").mkdir()
     path = tmp_path / "z" / "hostile.zip"
     with zipfile.ZipFile(path, "w") as zf:
@@ -312,10 +357,18 @@ def test_directory_keys_of_names_that_are_not_utf8_read_back(bad_names):
 
 @pytest.mark.parametrize("json_output", [False, True])
 def test_validate_output_stays_utf8_with_names_that_are_not(bad_names, json_output):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "PYTHONIOENCODING", "PYTHONUTF8"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("LC_", "PYTHONIOENCODING", "PYTHONUTF8"))
+    }
     env.update(LC_ALL="C", LANG="C")  # stdout then writes surrogate escapes as raw bytes
-    args = [sys.executable, "-m", "conformance.cli", "validate", "-v", str(bad_names)] + (["--json"] if json_output else [])
-    proc = subprocess.run(args, capture_output=True, timeout=60, env=env, cwd=Path(__file__).resolve().parents[2])
+    args = [sys.executable, "-m", "conformance.cli", "validate", "-v", str(bad_names)] + (
+        ["--json"] if json_output else []
+    )
+    proc = subprocess.run(
+        args, capture_output=True, timeout=60, env=env, cwd=Path(__file__).resolve().parents[2]
+    )
     text = proc.stdout.decode("utf-8")  # strict: raises on invalid UTF-8
     assert proc.returncode == 0, (proc.stdout, proc.stderr)
     if json_output:

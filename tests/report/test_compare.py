@@ -6,8 +6,17 @@ from conformance.cli import main
 
 
 def record(case, outcome, impl="zarr-python", test="read", **extra):
-    return {"test": test, "case": case, "impl": impl, "writer": None, "reader": None, "outcome": outcome,
-            "message": "", "store": {"kind": "directory"}, **extra}
+    return {
+        "test": test,
+        "case": case,
+        "impl": impl,
+        "writer": None,
+        "reader": None,
+        "outcome": outcome,
+        "message": "",
+        "store": {"kind": "directory"},
+        **extra,
+    }
 
 
 def write(path, records):
@@ -32,13 +41,24 @@ def test_only_improvements_exit_0(tmp_path, capsys):
 
 def test_a_new_failing_record_is_a_regression_and_renames_apply(tmp_path, capsys):
     old = write(tmp_path / "old.jsonl", [record("v3/a", "passed", impl="zarrs")])
-    new = write(tmp_path / "new.jsonl", [record("v3/a", "passed", impl="zarrs-python"),
-                                         record("v3/c", "errored", impl="zarrs-python")])
+    new = write(
+        tmp_path / "new.jsonl",
+        [
+            record("v3/a", "passed", impl="zarrs-python"),
+            record("v3/c", "errored", impl="zarrs-python"),
+        ],
+    )
     assert main(["report", "--compare", old, new, "--rename", "zarrs=zarrs-python"]) == 1
     assert "v3/a" not in capsys.readouterr().out.split("regressions")[1]
 
 
 def test_self_pairs_recorded_as_cross_match_roundtrip(tmp_path):
-    old = write(tmp_path / "old.jsonl", [record("v3/w", "passed", test="cross", writer="t", reader="t", impl="t")])
-    new = write(tmp_path / "new.jsonl", [record("v3/w", "passed", test="roundtrip", writer="t", reader="t", impl="t")])
+    old = write(
+        tmp_path / "old.jsonl",
+        [record("v3/w", "passed", test="cross", writer="t", reader="t", impl="t")],
+    )
+    new = write(
+        tmp_path / "new.jsonl",
+        [record("v3/w", "passed", test="roundtrip", writer="t", reader="t", impl="t")],
+    )
     assert main(["report", "--compare", old, new]) == 0

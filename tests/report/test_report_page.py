@@ -19,10 +19,18 @@ IMPLS = ("alpha", "beta", "gamma")
 def ensure_chromium() -> str:
     if not os.path.exists(CHROMIUM) and shutil.which("apt-get") and os.geteuid() == 0:
         env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], env=env, check=False,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=900)
+        subprocess.run(
+            ["apt-get", "install", "-y", "-qq", "chromium"],
+            env=env,
+            check=False,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=900,
+        )
     if not os.path.exists(CHROMIUM):
-        pytest.fail("chromium is not installed and could not be installed (apt-get install chromium)")
+        pytest.fail(
+            "chromium is not installed and could not be installed (apt-get install chromium)"
+        )
     return CHROMIUM
 
 
@@ -31,14 +39,40 @@ def records() -> list[dict]:
     for i, impl in enumerate(IMPLS):
         for n in range(3):
             outcome = "wrong-data" if (impl, n) == ("gamma", 0) else "passed"
-            out.append({"test": "read", "case": f"v3/codecs/case-{n}", "impl": impl, "writer": None, "reader": None,
-                        "outcome": outcome, "message": "data: 1 of 4 elements differ" if outcome != "passed" else "",
-                        "requirements": ["V3-PIPE-002"], "tier": "required", "format": "v3", "store": {"kind": "directory"},
-                        "versions": {impl: {impl: f"1.{i}"}}, "run_id": "test-run"})
+            out.append(
+                {
+                    "test": "read",
+                    "case": f"v3/codecs/case-{n}",
+                    "impl": impl,
+                    "writer": None,
+                    "reader": None,
+                    "outcome": outcome,
+                    "message": "data: 1 of 4 elements differ" if outcome != "passed" else "",
+                    "requirements": ["V3-PIPE-002"],
+                    "tier": "required",
+                    "format": "v3",
+                    "store": {"kind": "directory"},
+                    "versions": {impl: {impl: f"1.{i}"}},
+                    "run_id": "test-run",
+                }
+            )
         for reader in IMPLS:
-            out.append({"test": "roundtrip" if reader == impl else "cross", "case": "v3/write/a", "impl": reader,
-                        "writer": impl, "reader": reader, "outcome": "passed", "message": "", "requirements": [],
-                        "tier": "required", "format": "v3", "store": {"kind": "directory"}, "run_id": "test-run"})
+            out.append(
+                {
+                    "test": "roundtrip" if reader == impl else "cross",
+                    "case": "v3/write/a",
+                    "impl": reader,
+                    "writer": impl,
+                    "reader": reader,
+                    "outcome": "passed",
+                    "message": "",
+                    "requirements": [],
+                    "tier": "required",
+                    "format": "v3",
+                    "store": {"kind": "directory"},
+                    "run_id": "test-run",
+                }
+            )
     return out
 
 
@@ -57,12 +91,22 @@ def test_page_in_headless_chromium(page_url, tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api")
     executable = ensure_chromium()
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        browser = p.chromium.launch(
+            executable_path=executable,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.goto(page_url)
-            headline = page.locator("h2", has_text="Conformance per format and tier").locator("xpath=following-sibling::table[1]")
+            headline = page.locator("h2", has_text="Conformance per format and tier").locator(
+                "xpath=following-sibling::table[1]"
+            )
             rows = headline.locator("tr").all_inner_texts()
             assert all(any(r.startswith(impl) for r in rows) for impl in IMPLS), rows
             gamma = headline.locator("tr", has_text="gamma")

@@ -11,8 +11,20 @@ import zlib
 
 import pytest
 
-from conformance.testing.bombs import gzip_zeros, write_zip_bomb, zeros_adler32, zeros_crc32, zlib_zeros
-from conformance.testing.servers import answer, endless_body, gzip_bomb, huge_content_length, redirect
+from conformance.testing.bombs import (
+    gzip_zeros,
+    write_zip_bomb,
+    zeros_adler32,
+    zeros_crc32,
+    zlib_zeros,
+)
+from conformance.testing.servers import (
+    answer,
+    endless_body,
+    gzip_bomb,
+    huge_content_length,
+    redirect,
+)
 
 
 def request(url: str, path: str):
@@ -50,7 +62,9 @@ def test_gzip_bomb_is_a_valid_stream(server, encoding):
     conn, response = request(server.url, "/b")
     assert response.getheader("Content-Encoding") == encoding
     body = response.read()
-    assert len(body) == int(response.getheader("Content-Length")) < 400 << 10  # 300 MiB in < 400 KiB
+    assert (
+        len(body) == int(response.getheader("Content-Length")) < 400 << 10
+    )  # 300 MiB in < 400 KiB
     decoded = gzip.decompress(body) if encoding == "gzip" else zlib.decompress(body)
     assert decoded == bytes(300 << 20)
     conn.close()
@@ -82,9 +96,15 @@ def test_compressed_zeros_are_valid(n):
 
 
 def test_zip_bomb_is_a_valid_archive(tmp_path):
-    path = write_zip_bomb(tmp_path / "b.zip", {"big": 3 << 30, "mid": 70 << 20}, {"zarr.json": b"{}"})
+    path = write_zip_bomb(
+        tmp_path / "b.zip", {"big": 3 << 30, "mid": 70 << 20}, {"zarr.json": b"{}"}
+    )
     assert path.stat().st_size < 4 << 20
     with zipfile.ZipFile(path) as zf:
-        assert {i.filename: i.file_size for i in zf.infolist()} == {"zarr.json": 2, "big": 3 << 30, "mid": 70 << 20}
+        assert {i.filename: i.file_size for i in zf.infolist()} == {
+            "zarr.json": 2,
+            "big": 3 << 30,
+            "mid": 70 << 20,
+        }
         assert zf.read("mid") == bytes(70 << 20)  # CRC checked by zipfile
         assert zf.read("zarr.json") == b"{}"

@@ -14,8 +14,12 @@ from conformance.testing.servers import _parse_range, http_server
 BODY = bytes(range(10))
 
 
-def fetch(url: str, range_header: str | None = None, method: str = "GET") -> tuple[int, bytes, dict]:
-    request = urllib.request.Request(url, method=method, headers={"Range": range_header} if range_header else {})
+def fetch(
+    url: str, range_header: str | None = None, method: str = "GET"
+) -> tuple[int, bytes, dict]:
+    request = urllib.request.Request(
+        url, method=method, headers={"Range": range_header} if range_header else {}
+    )
     try:
         with urllib.request.urlopen(request, timeout=5) as response:
             return response.status, response.read(), dict(response.headers)
@@ -58,7 +62,9 @@ def test_ranges(served, header, status, body, content_range):
     assert served.ranges_for("/dir/file") == [header]
 
 
-@pytest.mark.parametrize("path", ["/dir", "/dir/", "/missing", "/dir/../dir/file", "/%2e%2e/secret", "/link-out", "/"])
+@pytest.mark.parametrize(
+    "path", ["/dir", "/dir/", "/missing", "/dir/../dir/file", "/%2e%2e/secret", "/link-out", "/"]
+)
 def test_not_found(served, path):
     assert fetch(served.url + path)[0] == 404
 

@@ -38,19 +38,37 @@ def test_documented_defaults():
     assert DEFAULT_MAX_VALUE_BYTES == 1 << 30  # 1 GiB: one chunk or shard
     assert DEFAULT_MAX_METADATA_BYTES == 64 << 20  # 64 MiB: one metadata document
     store = MemoryStore()
-    assert (store.max_value_bytes, store.max_metadata_bytes) == (DEFAULT_MAX_VALUE_BYTES, DEFAULT_MAX_METADATA_BYTES)
+    assert (store.max_value_bytes, store.max_metadata_bytes) == (
+        DEFAULT_MAX_VALUE_BYTES,
+        DEFAULT_MAX_METADATA_BYTES,
+    )
     assert store.limit_for("c/0/0") == DEFAULT_MAX_VALUE_BYTES
     assert store.limit_for("a/zarr.json") == DEFAULT_MAX_METADATA_BYTES
     assert store.limit_for("a/zarr.json", limit=10) == 10
 
 
-@pytest.mark.parametrize("key", ["zarr.json", "a/b/zarr.json", ".zarray", "g/.zgroup", "g/.zattrs", ".zmetadata",
-                                 "meta", "attrs", "meta/root.group.json", "meta/root/a.array.json"])
+@pytest.mark.parametrize(
+    "key",
+    [
+        "zarr.json",
+        "a/b/zarr.json",
+        ".zarray",
+        "g/.zgroup",
+        "g/.zattrs",
+        ".zmetadata",
+        "meta",
+        "attrs",
+        "meta/root.group.json",
+        "meta/root/a.array.json",
+    ],
+)
 def test_metadata_keys(key):
     assert is_metadata_key(key)
 
 
-@pytest.mark.parametrize("key", ["c/0/0", "0.0", "a/0", "data/root/a/c0/0", "a/meta", "zarr.json/c/0", "c/zarr.jsonx"])
+@pytest.mark.parametrize(
+    "key", ["c/0/0", "0.0", "a/0", "data/root/a/c0/0", "a/meta", "zarr.json/c/0", "c/zarr.jsonx"]
+)
 def test_chunk_keys_are_values(key):
     assert not is_metadata_key(key)
 
@@ -84,7 +102,9 @@ def make_store(kind, tree, request, **limits):
     if kind == "zip":
         path = tree.parent / "limits.zip"
         if not path.exists():
-            with zipfile.ZipFile(path, "w") as zf:  # stored, as zarr zip stores are (ranges are cheap)
+            with zipfile.ZipFile(
+                path, "w"
+            ) as zf:  # stored, as zarr zip stores are (ranges are cheap)
                 for key, value in FILES.items():
                     zf.writestr(key, value)
         return ZipStore(path, **limits)
@@ -93,7 +113,9 @@ def make_store(kind, tree, request, **limits):
     if kind == "http":
         return URLStore(request.getfixturevalue("served").url, **limits)
     moto = request.getfixturevalue("moto_s3")
-    return URLStore(request.getfixturevalue("s3_url"), storage_options=moto.storage_options, **limits)
+    return URLStore(
+        request.getfixturevalue("s3_url"), storage_options=moto.storage_options, **limits
+    )
 
 
 @pytest.fixture(params=KINDS)
@@ -106,14 +128,20 @@ def test_value_over_the_limit_is_a_limit_error_naming_key_and_limit(limited):
         limited.get("a/c/0")
     assert info.value.reason == "too-large"
     assert "'a/c/0'" in info.value.message and "8192" in info.value.message
-    assert limited.get("a/c/1") == b"small" and limited.get("empty") == b"" and limited.get("nothing") is None
+    assert (
+        limited.get("a/c/1") == b"small"
+        and limited.get("empty") == b""
+        and limited.get("nothing") is None
+    )
 
 
 def test_metadata_documents_have_their_own_smaller_limit(limited):
     with pytest.raises(LimitError) as info:
         limited.get("zarr.json")
     assert "'zarr.json'" in info.value.message and "1024" in info.value.message
-    assert limited.get("zarr.json", limit=4096).startswith(b'{"zarr_format": 3')  # a caller may say otherwise
+    assert limited.get("zarr.json", limit=4096).startswith(
+        b'{"zarr_format": 3'
+    )  # a caller may say otherwise
 
 
 def test_an_explicit_limit(limited):
@@ -154,7 +182,12 @@ def test_contains_does_not_read_and_counts_values_over_the_limit(limited):
 def test_limits_from_the_environment(tree, monkeypatch):
     monkeypatch.setenv(ENV_MAX_VALUE_BYTES, "100")
     monkeypatch.setenv(ENV_MAX_METADATA_BYTES, "50")
-    for store in (DirectoryStore(tree), MemoryStore(dict(FILES)), open_store(tree), open_store(tree.as_uri())):
+    for store in (
+        DirectoryStore(tree),
+        MemoryStore(dict(FILES)),
+        open_store(tree),
+        open_store(tree.as_uri()),
+    ):
         assert (store.max_value_bytes, store.max_metadata_bytes) == (100, 50)
         with pytest.raises(LimitError):
             store.get("zarr.json")

@@ -25,7 +25,10 @@ def build_v3(root):
     write_sample(root)
     # Inline consolidated metadata (as zarr-python writes it) lets an HTTP walk find the arrays.
     doc = json.loads((root / "zarr.json").read_bytes())
-    members = {name: json.loads((root / name / "zarr.json").read_bytes()) for name in ("temperature", "counts")}
+    members = {
+        name: json.loads((root / name / "zarr.json").read_bytes())
+        for name in ("temperature", "counts")
+    }
     doc["consolidated_metadata"] = {"kind": "inline", "must_understand": False, "metadata": members}
     (root / "zarr.json").write_text(json.dumps(doc))
     return {"temperature": (45, 70), "counts": (64, 48)}
@@ -35,8 +38,14 @@ def build_v2(root):
     fmt = get_format("v2")
     store = DirectoryStore(root)
     fmt.create_group(store, "", attributes={"title": "v2"})
-    meta = fmt.array_metadata((7, 5), (3, 2), "<i4", fill_value=-1, compressor={"id": "zlib", "level": 1},
-                              dimension_separator="/")
+    meta = fmt.array_metadata(
+        (7, 5),
+        (3, 2),
+        "<i4",
+        fill_value=-1,
+        compressor={"id": "zlib", "level": 1},
+        dimension_separator="/",
+    )
     array = fmt.create_array(store, "g/a", meta, attributes={"units": "m"})
     array[0:6, :] = np.arange(30, dtype="<i4").reshape(6, 5) * 7 - 50
     flat = fmt.create_array(store, "g/b", fmt.array_metadata((10,), (4,), ">f8", fill_value=0.5))
@@ -48,8 +57,14 @@ def build_v2(root):
 def build_v1(root):
     fmt = get_format("v1")
     store = DirectoryStore(root)
-    array = fmt.create_array(store, "", fmt.array_metadata((9, 4), (4, 3), "<u2", fill_value=7, compression="zlib",
-                                                          compression_opts=1), attributes={"a": 1})
+    array = fmt.create_array(
+        store,
+        "",
+        fmt.array_metadata(
+            (9, 4), (4, 3), "<u2", fill_value=7, compression="zlib", compression_opts=1
+        ),
+        attributes={"a": 1},
+    )
     array[1:9, 0:4] = np.arange(32, dtype="<u2").reshape(8, 4)
     return {"": (9, 4)}
 
@@ -72,8 +87,12 @@ def hierarchy(request, tmp_path_factory, moto_s3):
     arrays = BUILDERS[request.param](root)
     with http_server(root) as server:
         yield {
-            "format": request.param, "root": root, "arrays": arrays, "zip": zip_of(root, base / "data.zip"),
-            "http": server.url, "s3": (moto_s3.upload_tree(root, prefix="x/data.zarr"), moto_s3.storage_options),
+            "format": request.param,
+            "root": root,
+            "arrays": arrays,
+            "zip": zip_of(root, base / "data.zip"),
+            "http": server.url,
+            "s3": (moto_s3.upload_tree(root, prefix="x/data.zarr"), moto_s3.storage_options),
         }
 
 
@@ -114,7 +133,10 @@ def test_validator_verdict_is_the_same_on_every_store(hierarchy, kind):
     result = validate(store_of(hierarchy, kind), out=io.StringIO())
     assert reference.exit_code == result.exit_code == 0, [f.line() for f in result.findings]
     assert result.formats == [hierarchy["format"]]
-    assert (result.sink.tally.arrays, result.sink.tally.chunks) == (reference.sink.tally.arrays, reference.sink.tally.chunks)
+    assert (result.sink.tally.arrays, result.sink.tally.chunks) == (
+        reference.sink.tally.arrays,
+        reference.sink.tally.chunks,
+    )
     assert reference.sink.tally.chunks > 0
 
 
@@ -148,5 +170,7 @@ def test_sharded_read_over_http_fetches_byte_ranges(tmp_path, serve_http):
     server.clear()
     assert counts[37, 5] == expected[37, 5] and expected[37, 5] != 0
     shard_requests = [r for r in server.requests if r.path.startswith("/counts/c/")]
-    assert shard_requests and all(r.range is not None and r.status == 206 for r in shard_requests), server.requests
+    assert shard_requests and all(
+        r.range is not None and r.status == 206 for r in shard_requests
+    ), server.requests
     assert counts[...].tobytes() == expected.tobytes()

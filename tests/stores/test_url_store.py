@@ -95,8 +95,22 @@ def test_missing_keys_are_none(any_store, key):
     assert not any_store.contains(key)
 
 
-@pytest.mark.parametrize("start, length", [(0, None), (5, None), (0, 10), (700, 100), (767, 1), (768, 5),
-                                           (1000, None), (-10, None), (-10, 3), (-5000, None), (3, 0)])
+@pytest.mark.parametrize(
+    "start, length",
+    [
+        (0, None),
+        (5, None),
+        (0, 10),
+        (700, 100),
+        (767, 1),
+        (768, 5),
+        (1000, None),
+        (-10, None),
+        (-10, 3),
+        (-5000, None),
+        (3, 0),
+    ],
+)
 def test_get_partial_matches_slicing(any_store, start, length):
     value = FILES["a/c/0/0"]
     begin = max(len(value) + start, 0) if start < 0 else start
@@ -126,8 +140,21 @@ def test_listing_is_identical(any_store):
     assert any_store.list_dir("nothing/") == ([], [])
 
 
-@pytest.mark.parametrize("key", ["../secret", "/secret", "a/../../secret", "..\\secret", "a\\..\\..\\secret",
-                                 "a/\x00", "", "a//c/0/1", "./zarr.json", "a/c/0/1/"])
+@pytest.mark.parametrize(
+    "key",
+    [
+        "../secret",
+        "/secret",
+        "a/../../secret",
+        "..\\secret",
+        "a\\..\\..\\secret",
+        "a/\x00",
+        "",
+        "a//c/0/1",
+        "./zarr.json",
+        "a/c/0/1/",
+    ],
+)
 def test_hostile_keys_never_leave_the_store(any_store, key):
     assert any_store.get(key) is None
     assert any_store.get_partial(key, 0, 4) is None
@@ -225,9 +252,17 @@ def test_s3_credentials_and_endpoint_from_the_environment(moto_s3, tree, monkeyp
 def test_s3_anonymous_read_of_a_public_bucket(moto_s3, tree, monkeypatch):
     bucket = moto_s3.new_bucket()
     url = moto_s3.upload_tree(tree, bucket)
-    policy = {"Version": "2012-10-17", "Statement": [{
-        "Effect": "Allow", "Principal": "*", "Action": ["s3:GetObject", "s3:ListBucket"],
-        "Resource": [f"arn:aws:s3:::{bucket}", f"arn:aws:s3:::{bucket}/*"]}]}
+    policy = {
+        "Version": "2012-10-17",
+        "Statement": [
+            {
+                "Effect": "Allow",
+                "Principal": "*",
+                "Action": ["s3:GetObject", "s3:ListBucket"],
+                "Resource": [f"arn:aws:s3:::{bucket}", f"arn:aws:s3:::{bucket}/*"],
+            }
+        ],
+    }
     moto_s3.client().put_bucket_policy(Bucket=bucket, Policy=json.dumps(policy))
     for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_PROFILE"):
         monkeypatch.delenv(name, raising=False)

@@ -49,15 +49,18 @@ def reproducer(path: Path) -> tuple[str, str]:
     tagged = ANY_BLOCK.findall(text)
     assert len(blocks) == 1 and len(tagged) == 1, (
         f"{report_id(path)}: needs exactly one ```python reproduce or ```js reproduce block, "
-        f"found {len(tagged)} reproduce block(s), {len(blocks)} of them well-formed")
+        f"found {len(tagged)} reproduce block(s), {len(blocks)} of them well-formed"
+    )
     return blocks[0]
 
 
 def adapter_of(path: Path):
     try:
         return find_adapter(path.parent.name)
-    except Exception as exc:  # noqa: BLE001 - any config problem is reported the same way
-        pytest.fail(f"{report_id(path)}: the folder {path.parent.name!r} must be the name of an adapter: {exc}")
+    except Exception as exc:
+        pytest.fail(
+            f"{report_id(path)}: the folder {path.parent.name!r} must be the name of an adapter: {exc}"
+        )
 
 
 def pinned_version(config) -> str | None:
@@ -73,9 +76,13 @@ def final_exception(stderr: str, language: str) -> str | None:
     """The class name of the exception that ended the process, from its report on stderr."""
     lines = stderr.splitlines()
     if language == "python":
-        starts = [i for i, line in enumerate(lines) if line.startswith("Traceback (most recent call last):")]
+        starts = [
+            i
+            for i, line in enumerate(lines)
+            if line.startswith("Traceback (most recent call last):")
+        ]
         if starts:
-            for line in lines[starts[-1] + 1:]:
+            for line in lines[starts[-1] + 1 :]:
                 if line and not line[0].isspace():
                     return re.split(r"[:\s]", line, maxsplit=1)[0].rsplit(".", 1)[-1]
         return None
@@ -93,8 +100,14 @@ def run_python(config, code: str, tmp_path: Path) -> subprocess.CompletedProcess
     script.write_text(code, encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the reproducer stands alone
     env["PYTHONDONTWRITEBYTECODE"] = "1"
-    return subprocess.run([python, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=TIMEOUT)
+    return subprocess.run(
+        [python, str(script)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
 
 
 def run_node(config, code: str, slug: str) -> subprocess.CompletedProcess:
@@ -102,11 +115,19 @@ def run_node(config, code: str, slug: str) -> subprocess.CompletedProcess:
     if node is None:
         pytest.skip("node is not on PATH")
     folder = envs.ensure_npm(config).parent  # ESM resolves bare imports from the script's folder
-    script = folder / f"_reproduce_{slug}_{uuid.uuid4().hex[:8]}.mjs"  # unique: workers share the folder
+    script = (
+        folder / f"_reproduce_{slug}_{uuid.uuid4().hex[:8]}.mjs"
+    )  # unique: workers share the folder
     script.write_text(code, encoding="utf-8")
     try:
-        return subprocess.run([node, str(script)], cwd=folder, env=dict(os.environ), capture_output=True,
-                              text=True, timeout=TIMEOUT)
+        return subprocess.run(
+            [node, str(script)],
+            cwd=folder,
+            env=dict(os.environ),
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+        )
     finally:
         script.unlink(missing_ok=True)
 
@@ -114,7 +135,9 @@ def run_node(config, code: str, slug: str) -> subprocess.CompletedProcess:
 def _params():
     out = []
     for path in report_files():
-        out.append(pytest.param(path, id=report_id(path), marks=pytest.mark.xdist_group(path.parent.name)))
+        out.append(
+            pytest.param(path, id=report_id(path), marks=pytest.mark.xdist_group(path.parent.name))
+        )
     return out
 
 
@@ -123,7 +146,9 @@ def test_reproducer_still_fails(report: Path, tmp_path: Path):
     language, code = reproducer(report)
     config = adapter_of(report)
     wanted = "js" if config.npm else "python"
-    assert language == wanted, f"{report_id(report)}: adapter {config.name} runs ```{wanted} reproduce blocks, not {language}"
+    assert language == wanted, (
+        f"{report_id(report)}: adapter {config.name} runs ```{wanted} reproduce blocks, not {language}"
+    )
     try:
         if language == "js":
             proc = run_node(config, code, report.stem)
@@ -135,14 +160,18 @@ def test_reproducer_still_fails(report: Path, tmp_path: Path):
         pytest.fail(f"{report_id(report)}: the reproducer is broken: no answer within {TIMEOUT} s")
     tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-25:])
     if proc.returncode == 0:
-        pytest.fail(f"{report_id(report)}: the bug seems fixed upstream: remove the known failure "
-                    f"(and this report); the reproducer exited 0\n{tail}")
+        pytest.fail(
+            f"{report_id(report)}: the bug seems fixed upstream: remove the known failure "
+            f"(and this report); the reproducer exited 0\n{tail}"
+        )
     name = final_exception(proc.stderr, language)
     if name is None and "AssertionError" in proc.stderr:
         name = "AssertionError"
     if name != "AssertionError":
-        pytest.fail(f"{report_id(report)}: the reproducer is broken: it ended with {name or 'no exception'} "
-                    f"(exit {proc.returncode}), not an uncaught AssertionError\n{tail}")
+        pytest.fail(
+            f"{report_id(report)}: the reproducer is broken: it ended with {name or 'no exception'} "
+            f"(exit {proc.returncode}), not an uncaught AssertionError\n{tail}"
+        )
 
 
 def known_failures_by_report() -> dict[str, list[str]]:
@@ -159,15 +188,25 @@ def test_unreported_known_failures_have_reports():
     missing = []
     for config in all_adapters():
         for entry in config.known_failures:
-            if entry.issue == "unreported" and not (entry.report and (REPO_ROOT / entry.report).is_file()):
+            if entry.issue == "unreported" and not (
+                entry.report and (REPO_ROOT / entry.report).is_file()
+            ):
                 missing.append(f"{config.name}:{entry.id} -> {entry.report}")
-    assert not missing, "known failures with issue 'unreported' whose report does not exist:\n  " + "\n  ".join(missing)
+    assert not missing, (
+        "known failures with issue 'unreported' whose report does not exist:\n  "
+        + "\n  ".join(missing)
+    )
 
 
 def test_every_report_is_named_by_a_known_failure():
     named = known_failures_by_report()
-    orphans = [report_id(p) for p in report_files() if p.relative_to(REPO_ROOT).as_posix() not in named]
-    assert not orphans, "reports no known-failure entry names (remove them, or add the entry):\n  " + "\n  ".join(orphans)
+    orphans = [
+        report_id(p) for p in report_files() if p.relative_to(REPO_ROOT).as_posix() not in named
+    ]
+    assert not orphans, (
+        "reports no known-failure entry names (remove them, or add the entry):\n  "
+        + "\n  ".join(orphans)
+    )
 
 
 @pytest.mark.parametrize("report", [pytest.param(p, id=report_id(p)) for p in report_files()])
@@ -178,4 +217,5 @@ def test_report_names_the_pinned_version(report: Path):
         pytest.skip(f"{config.name} pins no version")
     text = report.read_text("utf-8")
     assert re.search(rf"(?<![\w.]){re.escape(version)}(?![\w]|\.\d)", text), (
-        f"{report_id(report)}: does not name the pinned version {version} of {config.name}")
+        f"{report_id(report)}: does not name the pinned version {version} of {config.name}"
+    )

@@ -10,7 +10,12 @@ import pytest
 
 import conformance.validate as validate_package
 from conformance.reference.errors import REASONS, MetadataError
-from conformance.validate.requirement_map import CATALOGUE, REASON_REQUIREMENTS, SHOULD_LEVEL, requirement_for
+from conformance.validate.requirement_map import (
+    CATALOGUE,
+    REASON_REQUIREMENTS,
+    SHOULD_LEVEL,
+    requirement_for,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 ID_PATTERN = re.compile(r"\b(?:V1|V2|V3|V3HIST|V3DRAFT|ZOM)(?:-[A-Z0-9]+)+\b")
@@ -42,7 +47,9 @@ def test_every_mapped_id_exists(catalogue):
 
 
 def test_every_id_written_anywhere_in_the_validator_exists(catalogue):
-    source = "\n".join(p.read_text("utf-8") for p in Path(validate_package.__file__).parent.glob("*.py"))
+    source = "\n".join(
+        p.read_text("utf-8") for p in Path(validate_package.__file__).parent.glob("*.py")
+    )
     cited = set(ID_PATTERN.findall(source))
     assert len(cited) > 40
     assert sorted(cited - set(catalogue)) == []

@@ -9,9 +9,15 @@ import numpy as np
 import pytest
 
 from conformance.reference.errors import REASONS
+from conformance.testing.documents import (
+    V2_GROUP,
+    V3_GROUP,
+    bytes_codec,
+    raw_chunk,
+    v2_array,
+    v3_array,
+)
 from conformance.validate.requirement_map import catalogue_levels
-
-from conformance.testing.documents import V2_GROUP, V3_GROUP, bytes_codec, raw_chunk, v2_array, v3_array
 
 
 def assert_well_formed(output):
@@ -38,12 +44,16 @@ def test_sample_passes_and_says_what_it_checked(run_cli):
 
 
 def test_valid_v3_hierarchy_passes(run_cli, store_dir):
-    root = store_dir({
-        "zarr.json": V3_GROUP,
-        "a/zarr.json": v3_array([5], [2]),
-        "a/c/0": raw_chunk([1, 2]), "a/c/2": raw_chunk([5, 6]),
-        "g/zarr.json": V3_GROUP, "g/h/zarr.json": V3_GROUP,
-    })
+    root = store_dir(
+        {
+            "zarr.json": V3_GROUP,
+            "a/zarr.json": v3_array([5], [2]),
+            "a/c/0": raw_chunk([1, 2]),
+            "a/c/2": raw_chunk([5, 6]),
+            "g/zarr.json": V3_GROUP,
+            "g/h/zarr.json": V3_GROUP,
+        }
+    )
     output = run_cli(root)
     assert output.code == 0, output
     assert output.findings == []
@@ -53,11 +63,13 @@ def test_valid_v3_hierarchy_passes(run_cli, store_dir):
 # ---- errors ----------------------------------------------------------------------------------
 def test_corrupt_chunk_is_an_error_with_its_key(run_cli, store_dir):
     codecs = [bytes_codec(), {"name": "gzip", "configuration": {"level": 1}}]
-    root = store_dir({
-        "zarr.json": v3_array([4], [2], codecs=codecs),
-        "c/0": gzip.compress(raw_chunk([1, 2])),
-        "c/1": gzip.compress(raw_chunk([3, 4]))[:-6],  # truncated
-    })
+    root = store_dir(
+        {
+            "zarr.json": v3_array([4], [2], codecs=codecs),
+            "c/0": gzip.compress(raw_chunk([1, 2])),
+            "c/1": gzip.compress(raw_chunk([3, 4]))[:-6],  # truncated
+        }
+    )
     output = run_cli(root)
     assert output.code == 1, output
     errors = [f for f in output.findings if f[0] == "ERROR"]
@@ -74,14 +86,18 @@ def test_no_data_skips_decoding(run_cli, store_dir):
 
 
 def test_metadata_errors_map_to_requirements(run_cli, store_dir):
-    root = store_dir({
-        "zarr.json": V3_GROUP,
-        "unknown/zarr.json": v3_array([4], [2], foo=1),
-        "order/zarr.json": v3_array([4], [2], codecs=[{"name": "gzip", "configuration": {"level": 1}}, bytes_codec()]),
-        "nofill/zarr.json": {k: v for k, v in v3_array([4], [2]).items() if k != "fill_value"},
-        "json/zarr.json": b'{"zarr_format": 3, "node_type": "array",}',
-        "fine/zarr.json": v3_array([4], [2]),
-    })
+    root = store_dir(
+        {
+            "zarr.json": V3_GROUP,
+            "unknown/zarr.json": v3_array([4], [2], foo=1),
+            "order/zarr.json": v3_array(
+                [4], [2], codecs=[{"name": "gzip", "configuration": {"level": 1}}, bytes_codec()]
+            ),
+            "nofill/zarr.json": {k: v for k, v in v3_array([4], [2]).items() if k != "fill_value"},
+            "json/zarr.json": b'{"zarr_format": 3, "node_type": "array",}',
+            "fine/zarr.json": v3_array([4], [2]),
+        }
+    )
     output = run_cli(root)
     assert output.code == 1
     assert output.has("ERROR", "V3-ARR-010", "unknown-field", "/unknown")
@@ -94,14 +110,16 @@ def test_metadata_errors_map_to_requirements(run_cli, store_dir):
 
 
 def test_broken_child_does_not_hide_its_siblings_or_subtree(run_cli, store_dir):
-    root = store_dir({
-        "zarr.json": V3_GROUP,
-        "a/zarr.json": b"not json",
-        "a/b/zarr.json": v3_array([2], [2]),
-        "a/b/c/0": b"\x00",  # wrong size
-        "z/zarr.json": v3_array([2], [2]),
-        "z/c/0": b"\x01",  # wrong size
-    })
+    root = store_dir(
+        {
+            "zarr.json": V3_GROUP,
+            "a/zarr.json": b"not json",
+            "a/b/zarr.json": v3_array([2], [2]),
+            "a/b/c/0": b"\x00",  # wrong size
+            "z/zarr.json": v3_array([2], [2]),
+            "z/c/0": b"\x01",  # wrong size
+        }
+    )
     output = run_cli(root)
     assert output.has("ERROR", "V3-ARR-013", "invalid-json", "/a")
     assert any(f[3] == "/a/b" and f[2] == "corrupt-chunk" for f in output.findings)
@@ -109,11 +127,13 @@ def test_broken_child_does_not_hide_its_siblings_or_subtree(run_cli, store_dir):
 
 
 def test_implicit_group_is_reported_and_its_nodes_still_checked(run_cli, store_dir):
-    root = store_dir({
-        "zarr.json": V3_GROUP,
-        "x/y/zarr.json": v3_array([2], [2]),
-        "x/y/c/0": b"short",
-    })
+    root = store_dir(
+        {
+            "zarr.json": V3_GROUP,
+            "x/y/zarr.json": v3_array([2], [2]),
+            "x/y/c/0": b"short",
+        }
+    )
     output = run_cli(root)
     assert output.code == 1
     assert output.has("ERROR", "V3-GRP-005", "implicit-group", "/x")
@@ -130,13 +150,15 @@ def test_v2_implicit_group_and_missing_root(run_cli, store_dir):
 
 # ---- warnings (SHOULD level) ---------------------------------------------------------------
 def test_should_level_findings_are_warnings_with_exit_0(run_cli, store_dir):
-    root = store_dir({
-        ".zgroup": V2_GROUP,
-        "extra/.zarray": v2_array([2], [2], foo=1),
-        "extra/0": raw_chunk([1, 2]),
-        "filters/.zarray": v2_array([2], [2], filters=[]),
-        "junk": b"stray",
-    })
+    root = store_dir(
+        {
+            ".zgroup": V2_GROUP,
+            "extra/.zarray": v2_array([2], [2], foo=1),
+            "extra/0": raw_chunk([1, 2]),
+            "filters/.zarray": v2_array([2], [2], filters=[]),
+            "junk": b"stray",
+        }
+    )
     output = run_cli(root)
     assert output.code == 0, output
     assert output.has("WARNING", "V2-META-008", "unknown-field", "/extra")
@@ -153,14 +175,16 @@ def test_consolidated_metadata_null_is_a_warning(run_cli, store_dir):
 
 
 def test_stray_chunk_keys(run_cli, store_dir):
-    root = store_dir({
-        "zarr.json": v3_array([4], [2], dimension_names=["x"]),
-        "c/0": raw_chunk([1, 2]),
-        "c/01": raw_chunk([9, 9]),  # not an alias of c/1 (V3-CKE-007)
-        "c/7": raw_chunk([9, 9]),  # outside the grid (V3-GRID-010)
-        "c.1": raw_chunk([9, 9]),  # the other separator: not this array's key
-        "notes.txt": b"hello",
-    })
+    root = store_dir(
+        {
+            "zarr.json": v3_array([4], [2], dimension_names=["x"]),
+            "c/0": raw_chunk([1, 2]),
+            "c/01": raw_chunk([9, 9]),  # not an alias of c/1 (V3-CKE-007)
+            "c/7": raw_chunk([9, 9]),  # outside the grid (V3-GRID-010)
+            "c.1": raw_chunk([9, 9]),  # the other separator: not this array's key
+            "notes.txt": b"hello",
+        }
+    )
     output = run_cli(root)
     assert output.code == 0, output
     assert output.has("WARNING", "V3-CKE-007", "stray-key")
@@ -176,11 +200,15 @@ def test_duplicate_dimension_names_are_a_warning(run_cli, store_dir):
 
 
 def test_mixed_formats_are_reported_and_each_validated(run_cli, store_dir):
-    root = store_dir({
-        "zarr.json": v3_array([3], [3], codecs=[bytes_codec()], chunk_key_encoding={"name": "v2"}),
-        ".zarray": v2_array([3], [3]),
-        "0": raw_chunk([1, 2, 3]),
-    })
+    root = store_dir(
+        {
+            "zarr.json": v3_array(
+                [3], [3], codecs=[bytes_codec()], chunk_key_encoding={"name": "v2"}
+            ),
+            ".zarray": v2_array([3], [3]),
+            "0": raw_chunk([1, 2, 3]),
+        }
+    )
     output = run_cli(root)
     assert output.code == 0, output
     assert output.has("WARNING", None, "mixed-formats", "/")
@@ -195,7 +223,9 @@ def test_v3_draft_and_v1_are_detected(run_cli, tmp_path):
     for name in ("v3-draft", "v1"):
         fmt = get_format(name)
         store = DirectoryStore(tmp_path / name)
-        array = fmt.create_array(store, "" if name == "v1" else "a", fmt.array_metadata((6,), (4,), "int32"))
+        array = fmt.create_array(
+            store, "" if name == "v1" else "a", fmt.array_metadata((6,), (4,), "int32")
+        )
         array[:] = np.arange(6)
         output = run_cli(tmp_path / name)
         assert output.code == 0, output
@@ -209,13 +239,16 @@ def test_nothing_zarr_is_exit_1(run_cli, tmp_path):
     assert output.code == 1 and output.has("ERROR", None, "node-not-found", "/")
 
 
-@pytest.mark.parametrize("args, message", [
-    (["/no/such/store.zarr"], "no such file"),
-    (["ftp://example.org/x.zarr"], "unsupported URL scheme"),
-    ([], "exactly one of"),
-    (["--sample", "x"], "exactly one of"),
-    (["x", "--path", "a/../b"], "'..'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["/no/such/store.zarr"], "no such file"),
+        (["ftp://example.org/x.zarr"], "unsupported URL scheme"),
+        ([], "exactly one of"),
+        (["--sample", "x"], "exactly one of"),
+        (["x", "--path", "a/../b"], "'..'"),
+    ],
+)
 def test_usage_errors_are_exit_2(run_cli, tmp_path, args, message):
     output = run_cli(*args)
     assert output.code == 2, output
@@ -234,13 +267,15 @@ def test_a_file_that_is_no_store_is_a_usage_error(run_cli, tmp_path):
 
 
 def test_path_option_starts_below_the_root(run_cli, store_dir):
-    root = store_dir({
-        "zarr.json": V3_GROUP,
-        "bad/zarr.json": b"{",
-        "g/zarr.json": V3_GROUP,
-        "g/a/zarr.json": v3_array([2], [2]),
-        "g/a/c/0": raw_chunk([1, 2]),
-    })
+    root = store_dir(
+        {
+            "zarr.json": V3_GROUP,
+            "bad/zarr.json": b"{",
+            "g/zarr.json": V3_GROUP,
+            "g/a/zarr.json": v3_array([2], [2]),
+            "g/a/c/0": raw_chunk([1, 2]),
+        }
+    )
     output = run_cli(root, "--path", "/g")
     assert output.code == 0, output
     assert "2 nodes (1 group, 1 array)" in output.summary
@@ -255,24 +290,39 @@ def test_json_lines(run_cli, store_dir):
     assert output.code == 1
     assert [r["type"] for r in records] == ["finding", "summary"]
     finding, summary = records
-    assert finding["level"] == "ERROR" and finding["reason"] == "corrupt-chunk" and finding["key"] == "c/0"
+    assert (
+        finding["level"] == "ERROR"
+        and finding["reason"] == "corrupt-chunk"
+        and finding["key"] == "c/0"
+    )
     assert finding["path"] == "/" and finding["format"] == "v3"
     assert summary["verdict"] == "fail" and summary["exit_code"] == 1 and summary["chunks"] == 1
 
 
 # ---- key and name rules the walk checks itself ---------------------------------------------
-DRAFT_ENTRY = {"zarr_format": "https://purl.org/zarr/spec/core/3.0",
-               "metadata_encoding": {"type": "json", "metadata_key_suffix": ".json"}, "extensions": []}
+DRAFT_ENTRY = {
+    "zarr_format": "https://purl.org/zarr/spec/core/3.0",
+    "metadata_encoding": {"type": "json", "metadata_key_suffix": ".json"},
+    "extensions": [],
+}
 
 
 def draft_sharded_array(chunks_per_shard=(2, 2)) -> dict:
     return {
-        "shape": [4, 4], "data_type": "int32",
+        "shape": [4, 4],
+        "data_type": "int32",
         "chunk_grid": {"type": "regular", "chunk_shape": [2, 2], "separator": "/"},
-        "chunk_memory_layout": "C", "fill_value": 0, "extensions": [], "attributes": {},
-        "storage_transformers": [{
-            "extension": "https://purl.org/zarr/spec/extensions/storage_transformers/sharding/1.0",
-            "type": "indexed", "configuration": {"chunks_per_shard": list(chunks_per_shard)}}],
+        "chunk_memory_layout": "C",
+        "fill_value": 0,
+        "extensions": [],
+        "attributes": {},
+        "storage_transformers": [
+            {
+                "extension": "https://purl.org/zarr/spec/extensions/storage_transformers/sharding/1.0",
+                "type": "indexed",
+                "configuration": {"chunks_per_shard": list(chunks_per_shard)},
+            }
+        ],
     }
 
 
@@ -288,37 +338,59 @@ def test_draft_sharding_transformer_checks_every_inner_chunk(run_cli, store_dir)
     good = draft_shard([(0, 16), None, None, None])
     bad = draft_shard([(0, 16), None, None, (40, 64)])
     for shard, code in ((good, 0), (bad, 1)):
-        root = store_dir({"zarr.json": DRAFT_ENTRY, "meta/x.array.json": draft_sharded_array(),
-                          "data/x/c0/0": shard}, name=f"draft{code}.zarr")
+        root = store_dir(
+            {
+                "zarr.json": DRAFT_ENTRY,
+                "meta/x.array.json": draft_sharded_array(),
+                "data/x/c0/0": shard,
+            },
+            name=f"draft{code}.zarr",
+        )
         output = run_cli(root)
         assert output.code == code, output
         assert "format v3-draft" in output.summary
-    assert any(f[0] == "ERROR" and f[2] == "corrupt-shard-index" and f[3] == "/x" for f in output.findings)
+    assert any(
+        f[0] == "ERROR" and f[2] == "corrupt-shard-index" and f[3] == "/x" for f in output.findings
+    )
 
 
 def test_draft_key_characters(run_cli, store_dir):
-    root = store_dir({"zarr.json": DRAFT_ENTRY, "meta/root.group.json": {"attributes": {}},
-                      "meta/a b.array.json": {}, "meta/ok.group.json": {"attributes": {}}})
+    root = store_dir(
+        {
+            "zarr.json": DRAFT_ENTRY,
+            "meta/root.group.json": {"attributes": {}},
+            "meta/a b.array.json": {},
+            "meta/ok.group.json": {"attributes": {}},
+        }
+    )
     output = run_cli(root)
     assert output.code == 1 and output.has("ERROR", "V3DRAFT-KEY-007", "invalid-path", "/")
     assert "'meta/a b.array.json'" in output.out
 
 
 def test_v2_keys_are_ascii(run_cli, store_dir):
-    root = store_dir({".zgroup": V2_GROUP, "caf\u00e9/.zgroup": V2_GROUP, "a/.zarray": v2_array([2], [2]),
-                      "a/0": raw_chunk([1, 2])})
+    root = store_dir(
+        {
+            ".zgroup": V2_GROUP,
+            "caf\u00e9/.zgroup": V2_GROUP,
+            "a/.zarray": v2_array([2], [2]),
+            "a/0": raw_chunk([1, 2]),
+        }
+    )
     output = run_cli(root)
     assert output.code == 1 and output.has("ERROR", "V2-STORE-001", "invalid-path", "/")
     assert sum(1 for f in output.findings if f[1] == "V2-STORE-001") == 1
 
 
 def test_reserved_names_and_keys_below_no_node(run_cli, store_dir):
-    root = store_dir({
-        "zarr.json": V3_GROUP,
-        "__ext/zarr.json": V3_GROUP,  # a node with a reserved name (V3-NAME-004)
-        "__ext2/data": b"extension data: fine",
-        "z/c/0": raw_chunk([1]),  # chunk-like keys of no node (V3-GRP-009: z does not exist)
-    })
+    root = store_dir(
+        {
+            "zarr.json": V3_GROUP,
+            "__ext/zarr.json": V3_GROUP,  # a node with a reserved name (V3-NAME-004)
+            "__ext2/data": b"extension data: fine",
+            "z/c/0": raw_chunk([1]),  # chunk-like keys of no node (V3-GRP-009: z does not exist)
+        }
+    )
     output = run_cli(root)
     assert output.code == 0, output
     assert output.has("WARNING", "V3-NAME-004", "invalid-node-name", "/__ext")

@@ -16,15 +16,18 @@ import pytest
 
 from conformance.reference.array import Array
 from conformance.reference.formats.v3.format import V3Format
+from conformance.testing.documents import V3_GROUP, raw_chunk, v3_array
 from conformance.validate.budget import Progress
 from conformance.validate.findings import Finding
 from conformance.validate.runner import validate
 
-from conformance.testing.documents import V3_GROUP, raw_chunk, v3_array
-
 
 def many_chunks(store_dir, n=40):
-    files = {"zarr.json": V3_GROUP, "a/zarr.json": v3_array([n], [1]), "b/zarr.json": v3_array([2], [2])}
+    files = {
+        "zarr.json": V3_GROUP,
+        "a/zarr.json": v3_array([n], [1]),
+        "b/zarr.json": v3_array([2], [2]),
+    }
     files.update({f"a/c/{i}": raw_chunk([i]) for i in range(n)})
     return store_dir(files)
 
@@ -42,7 +45,10 @@ def test_unexpected_exception_in_the_reference_becomes_a_finding(run_cli, store_
     assert output.code == 1
     found = [f for f in output.findings if f[3] == "/a"]
     assert found and found[0][:3] == ("ERROR", "-", "invalid-metadata")
-    assert "TypeError: boom from a reference bug" in found[0][4] and "test_validate_robustness.py" in found[0][4]
+    assert (
+        "TypeError: boom from a reference bug" in found[0][4]
+        and "test_validate_robustness.py" in found[0][4]
+    )
     assert "2 arrays" in output.summary  # the walk went on to /b
     assert "Traceback" not in output.out + output.err
 
@@ -94,8 +100,10 @@ def test_progress_lines_on_stderr():
     progress = Progress(err, interval=0.0)
     progress.node()
     progress.chunk()
-    assert err.getvalue().splitlines() == ["validate: 1 nodes, 0 chunks checked (0 s)",
-                                           "validate: 1 nodes, 1 chunks checked (0 s)"]
+    assert err.getvalue().splitlines() == [
+        "validate: 1 nodes, 0 chunks checked (0 s)",
+        "validate: 1 nodes, 1 chunks checked (0 s)",
+    ]
     quiet = io.StringIO()
     Progress(quiet, interval=3600).chunk()
     assert quiet.getvalue() == ""
@@ -118,7 +126,9 @@ def test_progress_is_printed_for_a_long_run(store_dir, monkeypatch):
 def test_model_option(run_cli, store_dir, tmp_path):
     from conformance.reference import zom
 
-    root = store_dir({"zarr.json": V3_GROUP, "a/zarr.json": v3_array([2], [2]), "a/c/0": raw_chunk([1, 2])})
+    root = store_dir(
+        {"zarr.json": V3_GROUP, "a/zarr.json": v3_array([2], [2]), "a/c/0": raw_chunk([1, 2])}
+    )
     model = zom.to_json(zom.from_store(str(root)))
     good = tmp_path / "good.json"
     good.write_text(json.dumps(model))
@@ -128,7 +138,9 @@ def test_model_option(run_cli, store_dir, tmp_path):
     bad.write_text(json.dumps(model))
     output = run_cli(root, "--model", bad)
     assert output.code == 1, output
-    assert any(f[1].startswith("ZOM-") and f[2] == "model-mismatch" for f in output.findings), output
+    assert any(f[1].startswith("ZOM-") and f[2] == "model-mismatch" for f in output.findings), (
+        output
+    )
 
 
 def test_model_option_without_the_zom_module(run_cli, store_dir, tmp_path, monkeypatch):
@@ -144,7 +156,12 @@ def test_findings_from_other_modules_are_coerced():
         requirement, severity, path, message = "ZOM-004", "warning", "a/b", "member differs"
 
     finding = Finding.coerce(ZomLike(), format="zom")
-    assert (finding.level, finding.requirement, finding.reason, finding.path) == ("WARNING", "ZOM-004", "model-mismatch", "a/b")
+    assert (finding.level, finding.requirement, finding.reason, finding.path) == (
+        "WARNING",
+        "ZOM-004",
+        "model-mismatch",
+        "a/b",
+    )
     odd = Finding.coerce({"requirement": "NOT-AN-ID", "severity": "error", "message": "m"})
     assert odd.requirement is None and odd.level == "ERROR"
 
@@ -158,7 +175,9 @@ def v2_consolidated_store(store_dir, corrupt: bool):
     fmt = get_format("v2")
     store = DirectoryStore(root)
     fmt.create_group(store, "")
-    array = fmt.create_array(store, "g/a", fmt.array_metadata((6, 4), (3, 2), "<i4", compressor={"id": "zlib"}))
+    array = fmt.create_array(
+        store, "g/a", fmt.array_metadata((6, 4), (3, 2), "<i4", compressor={"id": "zlib"})
+    )
     array[:] = np.arange(24).reshape(6, 4)
     write_consolidated(store)
     if corrupt:
@@ -177,7 +196,9 @@ def test_validate_over_http_uses_consolidated_metadata(run_cli, store_dir, serve
         assert any(f[2] == "corrupt-chunk" and "g/a/1.1" in f[4] for f in output.findings)
 
 
-def test_validate_over_http_without_consolidated_metadata_checks_the_root(run_cli, store_dir, serve_http):
+def test_validate_over_http_without_consolidated_metadata_checks_the_root(
+    run_cli, store_dir, serve_http
+):
     root = store_dir({"zarr.json": v3_array([4], [2]), "c/1": raw_chunk([7, 8])})
     output = run_cli(serve_http(root).url)
     assert output.code == 0, output
@@ -200,15 +221,23 @@ def test_validate_s3_through_the_installed_command(moto_s3, store_dir):
     script = Path(sys.executable).with_name("zarr-conformance")
     command = [str(script)] if script.exists() else [sys.executable, "-m", "conformance.cli"]
     env = {**os.environ, **moto_s3.environment}
-    done = subprocess.run([*command, "validate", url, "--json"], capture_output=True, text=True, env=env, timeout=120)
+    done = subprocess.run(
+        [*command, "validate", url, "--json"], capture_output=True, text=True, env=env, timeout=120
+    )
     records = [json.loads(line) for line in done.stdout.splitlines()]
     assert done.returncode == 1, done.stderr
-    assert records[-1]["type"] == "summary" and records[-1]["chunks"] == 4 and records[-1]["arrays"] == 1
+    assert (
+        records[-1]["type"] == "summary"
+        and records[-1]["chunks"] == 4
+        and records[-1]["arrays"] == 1
+    )
     assert any(r.get("reason") == "corrupt-chunk" and r.get("key") == "g/a/1.1" for r in records)
     assert "Traceback" not in done.stderr
 
 
-def test_a_feature_the_reference_lacks_cannot_be_checked_and_is_not_a_failure(run_cli, store_dir, monkeypatch):
+def test_a_feature_the_reference_lacks_cannot_be_checked_and_is_not_a_failure(
+    run_cli, store_dir, monkeypatch
+):
     from conformance.reference.errors import UnsupportedError
 
     def unsupported(self, store, path):

@@ -13,10 +13,18 @@ from ..generator import add_case, case
 ATTRS = {"foo": 42, "bar": "apples", "baz": [1, 2, 3, 4]}
 
 
-def meta(shape, chunks, dtype, fill_value=0, order="C", compression="zlib", compression_opts=1, **extra):
+def meta(
+    shape, chunks, dtype, fill_value=0, order="C", compression="zlib", compression_opts=1, **extra
+):
     doc = {
-        "chunks": list(chunks), "compression": compression, "compression_opts": compression_opts,
-        "dtype": dtype, "fill_value": fill_value, "order": order, "shape": list(shape), "zarr_format": 1,
+        "chunks": list(chunks),
+        "compression": compression,
+        "compression_opts": compression_opts,
+        "dtype": dtype,
+        "fill_value": fill_value,
+        "order": order,
+        "shape": list(shape),
+        "zarr_format": 1,
     }
     doc.update(extra)
     return doc
@@ -28,7 +36,9 @@ def compress(raw: bytes, compression: str, opts) -> bytes:
     if compression == "blosc":
         import numcodecs
 
-        return numcodecs.Blosc(cname=opts["cname"], clevel=opts["clevel"], shuffle=opts["shuffle"]).encode(raw)
+        return numcodecs.Blosc(
+            cname=opts["cname"], clevel=opts["clevel"], shuffle=opts["shuffle"]
+        ).encode(raw)
     raise ValueError(compression)
 
 
@@ -42,8 +52,14 @@ def put_array(w, doc: dict, data: np.ndarray, skip=(), junk=0x5A, attrs=None) ->
     for index in np.ndindex(*grid):
         if index in skip:
             continue
-        block = np.frombuffer(bytes([junk]) * (int(np.prod(chunks)) * dtype.itemsize), dtype=dtype).reshape(chunks).copy()
-        region = tuple(slice(i * c, min((i + 1) * c, s)) for i, c, s in zip(index, chunks, data.shape))
+        block = (
+            np.frombuffer(bytes([junk]) * (int(np.prod(chunks)) * dtype.itemsize), dtype=dtype)
+            .reshape(chunks)
+            .copy()
+        )
+        region = tuple(
+            slice(i * c, min((i + 1) * c, s)) for i, c, s in zip(index, chunks, data.shape)
+        )
         block[tuple(slice(0, r.stop - r.start) for r in region)] = data[region]
         raw = (block.T if doc["order"] == "F" else block).tobytes()
         w.put(".".join(map(str, index)), compress(raw, doc["compression"], doc["compression_opts"]))
@@ -56,9 +72,21 @@ def expected_with_missing(data: np.ndarray, chunks, skip, fill) -> np.ndarray:
     return out
 
 
-@case("v1/read/zlib-int32", kind="read", needs=["dtype:int32", "codec:zlib"],
-      requirements=["V1-META-001", "V1-META-006", "V1-CHUNK-001", "V1-CHUNK-002", "V1-CHUNK-003", "V1-CHUNK-005", "V1-ATTR-001"],
-      description="v1 <i4 (7,5) in (4,3) zlib chunks: one chunk missing reads as fill 42, edge overhang is junk")
+@case(
+    "v1/read/zlib-int32",
+    kind="read",
+    needs=["dtype:int32", "codec:zlib"],
+    requirements=[
+        "V1-META-001",
+        "V1-META-006",
+        "V1-CHUNK-001",
+        "V1-CHUNK-002",
+        "V1-CHUNK-003",
+        "V1-CHUNK-005",
+        "V1-ATTR-001",
+    ],
+    description="v1 <i4 (7,5) in (4,3) zlib chunks: one chunk missing reads as fill 42, edge overhang is junk",
+)
 def _(w):
     data = sample(w.rng, (7, 5), "<i4", avoid=np.int32(42))
     skip = {(1, 1)}
@@ -66,9 +94,13 @@ def _(w):
     w.expect_array(expected_with_missing(data, (4, 3), skip, 42), attributes=ATTRS)
 
 
-@case("v1/read/zlib-int32-zip", kind="read", needs=["dtype:int32", "codec:zlib"],
-      requirements=["V1-STORE-001", "V1-CHUNK-003"],
-      description="the v1 zlib <i4 array with a missing chunk, stored in a zip file, reads the same")
+@case(
+    "v1/read/zlib-int32-zip",
+    kind="read",
+    needs=["dtype:int32", "codec:zlib"],
+    requirements=["V1-STORE-001", "V1-CHUNK-003"],
+    description="the v1 zlib <i4 array with a missing chunk, stored in a zip file, reads the same",
+)
 def _(w):
     data = sample(w.rng, (7, 5), "<i4", avoid=np.int32(42))
     skip = {(0, 1)}
@@ -77,9 +109,13 @@ def _(w):
     w.expect_array(expected_with_missing(data, (4, 3), skip, 42))
 
 
-@case("v1/read/blosc-float64", kind="read", needs=["dtype:float64", "codec:blosc"],
-      requirements=["V1-META-006", "V1-CHUNK-001"],
-      description="v1 <f8 with blosc lz4 byte-shuffle chunks including NaN payload and -0.0")
+@case(
+    "v1/read/blosc-float64",
+    kind="read",
+    needs=["dtype:float64", "codec:blosc"],
+    requirements=["V1-META-006", "V1-CHUNK-001"],
+    description="v1 <f8 with blosc lz4 byte-shuffle chunks including NaN payload and -0.0",
+)
 def _(w):
     opts = {"clevel": 5, "cname": "lz4", "shuffle": 1}
     data = sample(w.rng, (9, 4), "<f8", avoid=np.float64(0))
@@ -87,9 +123,13 @@ def _(w):
     w.expect_array(data)
 
 
-@case("v1/read/order-F", kind="read", needs=["dtype:int32", "codec:zlib", "feature:order-F"],
-      requirements=["V1-META-005"],
-      description="v1 F-order <i4 (2,3): raw chunk bytes 0,3,1,4,2,5 read as arange(6).reshape(2,3)")
+@case(
+    "v1/read/order-F",
+    kind="read",
+    needs=["dtype:int32", "codec:zlib", "feature:order-F"],
+    requirements=["V1-META-005"],
+    description="v1 F-order <i4 (2,3): raw chunk bytes 0,3,1,4,2,5 read as arange(6).reshape(2,3)",
+)
 def _(w):
     w.put("meta", json.dumps(meta((2, 3), (2, 3), "<i4", order="F")).encode())
     w.put("attrs", b"{}")
@@ -97,18 +137,26 @@ def _(w):
     w.expect_array(np.arange(6, dtype="<i4").reshape(2, 3))
 
 
-@case("v1/read/order-F-edge", kind="read", needs=["dtype:uint16", "codec:zlib", "feature:order-F"],
-      requirements=["V1-META-005", "V1-CHUNK-005"],
-      description="v1 F-order >u2 (5,7) in (2,3) chunks with junk overhang in the edge chunks")
+@case(
+    "v1/read/order-F-edge",
+    kind="read",
+    needs=["dtype:uint16", "codec:zlib", "feature:order-F"],
+    requirements=["V1-META-005", "V1-CHUNK-005"],
+    description="v1 F-order >u2 (5,7) in (2,3) chunks with junk overhang in the edge chunks",
+)
 def _(w):
     data = sample(w.rng, (5, 7), ">u2", avoid=np.uint16(0))
     put_array(w, meta((5, 7), (2, 3), ">u2", order="F"), data)
     w.expect_array(data)
 
 
-@case("v1/read/big-endian-int32", kind="read", needs=["dtype:int32", "dtype:big-endian", "codec:zlib"],
-      requirements=["V1-DTYPE-001"],
-      description="v1 >i4: the bytes 00 00 00 01 read as 1")
+@case(
+    "v1/read/big-endian-int32",
+    kind="read",
+    needs=["dtype:int32", "dtype:big-endian", "codec:zlib"],
+    requirements=["V1-DTYPE-001"],
+    description="v1 >i4: the bytes 00 00 00 01 read as 1",
+)
 def _(w):
     w.put("meta", json.dumps(meta((1,), (1,), ">i4")).encode())
     w.put("attrs", b"{}")
@@ -116,28 +164,42 @@ def _(w):
     w.expect_array(np.array([1], ">i4"))
 
 
-@case("v1/read/structured-rgb", kind="read", needs=["dtype:structured", "codec:zlib"],
-      requirements=["V1-DTYPE-002"],
-      description="v1 structured [[r,|u1],[g,|u1],[b,|u1]]: 3 bytes per element")
+@case(
+    "v1/read/structured-rgb",
+    kind="read",
+    needs=["dtype:structured", "codec:zlib"],
+    requirements=["V1-DTYPE-002"],
+    description="v1 structured [[r,|u1],[g,|u1],[b,|u1]]: 3 bytes per element",
+)
 def _(w):
     dtype = np.dtype([("r", "u1"), ("g", "u1"), ("b", "u1")])
     data = sample(w.rng, (6,), dtype)
-    put_array(w, meta((6,), (4,), [["r", "|u1"], ["g", "|u1"], ["b", "|u1"]], fill_value=None), data)
+    put_array(
+        w, meta((6,), (4,), [["r", "|u1"], ["g", "|u1"], ["b", "|u1"]], fill_value=None), data
+    )
     w.expect_array(data)
 
 
-@case("v1/read/all-missing-fill", kind="read", needs=["dtype:int16", "codec:zlib"],
-      requirements=["V1-CHUNK-003"],
-      description="v1 <i2 with fill_value 42 and no chunks at all reads as all 42")
+@case(
+    "v1/read/all-missing-fill",
+    kind="read",
+    needs=["dtype:int16", "codec:zlib"],
+    requirements=["V1-CHUNK-003"],
+    description="v1 <i2 with fill_value 42 and no chunks at all reads as all 42",
+)
 def _(w):
     w.put("meta", json.dumps(meta((5, 6), (2, 4), "<i2", fill_value=42)).encode())
     w.put("attrs", b"{}")
     w.expect_array(np.full((5, 6), 42, "<i2"))
 
 
-@case("v1/read/fill-null-missing", kind="read", needs=["dtype:float32", "codec:zlib", "feature:fill-null"],
-      requirements=["V1-CHUNK-004"],
-      description="v1 <f4 with fill_value null and a missing chunk: reading does not raise (missing values undefined)")
+@case(
+    "v1/read/fill-null-missing",
+    kind="read",
+    needs=["dtype:float32", "codec:zlib", "feature:fill-null"],
+    requirements=["V1-CHUNK-004"],
+    description="v1 <f4 with fill_value null and a missing chunk: reading does not raise (missing values undefined)",
+)
 def _(w):
     data = sample(w.rng, (6,), "<f4", avoid=np.float32(0))
     put_array(w, meta((6,), (3,), "<f4", fill_value=None), data, skip={(1,)})
@@ -146,18 +208,26 @@ def _(w):
     w.expect_array(data, undefined=undefined)
 
 
-@case("v1/read/extra-member", kind="read", needs=["dtype:int32", "codec:zlib"],
-      requirements=["V1-META-004"],
-      description="v1 meta with an extra member 'foo' reads the same data as without it")
+@case(
+    "v1/read/extra-member",
+    kind="read",
+    needs=["dtype:int32", "codec:zlib"],
+    requirements=["V1-META-004"],
+    description="v1 meta with an extra member 'foo' reads the same data as without it",
+)
 def _(w):
     data = sample(w.rng, (4, 4), "<i4", avoid=np.int32(0))
     put_array(w, meta((4, 4), (2, 2), "<i4", foo={"bar": [1, 2], "order": "F"}), data)
     w.expect_array(data)
 
 
-@case("v1/read/edge-chunk-sentinel", kind="read", needs=["dtype:int32", "codec:zlib"],
-      requirements=["V1-CHUNK-005"],
-      description="v1 shape (5,) chunks (4,): chunk 1 holds [7,99,99,99] and the array ends in 7")
+@case(
+    "v1/read/edge-chunk-sentinel",
+    kind="read",
+    needs=["dtype:int32", "codec:zlib"],
+    requirements=["V1-CHUNK-005"],
+    description="v1 shape (5,) chunks (4,): chunk 1 holds [7,99,99,99] and the array ends in 7",
+)
 def _(w):
     w.put("meta", json.dumps(meta((5,), (4,), "<i4")).encode())
     w.put("attrs", b"{}")
@@ -166,25 +236,58 @@ def _(w):
     w.expect_array(np.array([1, 2, 3, 4, 7], "<i4"))
 
 
-for _dtype, _cap in [("|b1", "bool"), ("|i1", "int8"), ("<u2", "uint16"), ("<i8", "int64"), ("<u8", "uint64"),
-                     ("<f2", "float16"), ("<f4", "float32"), (">f8", "float64"), ("<c8", "complex64"),
-                     (">c16", "complex128"), ("|S4", "fixed-bytes"), ("<U3", "fixed-unicode")]:
+for _dtype, _cap in [
+    ("|b1", "bool"),
+    ("|i1", "int8"),
+    ("<u2", "uint16"),
+    ("<i8", "int64"),
+    ("<u8", "uint64"),
+    ("<f2", "float16"),
+    ("<f4", "float32"),
+    (">f8", "float64"),
+    ("<c8", "complex64"),
+    (">c16", "complex128"),
+    ("|S4", "fixed-bytes"),
+    ("<U3", "fixed-unicode"),
+]:
+
     def _build(w, dtype=_dtype):
         fill = {"b": False, "S": "", "U": ""}.get(np.dtype(dtype).kind, 0)
         data = sample(w.rng, (5, 3), dtype, avoid=np.zeros((), dtype))
-        put_array(w, meta((5, 3), (2, 2), dtype, fill_value=fill if np.dtype(dtype).kind not in "SU" else None), data)
+        put_array(
+            w,
+            meta(
+                (5, 3), (2, 2), dtype, fill_value=fill if np.dtype(dtype).kind not in "SU" else None
+            ),
+            data,
+        )
         w.expect_array(data)
 
     extra = ["dtype:big-endian"] if _dtype.startswith(">") else []
-    add_case(f"v1/dtypes/{_cap}", kind="read", build=_build, needs=[f"dtype:{_cap}", "codec:zlib", *extra],
-             requirements=["V1-DTYPE-001", "V1-CHUNK-001"],
-             description=f"v1 {_dtype} (5,3) in (2,2) zlib chunks reads bit-exactly")
+    add_case(
+        f"v1/dtypes/{_cap}",
+        kind="read",
+        build=_build,
+        needs=[f"dtype:{_cap}", "codec:zlib", *extra],
+        requirements=["V1-DTYPE-001", "V1-CHUNK-001"],
+        description=f"v1 {_dtype} (5,3) in (2,2) zlib chunks reads bit-exactly",
+    )
 
 
 # ---- must-reject --------------------------------------------------------------------------
-REQUIRED = ["zarr_format", "shape", "chunks", "dtype", "compression", "compression_opts", "fill_value", "order"]
+REQUIRED = [
+    "zarr_format",
+    "shape",
+    "chunks",
+    "dtype",
+    "compression",
+    "compression_opts",
+    "fill_value",
+    "order",
+]
 
 for _key in REQUIRED:
+
     def _build(w, key=_key):
         doc = meta((4,), (2,), "<i4")
         del doc[key]
@@ -193,9 +296,14 @@ for _key in REQUIRED:
         w.put("0", zlib.compress(np.arange(2, dtype="<i4").tobytes(), 1))
         w.expect_reject("missing-field")
 
-    add_case(f"v1/reject/missing-{_key.replace('_', '-')}", kind="reject", build=_build,
-             needs=["dtype:int32", "codec:zlib"], requirements=["V1-META-002"],
-             description=f"v1 meta without the required key {_key!r} is rejected")
+    add_case(
+        f"v1/reject/missing-{_key.replace('_', '-')}",
+        kind="reject",
+        build=_build,
+        needs=["dtype:int32", "codec:zlib"],
+        requirements=["V1-META-002"],
+        description=f"v1 meta without the required key {_key!r} is rejected",
+    )
 
 
 def _reject(case_id, reason, requirement, description, tier=None, **changes):
@@ -206,27 +314,68 @@ def _reject(case_id, reason, requirement, description, tier=None, **changes):
         w.put("attrs", b"{}")
         w.expect_reject(reason)
 
-    add_case(case_id, kind="reject", build=_build, needs=["dtype:int32", "codec:zlib"], tier=tier,
-             requirements=[requirement], description=description)
+    add_case(
+        case_id,
+        kind="reject",
+        build=_build,
+        needs=["dtype:int32", "codec:zlib"],
+        tier=tier,
+        requirements=[requirement],
+        description=description,
+    )
 
 
-_reject("v1/reject/zarr-format-2", "invalid-zarr-format", "V1-META-003", "v1 meta with zarr_format 2 is rejected", zarr_format=2)
-_reject("v1/reject/zarr-format-string", "invalid-zarr-format", "V1-META-003", 'v1 meta with zarr_format "1" (a string) is rejected', zarr_format="1")
-_reject("v1/reject/dtype-no-byte-order", "invalid-data-type", "V1-DTYPE-001", 'v1 dtype "i4" without a byte-order character is rejected', dtype="i4")
+_reject(
+    "v1/reject/zarr-format-2",
+    "invalid-zarr-format",
+    "V1-META-003",
+    "v1 meta with zarr_format 2 is rejected",
+    zarr_format=2,
+)
+_reject(
+    "v1/reject/zarr-format-string",
+    "invalid-zarr-format",
+    "V1-META-003",
+    'v1 meta with zarr_format "1" (a string) is rejected',
+    zarr_format="1",
+)
+_reject(
+    "v1/reject/dtype-no-byte-order",
+    "invalid-data-type",
+    "V1-DTYPE-001",
+    'v1 dtype "i4" without a byte-order character is rejected',
+    dtype="i4",
+)
 _reject("v1/reject/order-A", "invalid-order", "V1-META-005", 'v1 order "A" is rejected', order="A")
-_reject("v1/reject/shape-chunks-rank", "invalid-chunk-shape", "V1-META-002", "v1 shape [4] with chunks [2, 2] is rejected", chunks=[2, 2])
+_reject(
+    "v1/reject/shape-chunks-rank",
+    "invalid-chunk-shape",
+    "V1-META-002",
+    "v1 shape [4] with chunks [2, 2] is rejected",
+    chunks=[2, 2],
+)
 
 
-@case("v1/reject/meta-not-json", kind="reject", needs=["dtype:int32", "codec:zlib"], requirements=["V1-META-001"],
-      description="v1 meta that is not JSON (a trailing comma) is rejected")
+@case(
+    "v1/reject/meta-not-json",
+    kind="reject",
+    needs=["dtype:int32", "codec:zlib"],
+    requirements=["V1-META-001"],
+    description="v1 meta that is not JSON (a trailing comma) is rejected",
+)
 def _(w):
     w.put("meta", b'{"zarr_format": 1, "shape": [4],}')
     w.put("attrs", b"{}")
     w.expect_reject("invalid-json")
 
 
-@case("v1/reject/corrupt-chunk", kind="reject", needs=["dtype:int32", "codec:zlib"], requirements=["V1-CHUNK-001"],
-      description="v1 chunk whose zlib stream is truncated fails on read")
+@case(
+    "v1/reject/corrupt-chunk",
+    kind="reject",
+    needs=["dtype:int32", "codec:zlib"],
+    requirements=["V1-CHUNK-001"],
+    description="v1 chunk whose zlib stream is truncated fails on read",
+)
 def _(w):
     w.put("meta", json.dumps(meta((4,), (4,), "<i4")).encode())
     w.put("attrs", b"{}")
@@ -235,9 +384,20 @@ def _(w):
 
 
 # ---- write --------------------------------------------------------------------------------
-@case("v1/write/keys-and-documents", kind="write", needs=["dtype:int32", "codec:zlib", "op:write"],
-      requirements=["V1-META-001", "V1-META-002", "V1-META-003", "V1-ATTR-001", "V1-CHUNK-002", "V1-CHUNK-001"],
-      description="v1 write of (20,20) in (10,10) zlib chunks gives keys meta, attrs, 0.0 0.1 1.0 1.1 and attrs {}")
+@case(
+    "v1/write/keys-and-documents",
+    kind="write",
+    needs=["dtype:int32", "codec:zlib", "op:write"],
+    requirements=[
+        "V1-META-001",
+        "V1-META-002",
+        "V1-META-003",
+        "V1-ATTR-001",
+        "V1-CHUNK-002",
+        "V1-CHUNK-001",
+    ],
+    description="v1 write of (20,20) in (10,10) zlib chunks gives keys meta, attrs, 0.0 0.1 1.0 1.1 and attrs {}",
+)
 def _(w):
     data = sample(w.rng, (20, 20), "<i4", avoid=np.int32(0))
     doc = meta((20, 20), (10, 10), "<i4")
@@ -245,9 +405,17 @@ def _(w):
     w.expect_write(metadata=doc, data=data, keys=["meta", "attrs", "0.0", "0.1", "1.0", "1.1"])
 
 
-@case("v1/write/edge-chunks", kind="write", needs=["dtype:float32", "codec:zlib", "op:write"],
-      requirements=["V1-CHUNK-005", "V1-META-005"],
-      description="v1 F-order write of (5,7) in (4,4) chunks: every chunk stored full size and data reads back exactly")
+@case(
+    "v1/write/edge-chunks",
+    kind="write",
+    needs=["dtype:float32", "codec:zlib", "op:write"],
+    requirements=["V1-CHUNK-005", "V1-META-005"],
+    description="v1 F-order write of (5,7) in (4,4) chunks: every chunk stored full size and data reads back exactly",
+)
 def _(w):
     data = sample(w.rng, (5, 7), "<f4", avoid=np.float32(0))
-    w.expect_write(metadata=meta((5, 7), (4, 4), "<f4", order="F"), data=data, keys=["meta", "attrs", "0.0", "0.1", "1.0", "1.1"])
+    w.expect_write(
+        metadata=meta((5, 7), (4, 4), "<f4", order="F"),
+        data=data,
+        keys=["meta", "attrs", "0.0", "0.1", "1.0", "1.1"],
+    )

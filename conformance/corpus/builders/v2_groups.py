@@ -37,19 +37,27 @@ def _members_fixture(w) -> None:
     w.put("foo/junk", b"not a node")
 
 
-@case("v2/groups/members", kind="read", needs=["node:group", *I4, "codec:zlib"],
-      requirements=["V2-GROUP-005", "V2-GROUP-006", "V2-GROUP-001"],
-      description="v2 group foo with children bar (group), baz (array), qux/quux (array under a path with no "
-                  ".zgroup) and a stray key junk: its members are exactly {bar: group, baz: array}")
+@case(
+    "v2/groups/members",
+    kind="read",
+    needs=["node:group", *I4, "codec:zlib"],
+    requirements=["V2-GROUP-005", "V2-GROUP-006", "V2-GROUP-001"],
+    description="v2 group foo with children bar (group), baz (array), qux/quux (array under a path with no "
+    ".zgroup) and a stray key junk: its members are exactly {bar: group, baz: array}",
+)
 def _(w):
     _members_fixture(w)
     w.node = "foo"
     w.expect_group(members={"bar": "group", "baz": "array"})
 
 
-@case("v2/groups/open-below-root", kind="read", needs=["node:group", *I4, "codec:zlib"],
-      requirements=["V2-GROUP-006"],
-      description="v2 hierarchy with no root .zgroup: the group foo/bar opens on its own (no fixed root)")
+@case(
+    "v2/groups/open-below-root",
+    kind="read",
+    needs=["node:group", *I4, "codec:zlib"],
+    requirements=["V2-GROUP-006"],
+    description="v2 hierarchy with no root .zgroup: the group foo/bar opens on its own (no fixed root)",
+)
 def _(w):
     _members_fixture(w)
     w.put("foo/bar/.zattrs", dumps({"level": 2}))
@@ -57,26 +65,39 @@ def _(w):
     w.expect_group(attributes={"level": 2}, members={})
 
 
-@case("v2/groups/array-below-non-group", kind="read", needs=[*I4, "codec:zlib"], requirements=["V2-GROUP-001"],
-      description="v2 store with a/b/.zarray and no a/.zgroup: a/b still opens as an array")
+@case(
+    "v2/groups/array-below-non-group",
+    kind="read",
+    needs=[*I4, "codec:zlib"],
+    requirements=["V2-GROUP-001"],
+    description="v2 store with a/b/.zarray and no a/.zgroup: a/b still opens as an array",
+)
 def _(w):
     put_group(w, "")
     w.node = "a/b"
     w.expect_array(_small_array(w, "a/b"))
 
 
-@case("v2/groups/root-skips-non-group", kind="read", needs=["node:group", *I4, "codec:zlib"],
-      requirements=["V2-GROUP-001", "V2-GROUP-005"],
-      description="v2 root group whose only path a has no .zgroup (a/b is an array): the root has no members")
+@case(
+    "v2/groups/root-skips-non-group",
+    kind="read",
+    needs=["node:group", *I4, "codec:zlib"],
+    requirements=["V2-GROUP-001", "V2-GROUP-005"],
+    description="v2 root group whose only path a has no .zgroup (a/b is an array): the root has no members",
+)
 def _(w):
     put_group(w, "")
     _small_array(w, "a/b")
     w.expect_group(members={})
 
 
-@case("v2/groups/nested-members", kind="read", needs=["node:group", *I4, "codec:zlib"],
-      requirements=["V2-GROUP-005", "V2-ATTR-001"],
-      description="v2 root group with arrays x, y and group g (holding array g/z): root members are {g, x, y}")
+@case(
+    "v2/groups/nested-members",
+    kind="read",
+    needs=["node:group", *I4, "codec:zlib"],
+    requirements=["V2-GROUP-005", "V2-ATTR-001"],
+    description="v2 root group with arrays x, y and group g (holding array g/z): root members are {g, x, y}",
+)
 def _(w):
     put_group(w, "", attrs={"title": "root"})
     put_group(w, "g")
@@ -85,17 +106,27 @@ def _(w):
     w.expect_group(attributes={"title": "root"}, members={"g": "group", "x": "array", "y": "array"})
 
 
-@case("v2/groups/zgroup-extra-key", kind="read", needs=["node:group"], tier="optional", requirements=["V2-GROUP-002"],
-      description='v2 .zgroup {"zarr_format": 2, "foo": "bar"} (a key it must not have): lenient readers open it')
+@case(
+    "v2/groups/zgroup-extra-key",
+    kind="read",
+    needs=["node:group"],
+    tier="optional",
+    requirements=["V2-GROUP-002"],
+    description='v2 .zgroup {"zarr_format": 2, "foo": "bar"} (a key it must not have): lenient readers open it',
+)
 def _(w):
     w.put(".zgroup", dumps({"zarr_format": 2, "foo": "bar"}))
     put_group(w, "child")
     w.expect_group(members={"child": "group"})
 
 
-@case("v2/groups/reject-path-without-zgroup", kind="reject", needs=[*I4, "codec:zlib", "node:group"],
-      requirements=["V2-GROUP-001"],
-      description="v2 store with a/b/.zarray and no a/.zgroup: opening a fails (a group exists only with .zgroup)")
+@case(
+    "v2/groups/reject-path-without-zgroup",
+    kind="reject",
+    needs=[*I4, "codec:zlib", "node:group"],
+    requirements=["V2-GROUP-001"],
+    description="v2 store with a/b/.zarray and no a/.zgroup: opening a fails (a group exists only with .zgroup)",
+)
 def _(w):
     put_group(w, "")
     _small_array(w, "a/b")
@@ -103,50 +134,119 @@ def _(w):
     w.expect_reject("node-not-found")
 
 
-reject_case("v2/groups/reject-zgroup-zarr-format-3", {"zarr_format": 3}, "invalid-zarr-format", ["V2-GROUP-002"],
-            'v2 .zgroup {"zarr_format": 3} is rejected', key=".zgroup", chunk=False, needs=["node:group"])
-reject_case("v2/groups/reject-zgroup-empty-object", {}, "missing-field", ["V2-GROUP-002"],
-            "v2 .zgroup {} (no zarr_format) is rejected", key=".zgroup", chunk=False, needs=["node:group"])
-reject_case("v2/groups/reject-zgroup-not-json", b'{"zarr_format": 2', "invalid-json", ["V2-GROUP-002"],
-            "v2 .zgroup that is not JSON (unterminated object) is rejected", key=".zgroup", chunk=False,
-            needs=["node:group"])
-reject_case("v2/groups/reject-zgroup-list", b"[2]", "invalid-metadata", ["V2-GROUP-002"],
-            "v2 .zgroup that is a JSON list is rejected", key=".zgroup", chunk=False, needs=["node:group"])
-reject_case("v2/groups/reject-array-and-group", zarray((4,), (4,), "<i4", 0), "invalid-node-type", ["V2-GROUP-001"],
-            "v2 node with both .zarray and .zgroup is rejected (it cannot be both)", needs=I4,
-            extra={".zgroup": dumps(GROUP_DOC)})
+reject_case(
+    "v2/groups/reject-zgroup-zarr-format-3",
+    {"zarr_format": 3},
+    "invalid-zarr-format",
+    ["V2-GROUP-002"],
+    'v2 .zgroup {"zarr_format": 3} is rejected',
+    key=".zgroup",
+    chunk=False,
+    needs=["node:group"],
+)
+reject_case(
+    "v2/groups/reject-zgroup-empty-object",
+    {},
+    "missing-field",
+    ["V2-GROUP-002"],
+    "v2 .zgroup {} (no zarr_format) is rejected",
+    key=".zgroup",
+    chunk=False,
+    needs=["node:group"],
+)
+reject_case(
+    "v2/groups/reject-zgroup-not-json",
+    b'{"zarr_format": 2',
+    "invalid-json",
+    ["V2-GROUP-002"],
+    "v2 .zgroup that is not JSON (unterminated object) is rejected",
+    key=".zgroup",
+    chunk=False,
+    needs=["node:group"],
+)
+reject_case(
+    "v2/groups/reject-zgroup-list",
+    b"[2]",
+    "invalid-metadata",
+    ["V2-GROUP-002"],
+    "v2 .zgroup that is a JSON list is rejected",
+    key=".zgroup",
+    chunk=False,
+    needs=["node:group"],
+)
+reject_case(
+    "v2/groups/reject-array-and-group",
+    zarray((4,), (4,), "<i4", 0),
+    "invalid-node-type",
+    ["V2-GROUP-001"],
+    "v2 node with both .zarray and .zgroup is rejected (it cannot be both)",
+    needs=I4,
+    extra={".zgroup": dumps(GROUP_DOC)},
+)
 
 # ---- paths with '.' or '..' segments (V2-KEY-005): the store holds arrays where a resolver that
 # normalised them away would land, so only a reader that raises passes ----------------------
-_PATH_STORE = {".zgroup": dumps(GROUP_DOC), "foo/.zgroup": dumps(GROUP_DOC), "bar/.zarray": dumps(zarray((4,), (4,), "<i4", 0)),
-               "bar/0": np.arange(4, dtype="<i4").tobytes(), "foo/.zattrs": dumps({"decoy": True})}
-for _slug, _node in [("dotdot-inside", "foo/../bar"), ("dot-leading", "./foo"), ("dot-trailing", "foo/."),
-                     ("dotdot-backslash", "foo\\..\\bar"), ("dotdot-trailing", "foo/.."), ("dotdot-alone", "..")]:
+_PATH_STORE = {
+    ".zgroup": dumps(GROUP_DOC),
+    "foo/.zgroup": dumps(GROUP_DOC),
+    "bar/.zarray": dumps(zarray((4,), (4,), "<i4", 0)),
+    "bar/0": np.arange(4, dtype="<i4").tobytes(),
+    "foo/.zattrs": dumps({"decoy": True}),
+}
+for _slug, _node in [
+    ("dotdot-inside", "foo/../bar"),
+    ("dot-leading", "./foo"),
+    ("dot-trailing", "foo/."),
+    ("dotdot-backslash", "foo\\..\\bar"),
+    ("dotdot-trailing", "foo/.."),
+    ("dotdot-alone", ".."),
+]:
+
     def _build(w, node=_node):
         for k, v in _PATH_STORE.items():
             w.put(k, v)
         w.node = node
         w.expect_reject("invalid-path")
 
-    add_case(f"v2/keys/reject-{_slug}", kind="reject", build=_build, needs=I4, requirements=["V2-KEY-005"],
-             description=f"v2 opening the path {_node!r} raises: after normalisation it has a '.' or '..' segment "
-                         "(arrays and groups exist where it would resolve)")
+    add_case(
+        f"v2/keys/reject-{_slug}",
+        kind="reject",
+        build=_build,
+        needs=I4,
+        requirements=["V2-KEY-005"],
+        description=f"v2 opening the path {_node!r} raises: after normalisation it has a '.' or '..' segment "
+        "(arrays and groups exist where it would resolve)",
+    )
 
 
 # The same paths given to a writer: the request itself must be refused (and nothing written there).
-for _slug, _path, _kind in [("dotdot-inside", "foo/../bar", "array"), ("dot-leading", "./foo", "array"),
-                            ("dot-trailing", "foo/.", "group"), ("dotdot-backslash", "foo\\..\\bar", "group")]:
+for _slug, _path, _kind in [
+    ("dotdot-inside", "foo/../bar", "array"),
+    ("dot-leading", "./foo", "array"),
+    ("dot-trailing", "foo/.", "group"),
+    ("dotdot-backslash", "foo\\..\\bar", "group"),
+]:
+
     def _build(w, path=_path, kind=_kind):
         if kind == "group":
             w.expect_write(node_type="group", path=path, metadata=None, must_fail="invalid-path")
         else:
-            w.expect_write(path=path, metadata=zarray((4,), (2,), "<i4", 0), data=np.arange(1, 5, dtype="<i4"),
-                           must_fail="invalid-path")
+            w.expect_write(
+                path=path,
+                metadata=zarray((4,), (2,), "<i4", 0),
+                data=np.arange(1, 5, dtype="<i4"),
+                must_fail="invalid-path",
+            )
 
-    add_case(f"v2/keys/write-refused-{_slug}", kind="write", build=_build, requirements=["V2-KEY-005"],
-             needs=["op:write", *(["node:group"] if _kind == "group" else I4)],
-             description=f"v2 creating {'a group' if _kind == 'group' else 'an array'} at {_path!r} is refused: "
-                         "the normalised path has a '.' or '..' segment")
+    add_case(
+        f"v2/keys/write-refused-{_slug}",
+        kind="write",
+        build=_build,
+        requirements=["V2-KEY-005"],
+        needs=["op:write", *(["node:group"] if _kind == "group" else I4)],
+        description=f"v2 creating {'a group' if _kind == 'group' else 'an array'} at {_path!r} is refused: "
+        "the normalised path has a '.' or '..' segment",
+    )
 
 
 # ---- keys: reads ----------------------------------------------------------------------------
@@ -157,17 +257,22 @@ def _hierarchy(w) -> np.ndarray:
 
 
 for _zip in (False, True):
+
     def _build(w, as_zip=_zip):
         expected = _hierarchy(w)
         w.zip = as_zip
         w.node = "g/arr"
         w.expect_array(expected, attributes={"units": "m"})
 
-    add_case(f"v2/keys/hierarchy-{'zip' if _zip else 'directory'}", kind="read", build=_build,
-             needs=[*I4, "codec:zlib", "feature:dimension-separator-slash"],
-             requirements=["V2-KEY-007", "V2-KEY-006"],
-             description=f"v2 array g/arr with '/' chunk keys in a root group, stored as "
-                         f"{'a zip with flat entry names' if _zip else 'nested directories'}: the same data and attributes")
+    add_case(
+        f"v2/keys/hierarchy-{'zip' if _zip else 'directory'}",
+        kind="read",
+        build=_build,
+        needs=[*I4, "codec:zlib", "feature:dimension-separator-slash"],
+        requirements=["V2-KEY-007", "V2-KEY-006"],
+        description=f"v2 array g/arr with '/' chunk keys in a root group, stored as "
+        f"{'a zip with flat entry names' if _zip else 'nested directories'}: the same data and attributes",
+    )
 
     def _build_group(w, as_zip=_zip):
         _hierarchy(w)
@@ -175,15 +280,24 @@ for _zip in (False, True):
         w.node = "g"
         w.expect_group(attributes={"kind": "container"}, members={"arr": "array"})
 
-    add_case(f"v2/keys/hierarchy-group-{'zip' if _zip else 'directory'}", kind="read", build=_build_group,
-             needs=[*I4, "codec:zlib", "feature:dimension-separator-slash", "node:group"],
-             requirements=["V2-KEY-007", "V2-GROUP-005"],
-             description=f"v2 group g of the same hierarchy as {'a zip' if _zip else 'a directory'}: members {{arr: array}}")
+    add_case(
+        f"v2/keys/hierarchy-group-{'zip' if _zip else 'directory'}",
+        kind="read",
+        build=_build_group,
+        needs=[*I4, "codec:zlib", "feature:dimension-separator-slash", "node:group"],
+        requirements=["V2-KEY-007", "V2-GROUP-005"],
+        description=f"v2 group g of the same hierarchy as {'a zip' if _zip else 'a directory'}: members {{arr: array}}",
+    )
 
 
-@case("v2/keys/nested-array-prefix", kind="read", needs=[*I4, "codec:zlib"], requirements=["V2-KEY-006"],
-      description="v2 array at foo/bar/baz: metadata at foo/bar/baz/.zarray and chunks at foo/bar/baz/0.0 ...; a decoy "
-                  "chunk 0.0 at the root is not read")
+@case(
+    "v2/keys/nested-array-prefix",
+    kind="read",
+    needs=[*I4, "codec:zlib"],
+    requirements=["V2-KEY-006"],
+    description="v2 array at foo/bar/baz: metadata at foo/bar/baz/.zarray and chunks at foo/bar/baz/0.0 ...; a decoy "
+    "chunk 0.0 at the root is not read",
+)
 def _(w):
     put_group(w, "")
     put_group(w, "foo")
@@ -194,49 +308,93 @@ def _(w):
 
 
 # ---- attributes: reads ----------------------------------------------------------------------
-@case("v2/attributes/spec-example", kind="read", needs=[*I4, "codec:zlib"], requirements=["V2-ATTR-001"],
-      description='v2 array .zattrs {"foo": 42, "bar": "apples", "baz": [1, 2, 3, 4]} is reported as those attributes')
+@case(
+    "v2/attributes/spec-example",
+    kind="read",
+    needs=[*I4, "codec:zlib"],
+    requirements=["V2-ATTR-001"],
+    description='v2 array .zattrs {"foo": 42, "bar": "apples", "baz": [1, 2, 3, 4]} is reported as those attributes',
+)
 def _(w):
     w.expect_array(_small_array(w, "", attrs=SPEC_ATTRS), attributes=SPEC_ATTRS)
 
 
-@case("v2/attributes/unicode-escaped", kind="read", needs=[*I4, "codec:zlib"], requirements=["V2-ATTR-003", "V2-STORE-001"],
-      description='v2 .zattrs written as ASCII JSON with \\u escapes: {"\\u00fc": [null, {"a": [1.5, "x"]}]} reads as "ü"')
+@case(
+    "v2/attributes/unicode-escaped",
+    kind="read",
+    needs=[*I4, "codec:zlib"],
+    requirements=["V2-ATTR-003", "V2-STORE-001"],
+    description='v2 .zattrs written as ASCII JSON with \\u escapes: {"\\u00fc": [null, {"a": [1.5, "x"]}]} reads as "ü"',
+)
 def _(w):
     expected = _small_array(w, "")
     w.put(".zattrs", json.dumps(UNICODE_ATTRS).encode("ascii"))
     w.expect_array(expected, attributes=UNICODE_ATTRS)
 
 
-@case("v2/attributes/unicode-utf8", kind="read", needs=["node:group"], requirements=["V2-ATTR-003"],
-      description="v2 group .zattrs holding raw UTF-8 (not escaped) non-ASCII text and nested values reads the same")
+@case(
+    "v2/attributes/unicode-utf8",
+    kind="read",
+    needs=["node:group"],
+    requirements=["V2-ATTR-003"],
+    description="v2 group .zattrs holding raw UTF-8 (not escaped) non-ASCII text and nested values reads the same",
+)
 def _(w):
-    attrs = {"name": "Gr\u00fc\u00dfe \u65e5\u672c", "nested": {"list": [None, True, -0.5, {"k": []}]}, "": "empty key"}
+    attrs = {
+        "name": "Gr\u00fc\u00dfe \u65e5\u672c",
+        "nested": {"list": [None, True, -0.5, {"k": []}]},
+        "": "empty key",
+    }
     put_group(w, "")
     w.put(".zattrs", json.dumps(attrs, ensure_ascii=False).encode("utf-8"))
     w.expect_group(attributes=attrs, members={})
 
 
-@case("v2/attributes/missing-array", kind="read", needs=[*I4, "codec:zlib"], requirements=["V2-ATTR-002"],
-      description="v2 array without .zattrs reports attributes {} and does not raise")
+@case(
+    "v2/attributes/missing-array",
+    kind="read",
+    needs=[*I4, "codec:zlib"],
+    requirements=["V2-ATTR-002"],
+    description="v2 array without .zattrs reports attributes {} and does not raise",
+)
 def _(w):
     w.expect_array(_small_array(w, ""), attributes={})
 
 
-@case("v2/attributes/missing-group", kind="read", needs=["node:group"], requirements=["V2-ATTR-002"],
-      description="v2 group without .zattrs reports attributes {} and does not raise")
+@case(
+    "v2/attributes/missing-group",
+    kind="read",
+    needs=["node:group"],
+    requirements=["V2-ATTR-002"],
+    description="v2 group without .zattrs reports attributes {} and does not raise",
+)
 def _(w):
     put_group(w, "")
     put_group(w, "sub")
     w.expect_group(attributes={}, members={"sub": "group"})
 
 
-reject_case("v2/attributes/reject-list", [1, 2], "invalid-attributes", ["V2-ATTR-001"],
-            "v2 array whose .zattrs is a JSON list, not an object, is rejected", key=".zattrs", needs=I4,
-            extra={".zarray": dumps(zarray((4,), (4,), "<i4", 0))})
-reject_case("v2/attributes/reject-not-json", b"{'a': 1}", "invalid-json", ["V2-ATTR-001"],
-            "v2 group whose .zattrs is not JSON (single quotes) is rejected", key=".zattrs", chunk=False,
-            needs=["node:group"], extra={".zgroup": dumps(GROUP_DOC)})
+reject_case(
+    "v2/attributes/reject-list",
+    [1, 2],
+    "invalid-attributes",
+    ["V2-ATTR-001"],
+    "v2 array whose .zattrs is a JSON list, not an object, is rejected",
+    key=".zattrs",
+    needs=I4,
+    extra={".zarray": dumps(zarray((4,), (4,), "<i4", 0))},
+)
+reject_case(
+    "v2/attributes/reject-not-json",
+    b"{'a': 1}",
+    "invalid-json",
+    ["V2-ATTR-001"],
+    "v2 group whose .zattrs is not JSON (single quotes) is rejected",
+    key=".zattrs",
+    chunk=False,
+    needs=["node:group"],
+    extra={".zgroup": dumps(GROUP_DOC)},
+)
 
 
 # ---- consolidated metadata (zarr-python convention, optional) -------------------------------
@@ -244,23 +402,36 @@ def _consolidated(w) -> np.ndarray:
     put_group(w, "", attrs={"title": "consolidated"})
     put_group(w, "g")
     expected = _small_array(w, "g/arr", attrs={"units": "s"})
-    metadata = {k: json.loads(v) for k, v in sorted(w.store.data.items()) if k.rsplit("/", 1)[-1] in
-                (".zarray", ".zgroup", ".zattrs")}
+    metadata = {
+        k: json.loads(v)
+        for k, v in sorted(w.store.data.items())
+        if k.rsplit("/", 1)[-1] in (".zarray", ".zgroup", ".zattrs")
+    }
     w.put(".zmetadata", dumps({"zarr_consolidated_format": 1, "metadata": metadata}))
     return expected
 
 
-@case("v2/groups/consolidated-root", kind="read", needs=["node:group", "feature:consolidated", *I4, "codec:zlib"],
-      tier="optional", requirements=["V2-GROUP-005", "V2-ATTR-001"],
-      description="v2 root group with a consistent consolidated .zmetadata: members and attributes are the same")
+@case(
+    "v2/groups/consolidated-root",
+    kind="read",
+    needs=["node:group", "feature:consolidated", *I4, "codec:zlib"],
+    tier="optional",
+    requirements=["V2-GROUP-005", "V2-ATTR-001"],
+    description="v2 root group with a consistent consolidated .zmetadata: members and attributes are the same",
+)
 def _(w):
     _consolidated(w)
     w.expect_group(attributes={"title": "consolidated"}, members={"g": "group"})
 
 
-@case("v2/groups/consolidated-array", kind="read", needs=["feature:consolidated", *I4, "codec:zlib"], tier="optional",
-      requirements=["V2-KEY-006", "V2-ATTR-001"],
-      description="v2 array g/arr in a store with a consolidated .zmetadata at the root reads its data and attributes")
+@case(
+    "v2/groups/consolidated-array",
+    kind="read",
+    needs=["feature:consolidated", *I4, "codec:zlib"],
+    tier="optional",
+    requirements=["V2-KEY-006", "V2-ATTR-001"],
+    description="v2 array g/arr in a store with a consolidated .zmetadata at the root reads its data and attributes",
+)
 def _(w):
     expected = _consolidated(w)
     w.node = "g/arr"
@@ -268,17 +439,44 @@ def _(w):
 
 
 # ---- writes -------------------------------------------------------------------------------
-def _write_array(case_id, path, description, requirements, *, required=(), forbidden=(), keys=None, documents=None,
-                 attributes=None, needs=(), tier=None):
+def _write_array(
+    case_id,
+    path,
+    description,
+    requirements,
+    *,
+    required=(),
+    forbidden=(),
+    keys=None,
+    documents=None,
+    attributes=None,
+    needs=(),
+    tier=None,
+):
     def build(w):
         doc = zarray((3, 4), (2, 3), "<i4", 0)
         data = sample(w.rng, (3, 4), "<i4", avoid=np.int32(0))
-        w.expect_write(path=path, metadata=doc, data=data, attributes=attributes, keys=keys, required_keys=required,
-                       forbidden_keys=forbidden, documents=documents,
-                       exact_basis=["V2-GROUP-002"] if documents else ())
+        w.expect_write(
+            path=path,
+            metadata=doc,
+            data=data,
+            attributes=attributes,
+            keys=keys,
+            required_keys=required,
+            forbidden_keys=forbidden,
+            documents=documents,
+            exact_basis=["V2-GROUP-002"] if documents else (),
+        )
 
-    add_case(case_id, kind="write", build=build, requirements=requirements, description=description, tier=tier,
-             needs=[*I4, "op:write", *needs])
+    add_case(
+        case_id,
+        kind="write",
+        build=build,
+        requirements=requirements,
+        description=description,
+        tier=tier,
+        needs=[*I4, "op:write", *needs],
+    )
 
 
 _CHUNKS = ["0.0", "0.1", "1.0", "1.1"]
@@ -288,61 +486,155 @@ def _under(prefix: str, names=(".zarray", *_CHUNKS)) -> list[str]:
     return [f"{prefix}/{n}" for n in names]
 
 
-_write_array("v2/keys/write-backslash", "foo\\bar", "v2 write of an array at foo\\bar: keys foo/bar/.zarray and "
-             "foo/bar/0.0..., never under foo\\bar", ["V2-KEY-001", "V2-GROUP-004"],
-             required=[".zgroup", "foo/.zgroup", *_under("foo/bar")], forbidden=_under("foo\\bar"),
-             needs=["node:group"])
-_write_array("v2/keys/write-leading-slash", "/foo", "v2 write of an array at /foo: keys foo/.zarray and foo/0.0..., "
-             "never /foo/...", ["V2-KEY-002"], required=_under("foo"), forbidden=_under("/foo"))
-_write_array("v2/keys/write-trailing-slash", "foo/", "v2 write of an array at foo/: keys foo/.zarray and foo/0.0..., "
-             "never foo//...", ["V2-KEY-003"], required=_under("foo"), forbidden=_under("foo/"))
-_write_array("v2/keys/write-double-slash", "foo//bar", "v2 write of an array at foo//bar: keys foo/bar/.zarray..., "
-             "never foo//bar/...", ["V2-KEY-004", "V2-GROUP-004"],
-             required=[".zgroup", "foo/.zgroup", *_under("foo/bar")], forbidden=_under("foo//bar"),
-             needs=["node:group"])
-_write_array("v2/keys/write-nested-prefix", "foo/bar", "v2 write of an array at foo/bar: keys foo/bar/.zarray and "
-             "foo/bar/0.0 (the normalised path plus '/'), no chunk at the root", ["V2-KEY-006", "V2-CHUNK-003"],
-             required=_under("foo/bar"), forbidden=_CHUNKS + [".zarray", "foo/.zarray"])
-_write_array("v2/keys/write-ascii-keys-unicode-attributes", "",
-             "v2 write of a root array with non-ASCII attribute values: the keys are exactly .zarray, .zattrs and the "
-             "four chunks (all ASCII)", ["V2-STORE-001", "V2-ATTR-003"],
-             keys=[".zarray", ".zattrs", *_CHUNKS], attributes={"title": "Gr\u00fc\u00dfe \u65e5\u672c", "\u00e9": 1},
-             needs=["feature:attributes"])
-_write_array("v2/groups/write-array-ancestors", "a/b/c", "v2 write of an array at a/b/c in an empty store creates "
-             ".zgroup, a/.zgroup and a/b/.zgroup, each exactly {\"zarr_format\": 2}", ["V2-GROUP-004", "V2-GROUP-002"],
-             required=[".zgroup", "a/.zgroup", "a/b/.zgroup", *_under("a/b/c")],
-             forbidden=["a/b/c/.zgroup", ".zarray", "a/.zarray", "a/b/.zarray"],
-             documents={".zgroup": GROUP_DOC, "a/.zgroup": GROUP_DOC, "a/b/.zgroup": GROUP_DOC},
-             needs=["node:group"])
-_write_array("v2/attributes/write-spec-example", "data", "v2 write of an array with attributes "
-             '{"foo": 42, "bar": "apples", "baz": [1, 2, 3, 4]}: data/.zattrs holds exactly that object',
-             ["V2-ATTR-001"], required=["data/.zattrs"], attributes=SPEC_ATTRS,
-             needs=["feature:attributes"])
-_write_array("v2/attributes/write-unicode-nested", "", 'v2 write of an array with attributes {"ü": [null, {"a": '
-             '[1.5, "x"]}]}: .zattrs holds the same JSON value', ["V2-ATTR-003", "V2-ATTR-001"],
-             required=[".zattrs"], attributes=UNICODE_ATTRS,
-             needs=["feature:attributes"])
+_write_array(
+    "v2/keys/write-backslash",
+    "foo\\bar",
+    "v2 write of an array at foo\\bar: keys foo/bar/.zarray and "
+    "foo/bar/0.0..., never under foo\\bar",
+    ["V2-KEY-001", "V2-GROUP-004"],
+    required=[".zgroup", "foo/.zgroup", *_under("foo/bar")],
+    forbidden=_under("foo\\bar"),
+    needs=["node:group"],
+)
+_write_array(
+    "v2/keys/write-leading-slash",
+    "/foo",
+    "v2 write of an array at /foo: keys foo/.zarray and foo/0.0..., never /foo/...",
+    ["V2-KEY-002"],
+    required=_under("foo"),
+    forbidden=_under("/foo"),
+)
+_write_array(
+    "v2/keys/write-trailing-slash",
+    "foo/",
+    "v2 write of an array at foo/: keys foo/.zarray and foo/0.0..., never foo//...",
+    ["V2-KEY-003"],
+    required=_under("foo"),
+    forbidden=_under("foo/"),
+)
+_write_array(
+    "v2/keys/write-double-slash",
+    "foo//bar",
+    "v2 write of an array at foo//bar: keys foo/bar/.zarray..., never foo//bar/...",
+    ["V2-KEY-004", "V2-GROUP-004"],
+    required=[".zgroup", "foo/.zgroup", *_under("foo/bar")],
+    forbidden=_under("foo//bar"),
+    needs=["node:group"],
+)
+_write_array(
+    "v2/keys/write-nested-prefix",
+    "foo/bar",
+    "v2 write of an array at foo/bar: keys foo/bar/.zarray and "
+    "foo/bar/0.0 (the normalised path plus '/'), no chunk at the root",
+    ["V2-KEY-006", "V2-CHUNK-003"],
+    required=_under("foo/bar"),
+    forbidden=_CHUNKS + [".zarray", "foo/.zarray"],
+)
+_write_array(
+    "v2/keys/write-ascii-keys-unicode-attributes",
+    "",
+    "v2 write of a root array with non-ASCII attribute values: the keys are exactly .zarray, .zattrs and the "
+    "four chunks (all ASCII)",
+    ["V2-STORE-001", "V2-ATTR-003"],
+    keys=[".zarray", ".zattrs", *_CHUNKS],
+    attributes={"title": "Gr\u00fc\u00dfe \u65e5\u672c", "\u00e9": 1},
+    needs=["feature:attributes"],
+)
+_write_array(
+    "v2/groups/write-array-ancestors",
+    "a/b/c",
+    "v2 write of an array at a/b/c in an empty store creates "
+    '.zgroup, a/.zgroup and a/b/.zgroup, each exactly {"zarr_format": 2}',
+    ["V2-GROUP-004", "V2-GROUP-002"],
+    required=[".zgroup", "a/.zgroup", "a/b/.zgroup", *_under("a/b/c")],
+    forbidden=["a/b/c/.zgroup", ".zarray", "a/.zarray", "a/b/.zarray"],
+    documents={".zgroup": GROUP_DOC, "a/.zgroup": GROUP_DOC, "a/b/.zgroup": GROUP_DOC},
+    needs=["node:group"],
+)
+_write_array(
+    "v2/attributes/write-spec-example",
+    "data",
+    "v2 write of an array with attributes "
+    '{"foo": 42, "bar": "apples", "baz": [1, 2, 3, 4]}: data/.zattrs holds exactly that object',
+    ["V2-ATTR-001"],
+    required=["data/.zattrs"],
+    attributes=SPEC_ATTRS,
+    needs=["feature:attributes"],
+)
+_write_array(
+    "v2/attributes/write-unicode-nested",
+    "",
+    'v2 write of an array with attributes {"ü": [null, {"a": '
+    '[1.5, "x"]}]}: .zattrs holds the same JSON value',
+    ["V2-ATTR-003", "V2-ATTR-001"],
+    required=[".zattrs"],
+    attributes=UNICODE_ATTRS,
+    needs=["feature:attributes"],
+)
 
 
-def _write_group(case_id, path, description, requirements, *, required, forbidden=(), documents, attributes=None,
-                 needs=()):
+def _write_group(
+    case_id,
+    path,
+    description,
+    requirements,
+    *,
+    required,
+    forbidden=(),
+    documents,
+    attributes=None,
+    needs=(),
+):
     def build(w):
         # .zgroup: "The following keys MUST be present ... Other keys MUST NOT be present" (V2-GROUP-002)
-        w.expect_write(node_type="group", path=path, metadata=None, attributes=attributes, required_keys=required,
-                       forbidden_keys=forbidden, documents=documents, exact_basis=["V2-GROUP-002"])
+        w.expect_write(
+            node_type="group",
+            path=path,
+            metadata=None,
+            attributes=attributes,
+            required_keys=required,
+            forbidden_keys=forbidden,
+            documents=documents,
+            exact_basis=["V2-GROUP-002"],
+        )
 
-    add_case(case_id, kind="write", build=build, requirements=requirements, description=description,
-             needs=["node:group", "op:write", *needs])
+    add_case(
+        case_id,
+        kind="write",
+        build=build,
+        requirements=requirements,
+        description=description,
+        needs=["node:group", "op:write", *needs],
+    )
 
 
-_write_group("v2/groups/write-root-group", "", 'v2 write of a root group: .zgroup is exactly {"zarr_format": 2}',
-             ["V2-GROUP-002"], required=[".zgroup"], forbidden=[".zarray"], documents={".zgroup": GROUP_DOC})
-_write_group("v2/groups/write-group-ancestors", "a/b", "v2 write of group a/b in an empty store creates .zgroup, "
-             'a/.zgroup and a/b/.zgroup, each exactly {"zarr_format": 2}', ["V2-GROUP-003", "V2-GROUP-002"],
-             required=[".zgroup", "a/.zgroup", "a/b/.zgroup"], forbidden=[".zarray", "a/.zarray", "a/b/.zarray"],
-             documents={".zgroup": GROUP_DOC, "a/.zgroup": GROUP_DOC, "a/b/.zgroup": GROUP_DOC})
-_write_group("v2/attributes/write-group-attributes", "g", "v2 write of group g with attributes: g/.zattrs holds them "
-             "and g/.zgroup stays exactly {\"zarr_format\": 2}", ["V2-ATTR-001", "V2-GROUP-002"],
-             required=["g/.zgroup", "g/.zattrs"], attributes={"a": {"b": [1, 2.5, None]}, "c": "text"},
-             documents={"g/.zgroup": GROUP_DOC},
-             needs=["feature:attributes"])
+_write_group(
+    "v2/groups/write-root-group",
+    "",
+    'v2 write of a root group: .zgroup is exactly {"zarr_format": 2}',
+    ["V2-GROUP-002"],
+    required=[".zgroup"],
+    forbidden=[".zarray"],
+    documents={".zgroup": GROUP_DOC},
+)
+_write_group(
+    "v2/groups/write-group-ancestors",
+    "a/b",
+    "v2 write of group a/b in an empty store creates .zgroup, "
+    'a/.zgroup and a/b/.zgroup, each exactly {"zarr_format": 2}',
+    ["V2-GROUP-003", "V2-GROUP-002"],
+    required=[".zgroup", "a/.zgroup", "a/b/.zgroup"],
+    forbidden=[".zarray", "a/.zarray", "a/b/.zarray"],
+    documents={".zgroup": GROUP_DOC, "a/.zgroup": GROUP_DOC, "a/b/.zgroup": GROUP_DOC},
+)
+_write_group(
+    "v2/attributes/write-group-attributes",
+    "g",
+    "v2 write of group g with attributes: g/.zattrs holds them "
+    'and g/.zgroup stays exactly {"zarr_format": 2}',
+    ["V2-ATTR-001", "V2-GROUP-002"],
+    required=["g/.zgroup", "g/.zattrs"],
+    attributes={"a": {"b": [1, 2.5, None]}, "c": "text"},
+    documents={"g/.zgroup": GROUP_DOC},
+    needs=["feature:attributes"],
+)

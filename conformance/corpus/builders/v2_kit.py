@@ -11,14 +11,14 @@ from __future__ import annotations
 import gzip
 import json
 import zlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numcodecs
 import numpy as np
 
-from ..chunking import grid, junk_block, region  # noqa: F401  (re-exported to builders)
+from ..chunking import grid, junk_block, region
 from ..generator import add_case
-
 
 # The compressors of the bulk matrix, with fixed settings (numcodecs configs as zarr-python writes them).
 COMPRESSORS: dict[str, dict | None] = {
@@ -26,19 +26,37 @@ COMPRESSORS: dict[str, dict | None] = {
     "zlib": {"id": "zlib", "level": 1},
     "gzip": {"id": "gzip", "level": 5},
     "blosc": {"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0},
-    "zstd": {"id": "zstd", "level": 3},  # numcodecs >= 0.13 also writes "checksum": false (see v2/codecs)
+    "zstd": {
+        "id": "zstd",
+        "level": 3,
+    },  # numcodecs >= 0.13 also writes "checksum": false (see v2/codecs)
     "lz4": {"id": "lz4", "acceleration": 1},
     "bz2": {"id": "bz2", "level": 1},
     "lzma": {"id": "lzma", "format": 1, "check": -1, "preset": 1, "filters": None},
 }
 
 
-def zarray(shape, chunks, dtype: Any, fill_value: Any = 0, *, order: str = "C", compressor: dict | None = None,
-           filters: list | None = None, **extra) -> dict:
+def zarray(
+    shape,
+    chunks,
+    dtype: Any,
+    fill_value: Any = 0,
+    *,
+    order: str = "C",
+    compressor: dict | None = None,
+    filters: list | None = None,
+    **extra,
+) -> dict:
     """A valid `.zarray` document; `extra` members (dimension_separator, unknown keys) are added."""
     doc = {
-        "zarr_format": 2, "shape": list(shape), "chunks": list(chunks), "dtype": dtype,
-        "compressor": compressor, "fill_value": fill_value, "order": order, "filters": filters,
+        "zarr_format": 2,
+        "shape": list(shape),
+        "chunks": list(chunks),
+        "dtype": dtype,
+        "compressor": compressor,
+        "fill_value": fill_value,
+        "order": order,
+        "filters": filters,
     }
     doc.update(extra)
     return doc
@@ -49,13 +67,19 @@ def numpy_dtype(doc: Any) -> np.dtype:
     rather than by the reference; NumPy packs list-of-tuples fields with no padding, as v2 does."""
     if isinstance(doc, str):
         return np.dtype(doc)
-    return np.dtype([(f[0], numpy_dtype(f[1]), tuple(f[2])) if len(f) == 3 else (f[0], numpy_dtype(f[1]))
-                     for f in doc])
+    return np.dtype(
+        [
+            (f[0], numpy_dtype(f[1]), tuple(f[2])) if len(f) == 3 else (f[0], numpy_dtype(f[1]))
+            for f in doc
+        ]
+    )
 
 
 def dumps(doc: Any) -> bytes:
     """JSON as zarr-python 2 writes it: sorted keys, 4-space indent, ASCII escapes."""
-    return json.dumps(doc, indent=4, sort_keys=True, ensure_ascii=True, allow_nan=False).encode("ascii")
+    return json.dumps(doc, indent=4, sort_keys=True, ensure_ascii=True, allow_nan=False).encode(
+        "ascii"
+    )
 
 
 def prefix_of(path: str) -> str:
@@ -64,8 +88,6 @@ def prefix_of(path: str) -> str:
 
 def chunk_key(index, separator: str = ".") -> str:
     return separator.join(map(str, index)) if index else "0"
-
-
 
 
 def flat_in_order(block: np.ndarray, order: str) -> np.ndarray:
@@ -117,8 +139,9 @@ def blosc_single_threaded(codec, raw) -> bytes:
         blosc.use_threads = saved
 
 
-def encode_chunk(block: np.ndarray, order: str = "C", filters: list | None = None,
-                 compressor: dict | None = None) -> bytes:
+def encode_chunk(
+    block: np.ndarray, order: str = "C", filters: list | None = None, compressor: dict | None = None
+) -> bytes:
     """The stored bytes of one chunk: raw bytes in `order`, filters in list order, then the
     compressor (V2-CHUNK-001)."""
     buf: Any = codec_input(flat_in_order(block, order))
@@ -158,10 +181,19 @@ def full(fill: np.ndarray, shape) -> np.ndarray:
     return out
 
 
-
-def put_array(w, path: str, doc: dict, data: np.ndarray, *, skip=(), junk: bool = True, attrs: dict | None = None,
-              encode: Callable[[np.ndarray], bytes] | None = None, separator: str | None = None,
-              write_meta: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
+def put_array(
+    w,
+    path: str,
+    doc: dict,
+    data: np.ndarray,
+    *,
+    skip=(),
+    junk: bool = True,
+    attrs: dict | None = None,
+    encode: Callable[[np.ndarray], bytes] | None = None,
+    separator: str | None = None,
+    write_meta: bool = True,
+) -> tuple[np.ndarray, np.ndarray | None]:
     """Write `.zarray` (and `.zattrs` when `attrs` is given) at `path` and every chunk of `data`
     except those in `skip`. Edge-chunk overhang is junk. Returns the expected array (skipped chunks
     read as the fill) and, for a null fill, the mask of undefined elements (else None)."""
@@ -174,7 +206,9 @@ def put_array(w, path: str, doc: dict, data: np.ndarray, *, skip=(), junk: bool 
     if attrs is not None:
         w.put(prefix + ".zattrs", dumps(attrs))
     fill = fill_bits(doc, dtype)
-    encode = encode or (lambda block: encode_chunk(block, doc["order"], doc["filters"], doc["compressor"]))
+    encode = encode or (
+        lambda block: encode_chunk(block, doc["order"], doc["filters"], doc["compressor"])
+    )
     expected = data.copy()
     undefined = np.zeros(shape, dtype=bool) if fill is None else None
     for index in np.ndindex(*grid(shape, chunks)):
@@ -209,9 +243,21 @@ def put_ancestors(w, path: str) -> None:
         put_group(w, "/".join(parts[:i]))
 
 
-def reject_case(case_id: str, doc_or_bytes: Any, reason: str, requirements, description: str, *, needs=(),
-                tier: str | None = None, stage: str = "open", node: str = "", extra: dict[str, bytes] | None = None,
-                chunk: bool = True, key: str = ".zarray") -> None:
+def reject_case(
+    case_id: str,
+    doc_or_bytes: Any,
+    reason: str,
+    requirements,
+    description: str,
+    *,
+    needs=(),
+    tier: str | None = None,
+    stage: str = "open",
+    node: str = "",
+    extra: dict[str, bytes] | None = None,
+    chunk: bool = True,
+    key: str = ".zarray",
+) -> None:
     """A one-fault case: the document (a dict, or raw bytes for JSON-level faults) at the node's
     `key`, the valid ancestors, one stored chunk `0` of four <i4 values (so that a reader that
     wrongly accepts the metadata has data to return) and any extra keys."""
@@ -219,7 +265,10 @@ def reject_case(case_id: str, doc_or_bytes: Any, reason: str, requirements, desc
     def build(w):
         prefix = prefix_of(node)
         put_ancestors(w, node)
-        w.put(prefix + key, doc_or_bytes if isinstance(doc_or_bytes, (bytes, bytearray)) else dumps(doc_or_bytes))
+        w.put(
+            prefix + key,
+            doc_or_bytes if isinstance(doc_or_bytes, (bytes, bytearray)) else dumps(doc_or_bytes),
+        )
         if chunk:
             w.put(prefix + "0", np.arange(1, 5, dtype="<i4").tobytes())
         for k, v in (extra or {}).items():
@@ -227,18 +276,42 @@ def reject_case(case_id: str, doc_or_bytes: Any, reason: str, requirements, desc
         w.node = node
         w.expect_reject(reason, stage)
 
-    add_case(case_id, kind="reject", build=build, needs=needs, tier=tier, requirements=requirements,
-             description=description)
-
+    add_case(
+        case_id,
+        kind="reject",
+        build=build,
+        needs=needs,
+        tier=tier,
+        requirements=requirements,
+        description=description,
+    )
 
 
 # ---- capability names -----------------------------------------------------------------------
-_INT_NAMES = {("i", 1): "int8", ("i", 2): "int16", ("i", 4): "int32", ("i", 8): "int64",
-              ("u", 1): "uint8", ("u", 2): "uint16", ("u", 4): "uint32", ("u", 8): "uint64",
-              ("f", 2): "float16", ("f", 4): "float32", ("f", 8): "float64",
-              ("c", 8): "complex64", ("c", 16): "complex128"}
-_KIND_NAMES = {"b": "bool", "S": "fixed-bytes", "U": "fixed-unicode", "V": "raw", "M": "datetime64",
-               "m": "timedelta64", "O": "object"}
+_INT_NAMES = {
+    ("i", 1): "int8",
+    ("i", 2): "int16",
+    ("i", 4): "int32",
+    ("i", 8): "int64",
+    ("u", 1): "uint8",
+    ("u", 2): "uint16",
+    ("u", 4): "uint32",
+    ("u", 8): "uint64",
+    ("f", 2): "float16",
+    ("f", 4): "float32",
+    ("f", 8): "float64",
+    ("c", 8): "complex64",
+    ("c", 16): "complex128",
+}
+_KIND_NAMES = {
+    "b": "bool",
+    "S": "fixed-bytes",
+    "U": "fixed-unicode",
+    "V": "raw",
+    "M": "datetime64",
+    "m": "timedelta64",
+    "O": "object",
+}
 
 
 def dtype_needs(dtype: np.dtype) -> list[str]:

@@ -22,9 +22,14 @@ def _valid(**changes) -> dict:
 
 
 # ---- reads -----------------------------------------------------------------------------------
-@case("v2/metadata/compressor-null-raw", kind="read", needs=I4, requirements=["V2-META-004", "V2-CHUNK-005"],
-      description="v2 <i4 (6,) in (4,) chunks, compressor null: chunk files are the raw little-endian values, "
-                  "the edge chunk's overhang holds junk")
+@case(
+    "v2/metadata/compressor-null-raw",
+    kind="read",
+    needs=I4,
+    requirements=["V2-META-004", "V2-CHUNK-005"],
+    description="v2 <i4 (6,) in (4,) chunks, compressor null: chunk files are the raw little-endian values, "
+    "the edge chunk's overhang holds junk",
+)
 def _(w):
     w.put(".zarray", dumps(zarray((6,), (4,), "<i4", 0)))
     w.put("0", np.array([1, -2, 3, 2**31 - 1], "<i4").tobytes())
@@ -32,9 +37,14 @@ def _(w):
     w.expect_array(np.array([1, -2, 3, 2**31 - 1, -(2**31), 6], "<i4"))
 
 
-@case("v2/metadata/filters-empty-list", kind="read", needs=[*I4, "codec:zlib"], tier="optional",
-      requirements=["V2-META-005"],
-      description="v2 .zarray with filters [] (written by zarr-python 3.0 and zarrs < 0.3.5) reads as no filters")
+@case(
+    "v2/metadata/filters-empty-list",
+    kind="read",
+    needs=[*I4, "codec:zlib"],
+    tier="optional",
+    requirements=["V2-META-005"],
+    description="v2 .zarray with filters [] (written by zarr-python 3.0 and zarrs < 0.3.5) reads as no filters",
+)
 def _(w):
     doc = zarray((5, 3), (2, 2), "<i4", 3, compressor=COMPRESSORS["zlib"], filters=[])
     data = sample(w.rng, (5, 3), "<i4", avoid=np.int32(3))
@@ -56,23 +66,48 @@ def _separator_case(case_id, separator, description, tier=None, explicit=True):
             w.put(other.join(map(str, index)), zlib.compress(decoy.tobytes(), 1))
         w.expect_array(expected)
 
-    needs = [*I4, "codec:zlib"] + (["feature:dimension-separator-slash"] if separator == "/" else [])
-    add_case(case_id, kind="read", build=build, needs=needs, tier=tier, requirements=["V2-META-007", "V2-CHUNK-003"],
-             description=description)
+    needs = [*I4, "codec:zlib"] + (
+        ["feature:dimension-separator-slash"] if separator == "/" else []
+    )
+    add_case(
+        case_id,
+        kind="read",
+        build=build,
+        needs=needs,
+        tier=tier,
+        requirements=["V2-META-007", "V2-CHUNK-003"],
+        description=description,
+    )
 
 
-_separator_case("v2/metadata/dimension-separator-slash", "/",
-                'v2 dimension_separator "/": chunks live at 0/0, 0/1...; decoy files 0.0 and 1.1 must be ignored '
-                "(chunk 1/1 is missing and reads as fill -1)")
-_separator_case("v2/metadata/dimension-separator-absent", ".",
-                "v2 .zarray without dimension_separator: chunk keys are 0.0, 0.1...; decoy files 0/0 and 1/1 must be "
-                "ignored (chunk 1.1 is missing and reads as fill -1)", explicit=False)
-_separator_case("v2/metadata/dimension-separator-dot", ".",
-                'v2 dimension_separator "." written explicitly: keys 0.0...; decoys 0/0 and 1/1 are ignored')
+_separator_case(
+    "v2/metadata/dimension-separator-slash",
+    "/",
+    'v2 dimension_separator "/": chunks live at 0/0, 0/1...; decoy files 0.0 and 1.1 must be ignored '
+    "(chunk 1/1 is missing and reads as fill -1)",
+)
+_separator_case(
+    "v2/metadata/dimension-separator-absent",
+    ".",
+    "v2 .zarray without dimension_separator: chunk keys are 0.0, 0.1...; decoy files 0/0 and 1/1 must be "
+    "ignored (chunk 1.1 is missing and reads as fill -1)",
+    explicit=False,
+)
+_separator_case(
+    "v2/metadata/dimension-separator-dot",
+    ".",
+    'v2 dimension_separator "." written explicitly: keys 0.0...; decoys 0/0 and 1/1 are ignored',
+)
 
 
-@case("v2/metadata/extra-key-foo", kind="read", needs=I4, tier="optional", requirements=["V2-META-008"],
-      description='v2 .zarray with an extra key "foo": 1 still opens and reads (v2.0.rst: readers should ignore it)')
+@case(
+    "v2/metadata/extra-key-foo",
+    kind="read",
+    needs=I4,
+    tier="optional",
+    requirements=["V2-META-008"],
+    description='v2 .zarray with an extra key "foo": 1 still opens and reads (v2.0.rst: readers should ignore it)',
+)
 def _(w):
     doc = zarray((4,), (4,), "<i4", 0, foo=1)
     w.put(".zarray", dumps(doc))
@@ -80,9 +115,15 @@ def _(w):
     w.expect_array(np.array([5, 6, 7, 8], "<i4"))
 
 
-@case("v2/metadata/extra-key-decoy-object", kind="read", needs=I4, tier="optional", requirements=["V2-META-008"],
-      description='v2 .zarray with an extra object member {"order": "F", "dtype": ">i4"} that must not change the '
-                  "array's meaning")
+@case(
+    "v2/metadata/extra-key-decoy-object",
+    kind="read",
+    needs=I4,
+    tier="optional",
+    requirements=["V2-META-008"],
+    description='v2 .zarray with an extra object member {"order": "F", "dtype": ">i4"} that must not change the '
+    "array's meaning",
+)
 def _(w):
     doc = zarray((2, 2), (2, 2), "<i4", 0, extra={"order": "F", "dtype": ">i4", "shape": [9]})
     w.put(".zarray", dumps(doc))
@@ -90,27 +131,45 @@ def _(w):
     w.expect_array(np.array([[1, 2], [3, 4]], "<i4"))
 
 
-@case("v2/metadata/compact-json-reordered", kind="read", needs=I4, requirements=["V2-META-001"],
-      description="v2 .zarray as compact one-line JSON with the keys in an unusual order reads the same")
+@case(
+    "v2/metadata/compact-json-reordered",
+    kind="read",
+    needs=I4,
+    requirements=["V2-META-001"],
+    description="v2 .zarray as compact one-line JSON with the keys in an unusual order reads the same",
+)
 def _(w):
-    w.put(".zarray", b'{"order":"C","filters":null,"fill_value":9,"zarr_format":2,"dtype":"<i4",'
-                     b'"compressor":null,"chunks":[3],"shape":[5]}')
+    w.put(
+        ".zarray",
+        b'{"order":"C","filters":null,"fill_value":9,"zarr_format":2,"dtype":"<i4",'
+        b'"compressor":null,"chunks":[3],"shape":[5]}',
+    )
     w.put("0", np.array([1, 2, 3], "<i4").tobytes())
     w.expect_array(np.array([1, 2, 3, 9, 9], "<i4"))
 
 
-@case("v2/metadata/zero-dimensional", kind="read", needs=[*I4, "feature:0d"], tier="optional",
-      requirements=["V2-META-003", "V2-CHUNK-003"],
-      description="v2 0-d array: shape [] and chunks [] with its single chunk at key 0 (zarr-python's convention)")
+@case(
+    "v2/metadata/zero-dimensional",
+    kind="read",
+    needs=[*I4, "feature:0d"],
+    tier="optional",
+    requirements=["V2-META-003", "V2-CHUNK-003"],
+    description="v2 0-d array: shape [] and chunks [] with its single chunk at key 0 (zarr-python's convention)",
+)
 def _(w):
     w.put(".zarray", dumps(zarray((), (), "<i4", 0)))
     w.put("0", np.array(-77, "<i4").tobytes())
     w.expect_array(np.array(-77, "<i4"))
 
 
-@case("v2/metadata/zero-length-dimension", kind="read", needs=[*I4, "feature:zero-length"], tier="optional",
-      requirements=["V2-META-003"],
-      description="v2 array of shape [0, 3] in (2, 2) chunks reads as an empty (0, 3) array; a stray chunk 0.0 is ignored")
+@case(
+    "v2/metadata/zero-length-dimension",
+    kind="read",
+    needs=[*I4, "feature:zero-length"],
+    tier="optional",
+    requirements=["V2-META-003"],
+    description="v2 array of shape [0, 3] in (2, 2) chunks reads as an empty (0, 3) array; a stray chunk 0.0 is ignored",
+)
 def _(w):
     w.put(".zarray", dumps(zarray((0, 3), (2, 2), "<i4", 0)))
     w.put("0.0", np.arange(4, dtype="<i4").tobytes())
@@ -118,146 +177,352 @@ def _(w):
 
 
 # ---- rejects: required keys and their types ---------------------------------------------------
-for _key in ("zarr_format", "shape", "chunks", "dtype", "compressor", "fill_value", "order", "filters"):
+for _key in (
+    "zarr_format",
+    "shape",
+    "chunks",
+    "dtype",
+    "compressor",
+    "fill_value",
+    "order",
+    "filters",
+):
     _doc = _valid()
     del _doc[_key]
-    reject_case(f"v2/metadata/reject-missing-{_key.replace('_', '-')}", _doc, "missing-field", ["V2-META-001"],
-                f"v2 .zarray without the required key {_key!r} is rejected", needs=I4)
+    reject_case(
+        f"v2/metadata/reject-missing-{_key.replace('_', '-')}",
+        _doc,
+        "missing-field",
+        ["V2-META-001"],
+        f"v2 .zarray without the required key {_key!r} is rejected",
+        needs=I4,
+    )
 
 _R = [  # (slug, changes, reason, requirement, description); tiers: questions.RULES
     ("zarr-format-3", {"zarr_format": 3}, "invalid-zarr-format", "V2-META-002", "zarr_format 3"),
-    ("zarr-format-string", {"zarr_format": "2"}, "invalid-zarr-format", "V2-META-002",
-     'zarr_format "2" (a string)'),
+    (
+        "zarr-format-string",
+        {"zarr_format": "2"},
+        "invalid-zarr-format",
+        "V2-META-002",
+        'zarr_format "2" (a string)',
+    ),
     ("zarr-format-1", {"zarr_format": 1}, "invalid-zarr-format", "V2-META-002", "zarr_format 1"),
-    ("zarr-format-float", {"zarr_format": 2.0}, "invalid-zarr-format", "V2-META-002",
-     "zarr_format 2.0 (not an integer literal)"),
-    ("shape-chunks-rank", {"shape": [10, 10], "chunks": [5]}, "invalid-chunk-shape", "V2-META-003",
-     "shape [10, 10] with chunks [5]"),
+    (
+        "zarr-format-float",
+        {"zarr_format": 2.0},
+        "invalid-zarr-format",
+        "V2-META-002",
+        "zarr_format 2.0 (not an integer literal)",
+    ),
+    (
+        "shape-chunks-rank",
+        {"shape": [10, 10], "chunks": [5]},
+        "invalid-chunk-shape",
+        "V2-META-003",
+        "shape [10, 10] with chunks [5]",
+    ),
     ("chunks-zero", {"chunks": [0]}, "invalid-chunk-shape", "V2-META-003", "chunks [0]"),
     ("chunks-null", {"chunks": None}, "invalid-chunk-shape", "V2-META-003", "chunks null"),
     ("shape-negative", {"shape": [-4]}, "invalid-shape", "V2-META-003", "shape [-4]"),
     ("shape-string", {"shape": "4"}, "invalid-shape", "V2-META-003", 'shape "4" (not a list)'),
     ("shape-fraction", {"shape": [4.5]}, "invalid-shape", "V2-META-003", "shape [4.5]"),
-    ("compressor-without-id", {"compressor": {"level": 1}}, "invalid-codec", "V2-META-004",
-     'compressor {"level": 1} (no "id")'),
-    ("compressor-string", {"compressor": "zlib"}, "invalid-codec", "V2-META-004",
-     'compressor "zlib" (a string, not an object)'),
-    ("filters-entry-without-id", {"filters": [{"dtype": "<f8"}]}, "invalid-codec", "V2-META-005",
-     'filters [{"dtype": "<f8"}] (an entry without "id")'),
-    ("filters-object", {"filters": {"id": "delta", "dtype": "<i4"}}, "invalid-codec", "V2-META-005",
-     "filters as one object instead of a list"),
-    ("filters-string-entry", {"filters": ["delta"]}, "invalid-codec", "V2-META-005",
-     'filters ["delta"] (an entry that is not an object)'),
+    (
+        "compressor-without-id",
+        {"compressor": {"level": 1}},
+        "invalid-codec",
+        "V2-META-004",
+        'compressor {"level": 1} (no "id")',
+    ),
+    (
+        "compressor-string",
+        {"compressor": "zlib"},
+        "invalid-codec",
+        "V2-META-004",
+        'compressor "zlib" (a string, not an object)',
+    ),
+    (
+        "filters-entry-without-id",
+        {"filters": [{"dtype": "<f8"}]},
+        "invalid-codec",
+        "V2-META-005",
+        'filters [{"dtype": "<f8"}] (an entry without "id")',
+    ),
+    (
+        "filters-object",
+        {"filters": {"id": "delta", "dtype": "<i4"}},
+        "invalid-codec",
+        "V2-META-005",
+        "filters as one object instead of a list",
+    ),
+    (
+        "filters-string-entry",
+        {"filters": ["delta"]},
+        "invalid-codec",
+        "V2-META-005",
+        'filters ["delta"] (an entry that is not an object)',
+    ),
     ("order-A", {"order": "A"}, "invalid-order", "V2-META-006", 'order "A"'),
     ("order-lowercase", {"order": "c"}, "invalid-order", "V2-META-006", 'order "c" (lower case)'),
     ("order-null", {"order": None}, "invalid-order", "V2-META-006", "order null"),
-    ("dimension-separator-dash", {"dimension_separator": "-"}, "invalid-chunk-key-encoding", "V2-META-007",
-     'dimension_separator "-"'),
-    ("dimension-separator-empty", {"dimension_separator": ""}, "invalid-chunk-key-encoding", "V2-META-007",
-     'dimension_separator "" (empty)'),
+    (
+        "dimension-separator-dash",
+        {"dimension_separator": "-"},
+        "invalid-chunk-key-encoding",
+        "V2-META-007",
+        'dimension_separator "-"',
+    ),
+    (
+        "dimension-separator-empty",
+        {"dimension_separator": ""},
+        "invalid-chunk-key-encoding",
+        "V2-META-007",
+        'dimension_separator "" (empty)',
+    ),
     # data types
-    ("dtype-no-byte-order", {"dtype": "i4"}, "invalid-data-type", "V2-DTYPE-001",
-     'dtype "i4" without a byte-order character (lenient readers may accept it)'),
-    ("dtype-pipe-multibyte", {"dtype": "|i4"}, "invalid-data-type", "V2-DTYPE-001",
-     'dtype "|i4" ("not relevant" byte order on a 4-byte integer)'),
-    ("dtype-size-3", {"dtype": "<i3"}, "invalid-data-type", "V2-DTYPE-001", 'dtype "<i3" (no 3-byte integer)'),
-    ("dtype-unknown-kind", {"dtype": "<x4"}, "invalid-data-type", "V2-DTYPE-001", 'dtype "<x4" (unknown kind x)'),
+    (
+        "dtype-no-byte-order",
+        {"dtype": "i4"},
+        "invalid-data-type",
+        "V2-DTYPE-001",
+        'dtype "i4" without a byte-order character (lenient readers may accept it)',
+    ),
+    (
+        "dtype-pipe-multibyte",
+        {"dtype": "|i4"},
+        "invalid-data-type",
+        "V2-DTYPE-001",
+        'dtype "|i4" ("not relevant" byte order on a 4-byte integer)',
+    ),
+    (
+        "dtype-size-3",
+        {"dtype": "<i3"},
+        "invalid-data-type",
+        "V2-DTYPE-001",
+        'dtype "<i3" (no 3-byte integer)',
+    ),
+    (
+        "dtype-unknown-kind",
+        {"dtype": "<x4"},
+        "invalid-data-type",
+        "V2-DTYPE-001",
+        'dtype "<x4" (unknown kind x)',
+    ),
     ("dtype-number", {"dtype": 4}, "invalid-data-type", "V2-DTYPE-001", "dtype 4 (a number)"),
     ("dtype-empty", {"dtype": ""}, "invalid-data-type", "V2-DTYPE-001", 'dtype "" (empty)'),
-    ("dtype-datetime-no-unit", {"dtype": "<M8", "fill_value": None}, "invalid-data-type", "V2-DTYPE-004",
-     'dtype "<M8" without a unit'),
-    ("dtype-timedelta-bad-unit", {"dtype": "<m8[parsec]", "fill_value": None}, "invalid-data-type", "V2-DTYPE-004",
-     'dtype "<m8[parsec]" (not a NumPy time unit)'),
-    ("dtype-field-negative-shape", {"dtype": [["a", "<i2", [-1]]], "fill_value": None}, "invalid-data-type",
-     "V2-DTYPE-007", 'structured dtype [["a","<i2",[-1]]] (negative subarray shape)'),
-    ("dtype-field-name-number", {"dtype": [[1, "<i4"]], "fill_value": None}, "invalid-data-type", "V2-DTYPE-007",
-     "structured dtype [[1, \"<i4\"]] (the field name is not a string)"),
-    ("dtype-field-repeated", {"dtype": [["a", "<i2"], ["a", "<i2"]], "fill_value": None}, "invalid-data-type",
-     "V2-DTYPE-007", 'structured dtype with the field name "a" twice'),
-    ("dtype-field-four-members", {"dtype": [["a", "<i2", [2], "x"]], "fill_value": None}, "invalid-data-type",
-     "V2-DTYPE-007", 'structured field ["a","<i2",[2],"x"] with four members'),
+    (
+        "dtype-datetime-no-unit",
+        {"dtype": "<M8", "fill_value": None},
+        "invalid-data-type",
+        "V2-DTYPE-004",
+        'dtype "<M8" without a unit',
+    ),
+    (
+        "dtype-timedelta-bad-unit",
+        {"dtype": "<m8[parsec]", "fill_value": None},
+        "invalid-data-type",
+        "V2-DTYPE-004",
+        'dtype "<m8[parsec]" (not a NumPy time unit)',
+    ),
+    (
+        "dtype-field-negative-shape",
+        {"dtype": [["a", "<i2", [-1]]], "fill_value": None},
+        "invalid-data-type",
+        "V2-DTYPE-007",
+        'structured dtype [["a","<i2",[-1]]] (negative subarray shape)',
+    ),
+    (
+        "dtype-field-name-number",
+        {"dtype": [[1, "<i4"]], "fill_value": None},
+        "invalid-data-type",
+        "V2-DTYPE-007",
+        'structured dtype [[1, "<i4"]] (the field name is not a string)',
+    ),
+    (
+        "dtype-field-repeated",
+        {"dtype": [["a", "<i2"], ["a", "<i2"]], "fill_value": None},
+        "invalid-data-type",
+        "V2-DTYPE-007",
+        'structured dtype with the field name "a" twice',
+    ),
+    (
+        "dtype-field-four-members",
+        {"dtype": [["a", "<i2", [2], "x"]], "fill_value": None},
+        "invalid-data-type",
+        "V2-DTYPE-007",
+        'structured field ["a","<i2",[2],"x"] with four members',
+    ),
 ]
 for _slug, _changes, _reason, _req, _what in _R:
-    reject_case(f"v2/metadata/reject-{_slug}", _valid(**_changes), _reason, [_req],
-                f"v2 .zarray with {_what} is rejected", needs=I4)
+    reject_case(
+        f"v2/metadata/reject-{_slug}",
+        _valid(**_changes),
+        _reason,
+        [_req],
+        f"v2 .zarray with {_what} is rejected",
+        needs=I4,
+    )
 
 # JSON-level faults
 _TEXT = dumps(_valid()).decode("ascii")
-reject_case("v2/metadata/reject-not-json", _TEXT.replace('"order": "C"', '"order": "C",', 1).encode("ascii"),
-            "invalid-json", ["V2-META-001"], "v2 .zarray that is not JSON (a trailing comma) is rejected", needs=I4)
-reject_case("v2/metadata/reject-json-array", b"[2, [4], [4]]", "invalid-metadata", ["V2-META-001"],
-            "v2 .zarray that is a JSON array, not an object, is rejected", needs=I4)
-reject_case("v2/metadata/reject-invalid-utf8", _TEXT.replace('"order": "C"', '"order": "C", "x": "\xff"').encode("latin-1"),
-            "invalid-json", ["V2-META-001"], "v2 .zarray with a byte that is not UTF-8 (0xFF in a string) is rejected",
-            needs=I4)
-reject_case("v2/metadata/reject-bare-nan-token", dumps(zarray((4,), (4,), "<f8", "NaN")).replace(b'"NaN"', b"NaN"),
-            "invalid-json", ["V2-META-009", "V2-FILL-001"],
-            "v2 .zarray with a bare NaN token as fill_value (not JSON; lenient readers may accept it) is rejected",
-            needs=["dtype:float64"])
-reject_case("v2/metadata/reject-duplicate-key", _TEXT.replace('"order": "C"', '"order": "C", "order": "F"').encode(),
-            "invalid-json", ["V2-META-001"], "v2 .zarray with the key order twice (C then F) is rejected", needs=I4)
+reject_case(
+    "v2/metadata/reject-not-json",
+    _TEXT.replace('"order": "C"', '"order": "C",', 1).encode("ascii"),
+    "invalid-json",
+    ["V2-META-001"],
+    "v2 .zarray that is not JSON (a trailing comma) is rejected",
+    needs=I4,
+)
+reject_case(
+    "v2/metadata/reject-json-array",
+    b"[2, [4], [4]]",
+    "invalid-metadata",
+    ["V2-META-001"],
+    "v2 .zarray that is a JSON array, not an object, is rejected",
+    needs=I4,
+)
+reject_case(
+    "v2/metadata/reject-invalid-utf8",
+    _TEXT.replace('"order": "C"', '"order": "C", "x": "\xff"').encode("latin-1"),
+    "invalid-json",
+    ["V2-META-001"],
+    "v2 .zarray with a byte that is not UTF-8 (0xFF in a string) is rejected",
+    needs=I4,
+)
+reject_case(
+    "v2/metadata/reject-bare-nan-token",
+    dumps(zarray((4,), (4,), "<f8", "NaN")).replace(b'"NaN"', b"NaN"),
+    "invalid-json",
+    ["V2-META-009", "V2-FILL-001"],
+    "v2 .zarray with a bare NaN token as fill_value (not JSON; lenient readers may accept it) is rejected",
+    needs=["dtype:float64"],
+)
+reject_case(
+    "v2/metadata/reject-duplicate-key",
+    _TEXT.replace('"order": "C"', '"order": "C", "order": "F"').encode(),
+    "invalid-json",
+    ["V2-META-001"],
+    "v2 .zarray with the key order twice (C then F) is rejected",
+    needs=I4,
+)
 
 
 # ---- writes ----------------------------------------------------------------------------------
-@case("v2/metadata/write-all-keys", kind="write", needs=[*I4, "op:write"],
-      requirements=["V2-META-001", "V2-META-002", "V2-META-004", "V2-KEY-006", "V2-CHUNK-007"],
-      description="v2 write of <i4 (5,4) in (2,3) chunks with compressor null: .zarray holds the required keys "
-                  "with the requested values, zarr_format the integer 2 and compressor null; chunk 0.0 is the raw values")
+@case(
+    "v2/metadata/write-all-keys",
+    kind="write",
+    needs=[*I4, "op:write"],
+    requirements=["V2-META-001", "V2-META-002", "V2-META-004", "V2-KEY-006", "V2-CHUNK-007"],
+    description="v2 write of <i4 (5,4) in (2,3) chunks with compressor null: .zarray holds the required keys "
+    "with the requested values, zarr_format the integer 2 and compressor null; chunk 0.0 is the raw values",
+)
 def _(w):
     doc = zarray((5, 4), (2, 3), "<i4", 7)
     data = sample(w.rng, (5, 4), "<i4", avoid=np.int32(7))
-    w.expect_write(metadata=doc, data=data, required_keys=[".zarray", "0.0", "0.1", "1.0", "1.1", "2.0", "2.1"],
-                   exact_basis=["V2-CHUNK-007"],  # the values of .zarray are judged by meaning
-                   stored={"0.0": {"equals": np.ascontiguousarray(data[0:2, 0:3]).tobytes()}})  # raw: no compressor
+    w.expect_write(
+        metadata=doc,
+        data=data,
+        required_keys=[".zarray", "0.0", "0.1", "1.0", "1.1", "2.0", "2.1"],
+        exact_basis=["V2-CHUNK-007"],  # the values of .zarray are judged by meaning
+        stored={"0.0": {"equals": np.ascontiguousarray(data[0:2, 0:3]).tobytes()}},
+    )  # raw: no compressor
 
 
-@case("v2/metadata/write-filters-listed", kind="write", needs=[*I4, "op:write", "codec:delta", "codec:zlib"],
-      requirements=["V2-META-001", "V2-META-005"],
-      description='v2 write with filters [{"id":"delta","dtype":"<i4","astype":"<i4"}] and zlib: .zarray lists '
-                  "that filter and compressor")
+@case(
+    "v2/metadata/write-filters-listed",
+    kind="write",
+    needs=[*I4, "op:write", "codec:delta", "codec:zlib"],
+    requirements=["V2-META-001", "V2-META-005"],
+    description='v2 write with filters [{"id":"delta","dtype":"<i4","astype":"<i4"}] and zlib: .zarray lists '
+    "that filter and compressor",
+)
 def _(w):
-    doc = zarray((9,), (4,), "<i4", 0, compressor=COMPRESSORS["zlib"],
-                 filters=[{"id": "delta", "dtype": "<i4", "astype": "<i4"}])
+    doc = zarray(
+        (9,),
+        (4,),
+        "<i4",
+        0,
+        compressor=COMPRESSORS["zlib"],
+        filters=[{"id": "delta", "dtype": "<i4", "astype": "<i4"}],
+    )
     data = sample(w.rng, (9,), "<i4", avoid=np.int32(0))
     w.expect_write(metadata=doc, data=data, required_keys=[".zarray", "0", "1", "2"])
 
 
-@case("v2/metadata/write-filters-null", kind="write", needs=[*I4, "op:write"], tier="optional",
-      requirements=["V2-META-005", "V2-META-001"], citation=[{
-          "requirement": "V2-META-005", "spec": "zarr-specs-v3.0/docs/v2/v2.0.rst", "section": "Metadata",
-          "quote": "A list of JSON objects providing codec configurations, or ``null`` if no filters are to be applied."}],
-      description="v2 write with no filters emits filters null, not [] (zarr-python 3.0 issue #2842, zarrs < 0.3.5)")
+@case(
+    "v2/metadata/write-filters-null",
+    kind="write",
+    needs=[*I4, "op:write"],
+    tier="optional",
+    requirements=["V2-META-005", "V2-META-001"],
+    citation=[
+        {
+            "requirement": "V2-META-005",
+            "spec": "zarr-specs-v3.0/docs/v2/v2.0.rst",
+            "section": "Metadata",
+            "quote": "A list of JSON objects providing codec configurations, or ``null`` if no filters are to be applied.",
+        }
+    ],
+    description="v2 write with no filters emits filters null, not [] (zarr-python 3.0 issue #2842, zarrs < 0.3.5)",
+)
 def _(w):
     doc = zarray((6,), (4,), "<i4", 0)
     data = sample(w.rng, (6,), "<i4", avoid=np.int32(0))
-    w.expect_write(metadata=doc, data=data, document_members={".zarray": {"filters": None, "compressor": None}},
-                   exact_basis=["V2-META-005"])
+    w.expect_write(
+        metadata=doc,
+        data=data,
+        document_members={".zarray": {"filters": None, "compressor": None}},
+        exact_basis=["V2-META-005"],
+    )
 
 
-@case("v2/metadata/write-fill-nan-strict-json", kind="write", needs=["dtype:float64", "op:write"],
-      requirements=["V2-META-009", "V2-FILL-001"],
-      description='v2 write of <f8 with fill NaN: .zarray is strict JSON with fill_value "NaN" (no bare NaN token)')
+@case(
+    "v2/metadata/write-fill-nan-strict-json",
+    kind="write",
+    needs=["dtype:float64", "op:write"],
+    requirements=["V2-META-009", "V2-FILL-001"],
+    description='v2 write of <f8 with fill NaN: .zarray is strict JSON with fill_value "NaN" (no bare NaN token)',
+)
 def _(w):
     doc = zarray((5,), (2,), "<f8", "NaN")
     data = sample(w.rng, (5,), "<f8", avoid=np.float64(np.nan), specials=False)
-    w.expect_write(metadata=doc, data=data)  # the reference parses .zarray strictly: a bare NaN token fails
+    w.expect_write(
+        metadata=doc, data=data
+    )  # the reference parses .zarray strictly: a bare NaN token fails
 
 
-@case("v2/metadata/write-exact-document", kind="write", needs=["dtype:float32", "codec:zlib", "op:write"],
-      tier="optional", requirements=["V2-META-008", "V2-META-001"],
-      description="v2 write: .zarray is exactly the requested document (the 8 keys plus dimension_separator, "
-                  "nothing else)")
+@case(
+    "v2/metadata/write-exact-document",
+    kind="write",
+    needs=["dtype:float32", "codec:zlib", "op:write"],
+    tier="optional",
+    requirements=["V2-META-008", "V2-META-001"],
+    description="v2 write: .zarray is exactly the requested document (the 8 keys plus dimension_separator, "
+    "nothing else)",
+)
 def _(w):
-    doc = zarray((6, 4), (4, 4), "<f4", 0.5, compressor=COMPRESSORS["zlib"], dimension_separator=".")
+    doc = zarray(
+        (6, 4), (4, 4), "<f4", 0.5, compressor=COMPRESSORS["zlib"], dimension_separator="."
+    )
     data = sample(w.rng, (6, 4), "<f4", avoid=np.float32(0.5))
-    w.expect_write(metadata=doc, data=data, documents={".zarray": doc}, exact_basis=["V2-META-008"])  # SHOULD NOT
+    w.expect_write(
+        metadata=doc, data=data, documents={".zarray": doc}, exact_basis=["V2-META-008"]
+    )  # SHOULD NOT
 
 
-@case("v2/metadata/write-dimension-separator-slash", kind="write",
-      needs=[*I4, "op:write", "feature:dimension-separator-slash"], requirements=["V2-META-007", "V2-CHUNK-003"],
-      description='v2 write with dimension_separator "/": chunks are stored at 0/0, 0/1, 1/0, 1/1 and never at 0.0')
+@case(
+    "v2/metadata/write-dimension-separator-slash",
+    kind="write",
+    needs=[*I4, "op:write", "feature:dimension-separator-slash"],
+    requirements=["V2-META-007", "V2-CHUNK-003"],
+    description='v2 write with dimension_separator "/": chunks are stored at 0/0, 0/1, 1/0, 1/1 and never at 0.0',
+)
 def _(w):
     doc = zarray((3, 5), (2, 3), "<i4", 0, dimension_separator="/")
     data = sample(w.rng, (3, 5), "<i4", avoid=np.int32(0))
-    w.expect_write(metadata=doc, data=data, required_keys=[".zarray", "0/0", "0/1", "1/0", "1/1"],
-                   forbidden_keys=["0.0", "0.1", "1.0", "1.1"])
+    w.expect_write(
+        metadata=doc,
+        data=data,
+        required_keys=[".zarray", "0/0", "0/1", "1/0", "1/1"],
+        forbidden_keys=["0.0", "0.1", "1.0", "1.1"],
+    )

@@ -22,7 +22,9 @@ def _values(rng, shape, codec_id: str) -> np.ndarray:
     return out
 
 
-def _put_object_array(w, doc: dict, data: np.ndarray, fill, skip) -> tuple[np.ndarray, np.ndarray | None]:
+def _put_object_array(
+    w, doc: dict, data: np.ndarray, fill, skip
+) -> tuple[np.ndarray, np.ndarray | None]:
     """Chunks encoded by the object codec (first filter) then the compressor; the overhang holds a
     value no element has; skipped chunks read as `fill` (None: undefined)."""
     codec_id = doc["filters"][0]["id"]
@@ -42,12 +44,18 @@ def _put_object_array(w, doc: dict, data: np.ndarray, fill, skip) -> tuple[np.nd
         block[...] = junk
         block[tuple(slice(0, s.stop - s.start) for s in where)] = data[where]
         flat = block.ravel(order=doc["order"])
-        w.put(".".join(map(str, index)), compress(bytes(VLEN[codec_id].encode(flat)), doc["compressor"]))
+        w.put(
+            ".".join(map(str, index)),
+            compress(bytes(VLEN[codec_id].encode(flat)), doc["compressor"]),
+        )
     return expected, undefined
 
 
-for _codec, _fill, _fill_json, _comp in [("vlen-utf8", "", "", "zlib"), ("vlen-bytes", None, None, "none"),
-                                         ("vlen-utf8", "\u00e9t\u00e9", "\u00e9t\u00e9", "none")]:
+for _codec, _fill, _fill_json, _comp in [
+    ("vlen-utf8", "", "", "zlib"),
+    ("vlen-bytes", None, None, "none"),
+    ("vlen-utf8", "\u00e9t\u00e9", "\u00e9t\u00e9", "none"),
+]:
     _slug = f"{_codec}-{_comp}" + ("-fill-text" if _fill else "")
 
     def _build(w, codec=_codec, fill=_fill, fill_json=_fill_json, comp=COMPRESSORS[_comp]):
@@ -57,24 +65,45 @@ for _codec, _fill, _fill_json, _comp in [("vlen-utf8", "", "", "zlib"), ("vlen-b
         expected, undefined = _put_object_array(w, doc, data, fill, skip={(1, 1)})
         w.expect_array(expected, undefined=undefined)
 
-    add_case(f"v2/objects/{_slug}", kind="read", build=_build, tier="extension",
-             needs=["dtype:object", f"codec:{_codec}"] + ([f"codec:{_comp}"] if _comp != "none" else [])
-             + (["feature:fill-null"] if _fill is None else []),
-             requirements=["V2-CHUNK-002", "V2-CHUNK-004"],
-             description=f"v2 '|O' (5,4) in (2,3) chunks with filters [{_codec}], compressor {_comp}, fill "
-                         f"{_fill_json!r}: variable-length values incl. '' and non-ASCII, chunk 1.1 missing")
+    add_case(
+        f"v2/objects/{_slug}",
+        kind="read",
+        build=_build,
+        tier="extension",
+        needs=["dtype:object", f"codec:{_codec}"]
+        + ([f"codec:{_comp}"] if _comp != "none" else [])
+        + (["feature:fill-null"] if _fill is None else []),
+        requirements=["V2-CHUNK-002", "V2-CHUNK-004"],
+        description=f"v2 '|O' (5,4) in (2,3) chunks with filters [{_codec}], compressor {_comp}, fill "
+        f"{_fill_json!r}: variable-length values incl. '' and non-ASCII, chunk 1.1 missing",
+    )
 
 
-reject_case("v2/objects/reject-no-object-codec", zarray((4,), (4,), "|O", None), "invalid-codec", ["V2-CHUNK-002"],
-            "v2 '|O' array with no object codec among its filters is rejected (the chunks cannot be decoded)",
-            needs=["dtype:object"], tier="extension")
+reject_case(
+    "v2/objects/reject-no-object-codec",
+    zarray((4,), (4,), "|O", None),
+    "invalid-codec",
+    ["V2-CHUNK-002"],
+    "v2 '|O' array with no object codec among its filters is rejected (the chunks cannot be decoded)",
+    needs=["dtype:object"],
+    tier="extension",
+)
 # (No case for the pickle object codec: the reference refuses to unpickle for safety, but the spec
 # does not forbid it, so other readers may read it; that refusal is a reference unit test.)
 
 
-@case("v2/objects/write-vlen-utf8", kind="write", tier="extension",
-      needs=["dtype:object", "codec:vlen-utf8", "codec:zlib", "op:write"], requirements=["V2-CHUNK-002", "V2-META-005"],
-      description="v2 write of '|O' (5,4) text with filters [vlen-utf8] and zlib: reads back exactly, filters listed")
+@case(
+    "v2/objects/write-vlen-utf8",
+    kind="write",
+    tier="extension",
+    needs=["dtype:object", "codec:vlen-utf8", "codec:zlib", "op:write"],
+    requirements=["V2-CHUNK-002", "V2-META-005"],
+    description="v2 write of '|O' (5,4) text with filters [vlen-utf8] and zlib: reads back exactly, filters listed",
+)
 def _(w):
-    doc = zarray((5, 4), (2, 3), "|O", "", compressor=COMPRESSORS["zlib"], filters=[{"id": "vlen-utf8"}])
-    w.expect_write(metadata=doc, data=_values(w.rng, (5, 4), "vlen-utf8"))  # dtype and filters: by meaning
+    doc = zarray(
+        (5, 4), (2, 3), "|O", "", compressor=COMPRESSORS["zlib"], filters=[{"id": "vlen-utf8"}]
+    )
+    w.expect_write(
+        metadata=doc, data=_values(w.rng, (5, 4), "vlen-utf8")
+    )  # dtype and filters: by meaning

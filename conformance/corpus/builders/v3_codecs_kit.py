@@ -12,14 +12,24 @@ from __future__ import annotations
 
 import gzip
 import struct
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import crc32c
 import numcodecs
 import numpy as np
 
 from ..generator import add_case
-from .v3_kit import array_doc, bytes_codec, default_key, encode_block, fill_array, grid, junk_block, region
+from .v3_kit import (
+    array_doc,
+    bytes_codec,
+    default_key,
+    encode_block,
+    fill_array,
+    grid,
+    junk_block,
+    region,
+)
 
 EMPTY = 2**64 - 1  # both fields of an empty inner chunk's index entry (V3-SHARD-007)
 EMPTY_ENTRY = b"\xff" * 16
@@ -27,9 +37,20 @@ SHUFFLES = {"noshuffle": 0, "shuffle": 1, "bitshuffle": 2}
 
 # non-zero fills, exact in every width, with the bits the reader must produce for missing chunks
 FILLS: dict[str, Any] = {
-    "bool": True, "int8": -7, "int16": -7, "int32": -7, "int64": -7,
-    "uint8": 42, "uint16": 42, "uint32": 42, "uint64": 42,
-    "float16": 0.5, "float32": 0.5, "float64": 0.5, "complex64": [0.5, -1.0], "complex128": [0.5, -1.0],
+    "bool": True,
+    "int8": -7,
+    "int16": -7,
+    "int32": -7,
+    "int64": -7,
+    "uint8": 42,
+    "uint16": 42,
+    "uint32": 42,
+    "uint64": 42,
+    "float16": 0.5,
+    "float32": 0.5,
+    "float64": 0.5,
+    "complex64": [0.5, -1.0],
+    "complex128": [0.5, -1.0],
 }
 
 
@@ -42,6 +63,7 @@ def fill_bits(fill: Any, dtype: np.dtype) -> np.ndarray:
 
 # ---- codec JSON ----------------------------------------------------------------------------------
 
+
 def transpose(order) -> dict:
     return {"name": "transpose", "configuration": {"order": list(order)}}
 
@@ -50,8 +72,13 @@ def gzip_codec(level: int = 1) -> dict:
     return {"name": "gzip", "configuration": {"level": level}}
 
 
-def blosc_codec(cname: str = "lz4", clevel: int = 5, shuffle: str = "shuffle", typesize: int | None = 4,
-                blocksize: int = 0) -> dict:
+def blosc_codec(
+    cname: str = "lz4",
+    clevel: int = 5,
+    shuffle: str = "shuffle",
+    typesize: int | None = 4,
+    blocksize: int = 0,
+) -> dict:
     configuration: dict = {"cname": cname, "clevel": clevel, "shuffle": shuffle}
     if typesize is not None:
         configuration["typesize"] = typesize
@@ -72,7 +99,9 @@ BE = bytes_codec("big")
 RAW = {"name": "bytes"}  # one-byte types take no endian
 
 
-def sharding(chunk_shape, codecs=None, index_codecs=None, index_location: str | None = "end") -> dict:
+def sharding(
+    chunk_shape, codecs=None, index_codecs=None, index_location: str | None = "end"
+) -> dict:
     configuration: dict = {
         "chunk_shape": list(chunk_shape),
         "codecs": codecs if codecs is not None else [LE],
@@ -84,6 +113,7 @@ def sharding(chunk_shape, codecs=None, index_codecs=None, index_location: str | 
 
 
 # ---- byte formats by hand ------------------------------------------------------------------------
+
 
 def gzip_bytes(data: bytes, level: int = 1) -> bytes:
     return gzip.compress(bytes(data), compresslevel=level, mtime=0)
@@ -98,9 +128,21 @@ def with_crc(data: bytes) -> bytes:
     return bytes(data) + crc_bytes(data)
 
 
-def blosc_bytes(data: bytes, cname: str = "lz4", clevel: int = 5, shuffle: str = "shuffle", typesize: int = 4,
-                blocksize: int = 0) -> bytes:
-    codec = numcodecs.Blosc(cname=cname, clevel=clevel, shuffle=SHUFFLES[shuffle], blocksize=blocksize, typesize=typesize)
+def blosc_bytes(
+    data: bytes,
+    cname: str = "lz4",
+    clevel: int = 5,
+    shuffle: str = "shuffle",
+    typesize: int = 4,
+    blocksize: int = 0,
+) -> bytes:
+    codec = numcodecs.Blosc(
+        cname=cname,
+        clevel=clevel,
+        shuffle=SHUFFLES[shuffle],
+        blocksize=blocksize,
+        typesize=typesize,
+    )
     return bytes(codec.encode(bytes(data)))
 
 
@@ -139,8 +181,14 @@ def encode(block: np.ndarray, codecs: list, *, empty: Iterable = (), **shard_opt
         elif name == "gzip":
             value = gzip_bytes(value, conf["level"])
         elif name == "blosc":
-            value = blosc_bytes(value, conf["cname"], conf["clevel"], conf["shuffle"], conf.get("typesize", 1),
-                                conf["blocksize"])
+            value = blosc_bytes(
+                value,
+                conf["cname"],
+                conf["clevel"],
+                conf["shuffle"],
+                conf.get("typesize", 1),
+                conf["blocksize"],
+            )
         elif name == "zstd":
             value = zstd_bytes(value, conf["level"], conf.get("checksum", False))
         elif name == "crc32c":
@@ -164,7 +212,9 @@ def index_size(conf: dict, per_shard) -> int:
     return len(encode(dummy, conf["index_codecs"]))
 
 
-def assemble_shard(blobs: dict, conf: dict, per_shard, *, order=None, gap: bytes = b"", lead: bytes = b"") -> bytes:
+def assemble_shard(
+    blobs: dict, conf: dict, per_shard, *, order=None, gap: bytes = b"", lead: bytes = b""
+) -> bytes:
     """A shard from encoded inner chunks (`blobs`: position -> bytes; positions not in it are
     empty): chunks in `order` (default C order), `gap` between consecutive chunks and `lead` before
     the first, offsets from the start of the shard value, index encoded with `index_codecs` at
@@ -182,20 +232,41 @@ def assemble_shard(blobs: dict, conf: dict, per_shard, *, order=None, gap: bytes
     return encoded_index + bytes(body) if at_start else bytes(body) + encoded_index
 
 
-def encode_shard(block: np.ndarray, conf: dict, *, empty: Iterable = (), order=None, gap: bytes = b"",
-                 lead: bytes = b"") -> bytes:
+def encode_shard(
+    block: np.ndarray,
+    conf: dict,
+    *,
+    empty: Iterable = (),
+    order=None,
+    gap: bytes = b"",
+    lead: bytes = b"",
+) -> bytes:
     inner_shape = conf["chunk_shape"]
     per_shard = tuple(s // c for s, c in zip(block.shape, inner_shape))
     empty = set(map(tuple, empty))
-    blobs = {pos: encode(sub, conf["codecs"]) for pos, sub in inner_blocks(block, inner_shape).items() if pos not in empty}
+    blobs = {
+        pos: encode(sub, conf["codecs"])
+        for pos, sub in inner_blocks(block, inner_shape).items()
+        if pos not in empty
+    }
     return assemble_shard(blobs, conf, per_shard, order=order, gap=gap, lead=lead)
 
 
 # ---- whole arrays --------------------------------------------------------------------------------
 
-def put_chunks(w, doc: dict, data: np.ndarray, fill: np.ndarray, *, skip=(), prefix: str = "",
-               empty_inner: Callable[[tuple], Iterable] | None = None, key=default_key,
-               encoder: Callable[[np.ndarray, tuple], bytes] | None = None) -> np.ndarray:
+
+def put_chunks(
+    w,
+    doc: dict,
+    data: np.ndarray,
+    fill: np.ndarray,
+    *,
+    skip=(),
+    prefix: str = "",
+    empty_inner: Callable[[tuple], Iterable] | None = None,
+    key=default_key,
+    encoder: Callable[[np.ndarray, tuple], bytes] | None = None,
+) -> np.ndarray:
     """Write `doc` and every chunk (shard) of `data` except those in `skip`, encoded by hand with the
     document's codecs; overhang is junk. For sharded arrays `empty_inner(chunk index)` names the
     inner positions to mark empty: they read as fill unless wholly outside the array. Returns the
@@ -204,9 +275,14 @@ def put_chunks(w, doc: dict, data: np.ndarray, fill: np.ndarray, *, skip=(), pre
     chunks = tuple(doc["chunk_grid"]["configuration"]["chunk_shape"])
     w.put_json(prefix + "zarr.json", doc)
     expected = data.copy()
-    shard_codec = next((c for c in doc["codecs"] if isinstance(c, dict) and c.get("name") == "sharding_indexed"), None)
+    shard_codec = next(
+        (c for c in doc["codecs"] if isinstance(c, dict) and c.get("name") == "sharding_indexed"),
+        None,
+    )
     # behind a transpose the inner grid is in transposed coordinates: no empty inner chunks there
-    sharded = shard_codec is not None and not any(isinstance(c, dict) and c.get("name") == "transpose" for c in doc["codecs"])
+    sharded = shard_codec is not None and not any(
+        isinstance(c, dict) and c.get("name") == "transpose" for c in doc["codecs"]
+    )
     inner_shape = tuple(shard_codec["configuration"]["chunk_shape"]) if sharded else None
     for index in np.ndindex(*grid(shape, chunks)):
         where = region(index, chunks, shape)
@@ -217,11 +293,18 @@ def put_chunks(w, doc: dict, data: np.ndarray, fill: np.ndarray, *, skip=(), pre
         block[tuple(slice(0, s.stop - s.start) for s in where)] = data[where]
         empties = set(map(tuple, empty_inner(index))) if empty_inner and sharded else set()
         per_shard = [c // n for c, n in zip(chunks, inner_shape)] if sharded else []
-        if any(len(p) != len(per_shard) or any(not 0 <= q < n for q, n in zip(p, per_shard)) for p in empties):
-            raise ValueError(f"empty inner positions {sorted(empties)} outside the {per_shard} inner grid")
+        if any(
+            len(p) != len(per_shard) or any(not 0 <= q < n for q, n in zip(p, per_shard))
+            for p in empties
+        ):
+            raise ValueError(
+                f"empty inner positions {sorted(empties)} outside the {per_shard} inner grid"
+            )
         for pos in empties:  # the part of an empty inner chunk inside the array reads as fill
-            inner = tuple(slice(min(i * c + p * n, s), min(i * c + (p + 1) * n, s))
-                          for i, c, p, n, s in zip(index, chunks, pos, inner_shape, shape))
+            inner = tuple(
+                slice(min(i * c + p * n, s), min(i * c + (p + 1) * n, s))
+                for i, c, p, n, s in zip(index, chunks, pos, inner_shape, shape)
+            )
             expected[inner] = fill_array(fill, tuple(s.stop - s.start for s in inner))
         if encoder is not None:
             value = encoder(block, index)
@@ -234,13 +317,31 @@ def put_chunks(w, doc: dict, data: np.ndarray, fill: np.ndarray, *, skip=(), pre
 def outside_inner(index, chunks, inner_shape, shape) -> set[tuple[int, ...]]:
     """Inner positions of shard `index` that lie wholly outside the array."""
     per_shard = [c // n for c, n in zip(chunks, inner_shape)]
-    return {pos for pos in np.ndindex(*per_shard)
-            if any(i * c + p * n >= s for i, c, p, n, s in zip(index, chunks, pos, inner_shape, shape))}
+    return {
+        pos
+        for pos in np.ndindex(*per_shard)
+        if any(i * c + p * n >= s for i, c, p, n, s in zip(index, chunks, pos, inner_shape, shape))
+    }
 
 
-def read_case(case_id: str, requirements, description: str, build: Callable, *, needs=(), tier: str | None = None) -> None:
-    add_case(case_id, kind="read", build=build, needs=needs, tier=tier, requirements=requirements,
-             description=description)
+def read_case(
+    case_id: str,
+    requirements,
+    description: str,
+    build: Callable,
+    *,
+    needs=(),
+    tier: str | None = None,
+) -> None:
+    add_case(
+        case_id,
+        kind="read",
+        build=build,
+        needs=needs,
+        tier=tier,
+        requirements=requirements,
+        description=description,
+    )
 
 
 def zero_fill(data_type: str) -> Any:
@@ -254,7 +355,9 @@ def zero_fill(data_type: str) -> Any:
     return 0
 
 
-def one_chunk_doc(value: np.ndarray, data_type: str, codecs: list, fill: Any = None, **extra) -> dict:
+def one_chunk_doc(
+    value: np.ndarray, data_type: str, codecs: list, fill: Any = None, **extra
+) -> dict:
     """An array document whose single chunk is the whole array."""
     fill = zero_fill(data_type) if fill is None else fill
     return array_doc(value.shape, value.shape, data_type, fill, codecs=codecs, **extra)
@@ -269,7 +372,11 @@ def needs_for(codecs: list) -> list[str]:
             continue
         if name in ("bytes", "transpose", "gzip", "blosc", "zstd", "crc32c", "sharding_indexed"):
             out.add(f"codec:{name}")
-        if isinstance(codec, dict) and name == "bytes" and (codec.get("configuration") or {}).get("endian") == "big":
+        if (
+            isinstance(codec, dict)
+            and name == "bytes"
+            and (codec.get("configuration") or {}).get("endian") == "big"
+        ):
             out.add("dtype:big-endian")
         if name == "sharding_indexed" and isinstance(codec, dict):
             conf = codec.get("configuration") or {}

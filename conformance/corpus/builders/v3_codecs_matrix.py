@@ -11,13 +11,40 @@ from __future__ import annotations
 import numpy as np
 
 from ..data import sample
-from .v3_codecs_kit import (BE, CRC32C, FILLS, LE, RAW, blosc_codec, fill_bits, gzip_codec, needs_for,
-                            outside_inner, put_chunks, read_case, sharding, transpose, zstd_codec)
+from .v3_codecs_kit import (
+    BE,
+    CRC32C,
+    FILLS,
+    LE,
+    RAW,
+    blosc_codec,
+    fill_bits,
+    gzip_codec,
+    needs_for,
+    outside_inner,
+    put_chunks,
+    read_case,
+    sharding,
+    transpose,
+    zstd_codec,
+)
 from .v3_kit import array_doc, numpy_dtype
 
 SHAPE, CHUNKS, INNER = (9, 13), (4, 6), (2, 3)
 SKIP = {(1, 1), (2, 0)}
-TYPES = ("int8", "uint16", "int32", "int64", "uint64", "float16", "float32", "float64", "complex64", "complex128", "bool")
+TYPES = (
+    "int8",
+    "uint16",
+    "int32",
+    "int64",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+    "bool",
+)
 
 
 def _le(data_type: str) -> dict:
@@ -27,27 +54,62 @@ def _le(data_type: str) -> dict:
 
 # name -> (codecs for a data type, requirements, words for the description)
 PIPELINES = {
-    "bytes-le": (lambda t: [_le(t)], ["V3-BYTES-001", "V3-BYTES-002", "V3-BYTES-003", "V3-PIPE-003"],
-                 "bytes (little-endian, or no configuration for one-byte types)"),
+    "bytes-le": (
+        lambda t: [_le(t)],
+        ["V3-BYTES-001", "V3-BYTES-002", "V3-BYTES-003", "V3-PIPE-003"],
+        "bytes (little-endian, or no configuration for one-byte types)",
+    ),
     "bytes-be": (lambda t: [BE], ["V3-BYTES-001", "V3-BYTES-003"], "bytes with endian big"),
-    "transpose-bytes": (lambda t: [transpose([1, 0]), _le(t)], ["V3-TRANS-002", "V3-PIPE-002"],
-                        "transpose [1,0] then bytes"),
-    "gzip": (lambda t: [_le(t), gzip_codec(5)], ["V3-GZIP-001", "V3-GZIP-002", "V3-PIPE-002"],
-             "bytes then gzip level 5 (RFC 1952 members, mtime 0)"),
-    "zstd": (lambda t: [_le(t), zstd_codec(3)], ["V3-ZSTD-001", "V3-ZSTD-002", "V3-PIPE-002"],
-             "bytes then zstd level 3"),
-    "blosc-lz4-shuffle": (lambda t: [_le(t), blosc_codec("lz4", 5, "shuffle", numpy_dtype(t).itemsize, 0)],
-                          ["V3-BLOSC-001", "V3-BLOSC-002", "V3-BLOSC-004", "V3-PIPE-002"],
-                          "bytes then blosc lz4 with byte shuffle and typesize = item size"),
-    "crc32c": (lambda t: [_le(t), CRC32C], ["V3-CRC-001", "V3-CRC-002", "V3-PIPE-002"],
-               "bytes then crc32c (checksum appended, little-endian)"),
-    "shard-end": (lambda t: [sharding(INNER, [_le(t)], [LE], "end")],
-                  ["V3-SHARD-001", "V3-SHARD-006", "V3-SHARD-007", "V3-SHARD-008", "V3-SHARD-009", "V3-SHARD-014"],
-                  "sharding_indexed with (2,3) inner chunks and a [bytes] index at the end"),
-    "shard-start-crc": (lambda t: [sharding(INNER, [_le(t)], [LE, CRC32C], "start")],
-                        ["V3-SHARD-001", "V3-SHARD-006", "V3-SHARD-007", "V3-SHARD-008", "V3-SHARD-009",
-                         "V3-SHARD-010", "V3-SHARD-014"],
-                        "sharding_indexed with (2,3) inner chunks and a [bytes, crc32c] index at the start"),
+    "transpose-bytes": (
+        lambda t: [transpose([1, 0]), _le(t)],
+        ["V3-TRANS-002", "V3-PIPE-002"],
+        "transpose [1,0] then bytes",
+    ),
+    "gzip": (
+        lambda t: [_le(t), gzip_codec(5)],
+        ["V3-GZIP-001", "V3-GZIP-002", "V3-PIPE-002"],
+        "bytes then gzip level 5 (RFC 1952 members, mtime 0)",
+    ),
+    "zstd": (
+        lambda t: [_le(t), zstd_codec(3)],
+        ["V3-ZSTD-001", "V3-ZSTD-002", "V3-PIPE-002"],
+        "bytes then zstd level 3",
+    ),
+    "blosc-lz4-shuffle": (
+        lambda t: [_le(t), blosc_codec("lz4", 5, "shuffle", numpy_dtype(t).itemsize, 0)],
+        ["V3-BLOSC-001", "V3-BLOSC-002", "V3-BLOSC-004", "V3-PIPE-002"],
+        "bytes then blosc lz4 with byte shuffle and typesize = item size",
+    ),
+    "crc32c": (
+        lambda t: [_le(t), CRC32C],
+        ["V3-CRC-001", "V3-CRC-002", "V3-PIPE-002"],
+        "bytes then crc32c (checksum appended, little-endian)",
+    ),
+    "shard-end": (
+        lambda t: [sharding(INNER, [_le(t)], [LE], "end")],
+        [
+            "V3-SHARD-001",
+            "V3-SHARD-006",
+            "V3-SHARD-007",
+            "V3-SHARD-008",
+            "V3-SHARD-009",
+            "V3-SHARD-014",
+        ],
+        "sharding_indexed with (2,3) inner chunks and a [bytes] index at the end",
+    ),
+    "shard-start-crc": (
+        lambda t: [sharding(INNER, [_le(t)], [LE, CRC32C], "start")],
+        [
+            "V3-SHARD-001",
+            "V3-SHARD-006",
+            "V3-SHARD-007",
+            "V3-SHARD-008",
+            "V3-SHARD-009",
+            "V3-SHARD-010",
+            "V3-SHARD-014",
+        ],
+        "sharding_indexed with (2,3) inner chunks and a [bytes, crc32c] index at the start",
+    ),
 }
 
 
@@ -75,11 +137,19 @@ def _matrix_case(pipeline: str, data_type: str) -> None:
 
     requirements = [*requirements, "V3-DT-001", "V3-FILL-009", "V3-GRID-006"]
     what = "shards and empty inner chunks" if pipeline.startswith("shard") else "chunks"
-    tier = "extension" if pipeline == "zstd" else "optional" if data_type == "float16" else "required"
+    tier = (
+        "extension" if pipeline == "zstd" else "optional" if data_type == "float16" else "required"
+    )
     needs = [f"dtype:{data_type}", *needs_for(make_codecs(data_type))]
-    read_case(f"v3/pipeline/matrix-{pipeline}-{data_type}", requirements,
-              f"v3 {data_type} (9,13) in (4,6) chunks with {words}: missing {what} read as fill {fill}, "
-              f"edge overhang is junk, values bit-exact", build, needs=needs, tier=tier)
+    read_case(
+        f"v3/pipeline/matrix-{pipeline}-{data_type}",
+        requirements,
+        f"v3 {data_type} (9,13) in (4,6) chunks with {words}: missing {what} read as fill {fill}, "
+        f"edge overhang is junk, values bit-exact",
+        build,
+        needs=needs,
+        tier=tier,
+    )
 
 
 for _pipeline in PIPELINES:

@@ -15,8 +15,14 @@ U1 = ["dtype:uint8", "codec:bytes"]
 
 # ---- reads: edge chunks and index arithmetic (V3-GRID-003, V3-GRID-006) ---------------------------
 
-@case("v3/grid/edge-sentinel-1d", kind="read", needs=["dtype:int8", "codec:bytes"], requirements=["V3-GRID-006"],
-      description="v3 int8 shape (5,) chunks (4,): chunk 1 holds [7, 7f, 7f, 7f] and the array ends in 7")
+
+@case(
+    "v3/grid/edge-sentinel-1d",
+    kind="read",
+    needs=["dtype:int8", "codec:bytes"],
+    requirements=["V3-GRID-006"],
+    description="v3 int8 shape (5,) chunks (4,): chunk 1 holds [7, 7f, 7f, 7f] and the array ends in 7",
+)
 def _(w):
     w.put_json("zarr.json", array_doc((5,), (4,), "int8", 0))
     w.put("c/0", bytes([1, 2, 3, 4]))
@@ -24,18 +30,29 @@ def _(w):
     w.expect_array(np.array([1, 2, 3, 4, 7], "i1"))
 
 
-@case("v3/grid/edge-junk-3d", kind="read", needs=["dtype:uint16", "codec:bytes"],
-      requirements=["V3-GRID-003", "V3-GRID-006", "V3-FILL-009"],
-      description="v3 uint16 (5,7,3) in (2,3,2) chunks: 7f7f junk in every overhang, one chunk missing")
+@case(
+    "v3/grid/edge-junk-3d",
+    kind="read",
+    needs=["dtype:uint16", "codec:bytes"],
+    requirements=["V3-GRID-003", "V3-GRID-006", "V3-FILL-009"],
+    description="v3 uint16 (5,7,3) in (2,3,2) chunks: 7f7f junk in every overhang, one chunk missing",
+)
 def _(w):
     data = sample(w.rng, (5, 7, 3), "u2", avoid=np.uint16(9))
     doc = array_doc((5, 7, 3), (2, 3, 2), "uint16", 9)
-    w.expect_array(put_array(w, "", doc, data, fill_bits=np.array(9, "u2"), skip={(1, 2, 0)}, endian="little"))
+    w.expect_array(
+        put_array(w, "", doc, data, fill_bits=np.array(9, "u2"), skip={(1, 2, 0)}, endian="little")
+    )
 
 
-@case("v3/grid/single-element-3d", kind="read", needs=U1, requirements=["V3-GRID-003", "V3-GRID-006", "V3-FILL-009"],
-      description="v3 uint8 (8,31,14) in (3,4,5) chunks, only chunk (1,7,2) stored: its element at local "
-                  "(2,2,3) is the array element (5,30,13); everything else reads as the fill 3")
+@case(
+    "v3/grid/single-element-3d",
+    kind="read",
+    needs=U1,
+    requirements=["V3-GRID-003", "V3-GRID-006", "V3-FILL-009"],
+    description="v3 uint8 (8,31,14) in (3,4,5) chunks, only chunk (1,7,2) stored: its element at local "
+    "(2,2,3) is the array element (5,30,13); everything else reads as the fill 3",
+)
 def _(w):
     # V3-GRID-003 scaled down from the catalogue's (10,200,3000) example: the same chunk index
     # (1,7,2), reached through an edge chunk in two dimensions so the overhang is junk too.
@@ -51,9 +68,14 @@ def _(w):
     w.expect_array(expected)
 
 
-@case("v3/grid/element-placement-2d", kind="read", needs=I4, requirements=["V3-GRID-003"],
-      description="v3 int32 (9,20) in (4,7) chunks: values in chunks (2,1) and (0,2) land at (8,13) and "
-                  "(3,19), catching swapped or transposed chunk arithmetic")
+@case(
+    "v3/grid/element-placement-2d",
+    kind="read",
+    needs=I4,
+    requirements=["V3-GRID-003"],
+    description="v3 int32 (9,20) in (4,7) chunks: values in chunks (2,1) and (0,2) land at (8,13) and "
+    "(3,19), catching swapped or transposed chunk arithmetic",
+)
 def _(w):
     shape, chunks = (9, 20), (4, 7)
     w.put_json("zarr.json", array_doc(shape, chunks, "int32", -1))
@@ -70,19 +92,28 @@ def _(w):
     w.expect_array(expected)
 
 
-@case("v3/grid/chunk-larger-than-array", kind="read", needs=["dtype:float32", "codec:bytes"],
-      requirements=["V3-GRID-002", "V3-GRID-006"],
-      description="v3 float32 (3,2) in one (10,10) chunk: the 94 overhang elements are junk and never read")
+@case(
+    "v3/grid/chunk-larger-than-array",
+    kind="read",
+    needs=["dtype:float32", "codec:bytes"],
+    requirements=["V3-GRID-002", "V3-GRID-006"],
+    description="v3 float32 (3,2) in one (10,10) chunk: the 94 overhang elements are junk and never read",
+)
 def _(w):
     data = sample(w.rng, (3, 2), "f4", avoid=np.float32(0))
     doc = array_doc((3, 2), (10, 10), "float32", 0.0)
     w.expect_array(put_array(w, "", doc, data, fill_bits=np.array(0, "f4"), endian="little"))
 
 
-@case("v3/grid/stale-chunk-beyond-shape", kind="read", needs=I4, tier="optional",
-      requirements=["V3-GRID-010", "V3-GRID-006"],
-      description="v3 int32 (6,) in (4,) chunks after a shrink: stale values in chunk 1's overhang and a "
-                  "stale chunk c/2 beyond the grid are not part of the array")
+@case(
+    "v3/grid/stale-chunk-beyond-shape",
+    kind="read",
+    needs=I4,
+    tier="optional",
+    requirements=["V3-GRID-010", "V3-GRID-006"],
+    description="v3 int32 (6,) in (4,) chunks after a shrink: stale values in chunk 1's overhang and a "
+    "stale chunk c/2 beyond the grid are not part of the array",
+)
 def _(w):
     data = sample(w.rng, (6,), "i4", avoid=np.int32(0))
     w.put_json("zarr.json", array_doc((6,), (4,), "int32", 0))
@@ -94,27 +125,42 @@ def _(w):
 
 # ---- reads: 0-d and zero-length arrays (V3-GRID-007, V3-GRID-008, V3-CKE-004/005) ------------------
 
-@case("v3/grid/0d-default-key-c", kind="read", needs=["dtype:float64", "codec:bytes", "feature:0d"],
-      requirements=["V3-GRID-007", "V3-CKE-004", "V3-ARR-004"],
-      description="v3 0-d float64 (shape [], chunk_shape []): the one chunk is at key 'c' and reads as -2.5")
+
+@case(
+    "v3/grid/0d-default-key-c",
+    kind="read",
+    needs=["dtype:float64", "codec:bytes", "feature:0d"],
+    requirements=["V3-GRID-007", "V3-CKE-004", "V3-ARR-004"],
+    description="v3 0-d float64 (shape [], chunk_shape []): the one chunk is at key 'c' and reads as -2.5",
+)
 def _(w):
     w.put_json("zarr.json", array_doc((), (), "float64", 0.0))
     w.put("c", np.array(-2.5, "<f8").tobytes())
     w.expect_array(np.array(-2.5))
 
 
-@case("v3/grid/0d-dot-separator-key-c", kind="read", needs=["dtype:int16", "codec:bytes", "feature:0d"],
-      requirements=["V3-GRID-007", "V3-CKE-004"],
-      description="v3 0-d int16 with the default encoding and separator '.': the chunk key is still 'c'")
+@case(
+    "v3/grid/0d-dot-separator-key-c",
+    kind="read",
+    needs=["dtype:int16", "codec:bytes", "feature:0d"],
+    requirements=["V3-GRID-007", "V3-CKE-004"],
+    description="v3 0-d int16 with the default encoding and separator '.': the chunk key is still 'c'",
+)
 def _(w):
-    w.put_json("zarr.json", array_doc((), (), "int16", 0, separator=".", codecs=[bytes_codec("big")]))
+    w.put_json(
+        "zarr.json", array_doc((), (), "int16", 0, separator=".", codecs=[bytes_codec("big")])
+    )
     w.put("c", np.array(-300, ">i2").tobytes())
     w.expect_array(np.array(-300, "i2"))
 
 
-@case("v3/grid/0d-v2-key-0", kind="read", needs=["dtype:uint32", "codec:bytes", "feature:0d", "feature:chunk-key-encoding-v2"],
-      requirements=["V3-GRID-007", "V3-CKE-005"],
-      description="v3 0-d uint32 with the v2 key encoding: the one chunk is at key '0' (a decoy at 'c')")
+@case(
+    "v3/grid/0d-v2-key-0",
+    kind="read",
+    needs=["dtype:uint32", "codec:bytes", "feature:0d", "feature:chunk-key-encoding-v2"],
+    requirements=["V3-GRID-007", "V3-CKE-005"],
+    description="v3 0-d uint32 with the v2 key encoding: the one chunk is at key '0' (a decoy at 'c')",
+)
 def _(w):
     w.put_json("zarr.json", array_doc((), (), "uint32", 0, encoding="v2", separator="."))
     w.put("0", np.array(4000000000, "<u4").tobytes())
@@ -122,32 +168,50 @@ def _(w):
     w.expect_array(np.array(4000000000, "u4"))
 
 
-@case("v3/grid/0d-missing-chunk", kind="read", needs=["dtype:int64", "codec:bytes", "feature:0d"],
-      requirements=["V3-GRID-007", "V3-FILL-009"],
-      description="v3 0-d int64 with no chunk key reads as its fill -9223372036854775808")
+@case(
+    "v3/grid/0d-missing-chunk",
+    kind="read",
+    needs=["dtype:int64", "codec:bytes", "feature:0d"],
+    requirements=["V3-GRID-007", "V3-FILL-009"],
+    description="v3 0-d int64 with no chunk key reads as its fill -9223372036854775808",
+)
 def _(w):
     w.put_json("zarr.json", array_doc((), (), "int64", -(2**63)))
     w.expect_array(np.array(-(2**63), "i8"))
 
 
-@case("v3/grid/zero-length-2d", kind="read", needs=["dtype:float32", "codec:bytes", "feature:zero-length"],
-      requirements=["V3-GRID-008", "V3-ARR-004"],
-      description="v3 float32 shape [0, 5] chunks [1, 5]: reads an empty (0, 5) array; the store holds only zarr.json")
+@case(
+    "v3/grid/zero-length-2d",
+    kind="read",
+    needs=["dtype:float32", "codec:bytes", "feature:zero-length"],
+    requirements=["V3-GRID-008", "V3-ARR-004"],
+    description="v3 float32 shape [0, 5] chunks [1, 5]: reads an empty (0, 5) array; the store holds only zarr.json",
+)
 def _(w):
     w.put_json("zarr.json", array_doc((0, 5), (1, 5), "float32", 0.0))
     w.expect_array(np.zeros((0, 5), "f4"))
 
 
-@case("v3/grid/zero-length-stray-chunk", kind="read", needs=I4 + ["feature:zero-length"], requirements=["V3-GRID-008"],
-      description="v3 int32 shape [4, 0] chunks [2, 3]: a stray key c/0/0 is not a chunk of the empty grid")
+@case(
+    "v3/grid/zero-length-stray-chunk",
+    kind="read",
+    needs=I4 + ["feature:zero-length"],
+    requirements=["V3-GRID-008"],
+    description="v3 int32 shape [4, 0] chunks [2, 3]: a stray key c/0/0 is not a chunk of the empty grid",
+)
 def _(w):
     w.put_json("zarr.json", array_doc((4, 0), (2, 3), "int32", 0))
     w.put("c/0/0", np.arange(6, dtype="<i4").tobytes())
     w.expect_array(np.zeros((4, 0), "i4"))
 
 
-@case("v3/grid/zero-length-1d", kind="read", needs=U1 + ["feature:zero-length"], requirements=["V3-GRID-008"],
-      description="v3 uint8 shape [0] chunks [4] reads an empty 1-d array")
+@case(
+    "v3/grid/zero-length-1d",
+    kind="read",
+    needs=U1 + ["feature:zero-length"],
+    requirements=["V3-GRID-008"],
+    description="v3 uint8 shape [0] chunks [4] reads an empty 1-d array",
+)
 def _(w):
     w.put_json("zarr.json", array_doc((0,), (4,), "uint8", 1))
     w.expect_array(np.zeros((0,), "u1"))
@@ -155,40 +219,114 @@ def _(w):
 
 # ---- rejects ---------------------------------------------------------------------------------------
 
+
 def _bad_grid(slug, shape, chunk_grid, reason, requirements, what, tier=None, **kw):
     doc = array_doc(shape, (1,) * len(shape), "int32", 0)
     doc["chunk_grid"] = chunk_grid
-    reject_case(f"v3/grid/reject-{slug}", doc, reason, requirements, f"v3 chunk_grid {what} is rejected on open",
-                needs=I4, tier=tier, **kw)
+    reject_case(
+        f"v3/grid/reject-{slug}",
+        doc,
+        reason,
+        requirements,
+        f"v3 chunk_grid {what} is rejected on open",
+        needs=I4,
+        tier=tier,
+        **kw,
+    )
 
 
 def _regular(chunk_shape):
     return {"name": "regular", "configuration": {"chunk_shape": chunk_shape}}
 
 
-_bad_grid("draft-form", [4], {"name": "regular", "chunk_shape": [2]}, "invalid-chunk-grid", ["V3-GRID-001"],
-          "in the draft form {'name': 'regular', 'chunk_shape': [2]} (no configuration)")
-_bad_grid("no-configuration", [4], {"name": "regular"}, "invalid-chunk-grid", ["V3-GRID-001"],
-          "{'name': 'regular'} without a configuration")
-_bad_grid("chunk-shape-missing", [4], {"name": "regular", "configuration": {}}, "invalid-chunk-grid", ["V3-GRID-001"],
-          "whose configuration lacks chunk_shape")
-_bad_grid("chunk-zero", [10], _regular([0]), "invalid-chunk-shape", ["V3-GRID-009"], "chunk_shape [0] for shape [10]")
-_bad_grid("chunk-zero-empty-dim", [0], _regular([0]), "invalid-chunk-shape", ["V3-GRID-009"],
-          "chunk_shape [0] for shape [0] (3.0 allows it, HEAD-2026 does not; the reference takes the stricter reading)")
-_bad_grid("chunk-negative", [4], _regular([-2]), "invalid-chunk-shape", ["V3-GRID-009"], "chunk_shape [-2]")
-_bad_grid("chunk-float", [4], _regular([2.0]), "invalid-chunk-shape", ["V3-GRID-001"], "chunk_shape [2.0]")
-_bad_grid("chunk-string", [4], _regular("2"), "invalid-chunk-shape", ["V3-GRID-001"], "chunk_shape '2'")
-_bad_grid("rank-too-small", [10, 10], _regular([5]), "invalid-chunk-shape", ["V3-ARR-012"],
-          "chunk_shape [5] for the 2-d shape [10, 10]")
-_bad_grid("rank-too-large", [10], _regular([5, 5]), "invalid-chunk-shape", ["V3-ARR-012"],
-          "chunk_shape [5, 5] for the 1-d shape [10]")
-_bad_grid("0d-with-chunk", [], _regular([1]), "invalid-chunk-shape", ["V3-ARR-012", "V3-GRID-007"],
-          "chunk_shape [1] for a 0-d array")
+_bad_grid(
+    "draft-form",
+    [4],
+    {"name": "regular", "chunk_shape": [2]},
+    "invalid-chunk-grid",
+    ["V3-GRID-001"],
+    "in the draft form {'name': 'regular', 'chunk_shape': [2]} (no configuration)",
+)
+_bad_grid(
+    "no-configuration",
+    [4],
+    {"name": "regular"},
+    "invalid-chunk-grid",
+    ["V3-GRID-001"],
+    "{'name': 'regular'} without a configuration",
+)
+_bad_grid(
+    "chunk-shape-missing",
+    [4],
+    {"name": "regular", "configuration": {}},
+    "invalid-chunk-grid",
+    ["V3-GRID-001"],
+    "whose configuration lacks chunk_shape",
+)
+_bad_grid(
+    "chunk-zero",
+    [10],
+    _regular([0]),
+    "invalid-chunk-shape",
+    ["V3-GRID-009"],
+    "chunk_shape [0] for shape [10]",
+)
+_bad_grid(
+    "chunk-zero-empty-dim",
+    [0],
+    _regular([0]),
+    "invalid-chunk-shape",
+    ["V3-GRID-009"],
+    "chunk_shape [0] for shape [0] (3.0 allows it, HEAD-2026 does not; the reference takes the stricter reading)",
+)
+_bad_grid(
+    "chunk-negative",
+    [4],
+    _regular([-2]),
+    "invalid-chunk-shape",
+    ["V3-GRID-009"],
+    "chunk_shape [-2]",
+)
+_bad_grid(
+    "chunk-float", [4], _regular([2.0]), "invalid-chunk-shape", ["V3-GRID-001"], "chunk_shape [2.0]"
+)
+_bad_grid(
+    "chunk-string", [4], _regular("2"), "invalid-chunk-shape", ["V3-GRID-001"], "chunk_shape '2'"
+)
+_bad_grid(
+    "rank-too-small",
+    [10, 10],
+    _regular([5]),
+    "invalid-chunk-shape",
+    ["V3-ARR-012"],
+    "chunk_shape [5] for the 2-d shape [10, 10]",
+)
+_bad_grid(
+    "rank-too-large",
+    [10],
+    _regular([5, 5]),
+    "invalid-chunk-shape",
+    ["V3-ARR-012"],
+    "chunk_shape [5, 5] for the 1-d shape [10]",
+)
+_bad_grid(
+    "0d-with-chunk",
+    [],
+    _regular([1]),
+    "invalid-chunk-shape",
+    ["V3-ARR-012", "V3-GRID-007"],
+    "chunk_shape [1] for a 0-d array",
+)
 
 
-@case("v3/grid/reject-truncated-edge-chunk", kind="reject", needs=I4, requirements=["V3-GRID-004"],
-      description="v3 int32 (5,) in (4,) whose edge chunk is stored truncated to its 1 in-bounds element "
-                  "(N5 style) fails on read")
+@case(
+    "v3/grid/reject-truncated-edge-chunk",
+    kind="reject",
+    needs=I4,
+    requirements=["V3-GRID-004"],
+    description="v3 int32 (5,) in (4,) whose edge chunk is stored truncated to its 1 in-bounds element "
+    "(N5 style) fails on read",
+)
 def _(w):
     w.put_json("zarr.json", array_doc((5,), (4,), "int32", 0))
     w.put("c/0", np.arange(4, dtype="<i4").tobytes())
@@ -198,31 +336,65 @@ def _(w):
 
 # ---- writes ----------------------------------------------------------------------------------------
 
-write_case("v3/grid/write-160-chunk-keys",
-           "v3 write of uint8 (10,19,23) in (5,2,3) chunks gives exactly 160 chunk keys, the highest c/1/9/7",
-           ["V3-GRID-002", "V3-CKE-001", "V3-KEY-003"], array_doc((10, 19, 23), (5, 2, 3), "uint8", 0),
-           lambda w: sample(w.rng, (10, 19, 23), "u1", avoid=np.uint8(0)), U1,
-           keys=all_keys((10, 19, 23), (5, 2, 3)), required_keys=["c/1/9/7"], forbidden_keys=["c/2/0/0", "c/1/10/7", "c/1/9/8"])
-write_case("v3/grid/write-edge-chunks-full-size",
-           "v3 write of int32 (30,30) in (16,16) chunks, bytes codec only: four keys, every chunk value exactly "
-           "1024 bytes (the reader's strict bytes decoding refuses any other size)",
-           ["V3-GRID-004", "V3-BYTES-004"], array_doc((30, 30), (16, 16), "int32", 0),
-           lambda w: sample(w.rng, (30, 30), "i4", avoid=np.int32(0)), I4, keys=all_keys((30, 30), (16, 16)))
-write_case("v3/grid/write-0d-default", "v3 write of the 0-d int32 scalar 5 stores exactly zarr.json and the chunk key 'c'",
-           ["V3-GRID-007", "V3-CKE-004"], array_doc((), (), "int32", 0), np.array(5, "i4"), I4 + ["feature:0d"],
-           keys=["zarr.json", "c"])
-write_case("v3/grid/write-0d-v2-encoding", "v3 write of a 0-d int32 with the v2 key encoding stores the chunk at '0'",
-           ["V3-GRID-007", "V3-CKE-005"], array_doc((), (), "int32", 0, encoding="v2", separator="."), np.array(5, "i4"),
-           I4 + ["feature:0d", "feature:chunk-key-encoding-v2"], keys=["zarr.json", "0"])
-write_case("v3/grid/write-zero-length", "v3 write of float32 shape [0, 5] chunks [1, 5] stores only zarr.json",
-           ["V3-GRID-008"], array_doc((0, 5), (1, 5), "float32", 0.0), np.zeros((0, 5), "f4"),
-           ["dtype:float32", "codec:bytes", "feature:zero-length"], keys=["zarr.json"])
+write_case(
+    "v3/grid/write-160-chunk-keys",
+    "v3 write of uint8 (10,19,23) in (5,2,3) chunks gives exactly 160 chunk keys, the highest c/1/9/7",
+    ["V3-GRID-002", "V3-CKE-001", "V3-KEY-003"],
+    array_doc((10, 19, 23), (5, 2, 3), "uint8", 0),
+    lambda w: sample(w.rng, (10, 19, 23), "u1", avoid=np.uint8(0)),
+    U1,
+    keys=all_keys((10, 19, 23), (5, 2, 3)),
+    required_keys=["c/1/9/7"],
+    forbidden_keys=["c/2/0/0", "c/1/10/7", "c/1/9/8"],
+)
+write_case(
+    "v3/grid/write-edge-chunks-full-size",
+    "v3 write of int32 (30,30) in (16,16) chunks, bytes codec only: four keys, every chunk value exactly "
+    "1024 bytes (the reader's strict bytes decoding refuses any other size)",
+    ["V3-GRID-004", "V3-BYTES-004"],
+    array_doc((30, 30), (16, 16), "int32", 0),
+    lambda w: sample(w.rng, (30, 30), "i4", avoid=np.int32(0)),
+    I4,
+    keys=all_keys((30, 30), (16, 16)),
+)
+write_case(
+    "v3/grid/write-0d-default",
+    "v3 write of the 0-d int32 scalar 5 stores exactly zarr.json and the chunk key 'c'",
+    ["V3-GRID-007", "V3-CKE-004"],
+    array_doc((), (), "int32", 0),
+    np.array(5, "i4"),
+    I4 + ["feature:0d"],
+    keys=["zarr.json", "c"],
+)
+write_case(
+    "v3/grid/write-0d-v2-encoding",
+    "v3 write of a 0-d int32 with the v2 key encoding stores the chunk at '0'",
+    ["V3-GRID-007", "V3-CKE-005"],
+    array_doc((), (), "int32", 0, encoding="v2", separator="."),
+    np.array(5, "i4"),
+    I4 + ["feature:0d", "feature:chunk-key-encoding-v2"],
+    keys=["zarr.json", "0"],
+)
+write_case(
+    "v3/grid/write-zero-length",
+    "v3 write of float32 shape [0, 5] chunks [1, 5] stores only zarr.json",
+    ["V3-GRID-008"],
+    array_doc((0, 5), (1, 5), "float32", 0.0),
+    np.zeros((0, 5), "f4"),
+    ["dtype:float32", "codec:bytes", "feature:zero-length"],
+    keys=["zarr.json"],
+)
 
 
-@case("v3/grid/write-edge-overhang-is-fill", kind="write", needs=I4 + ["op:write"], tier="optional",
-      requirements=["V3-GRID-005", "V3-GRID-004"],
-      description="v3 write of int32 (30,30) in (16,16) with fill 0x20202020: the overhang of every edge chunk "
-                  "holds the fill, so each chunk value is the JSON text '0' padded with whitespace")
+@case(
+    "v3/grid/write-edge-overhang-is-fill",
+    kind="write",
+    needs=I4 + ["op:write"],
+    tier="optional",
+    requirements=["V3-GRID-005", "V3-GRID-004"],
+    description="v3 write of int32 (30,30) in (16,16) with fill 0x20202020: the overhang of every edge chunk "
+    "holds the fill, so each chunk value is the JSON text '0' padded with whitespace",
+)
 def _(w):
     # The write expectation can only compare JSON documents, so the values are chosen to make every
     # chunk a JSON document: each chunk's first element is the bytes "0   " and all other elements are
@@ -237,5 +409,10 @@ def _(w):
             data[r, c] = 0x20202030  # b"0   "
     doc = array_doc((30, 30), (16, 16), "int32", 0x20202020)
     keys = all_keys((30, 30), (16, 16))
-    w.expect_write(metadata=doc, data=data.astype("i4"), keys=keys, documents={k: 0 for k in keys[1:]},
-                   exact_basis=["V3-GRID-005"])  # a SHOULD: hence tier optional
+    w.expect_write(
+        metadata=doc,
+        data=data.astype("i4"),
+        keys=keys,
+        documents={k: 0 for k in keys[1:]},
+        exact_basis=["V3-GRID-005"],
+    )  # a SHOULD: hence tier optional

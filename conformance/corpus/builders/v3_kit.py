@@ -7,19 +7,30 @@ reference writer. Expected data is computed here from the same arrays, never rea
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from ..chunking import JUNK, fill_array, grid, junk_block, region  # noqa: F401  (re-exported to builders)
 from ..generator import add_case
 
-
 # v3 core identifier -> native NumPy dtype of the values
 CORE = {
-    "bool": "?", "int8": "i1", "int16": "i2", "int32": "i4", "int64": "i8",
-    "uint8": "u1", "uint16": "u2", "uint32": "u4", "uint64": "u8",
-    "float16": "f2", "float32": "f4", "float64": "f8", "complex64": "c8", "complex128": "c16",
+    "bool": "?",
+    "int8": "i1",
+    "int16": "i2",
+    "int32": "i4",
+    "int64": "i8",
+    "uint8": "u1",
+    "uint16": "u2",
+    "uint32": "u4",
+    "uint64": "u8",
+    "float16": "f2",
+    "float32": "f4",
+    "float64": "f8",
+    "complex64": "c8",
+    "complex128": "c16",
 }
 
 
@@ -50,9 +61,18 @@ def default_endian(data_type: str) -> str | None:
     return None if dtype.itemsize == 1 or dtype.kind == "V" or data_type == "bool" else "little"
 
 
-def array_doc(shape, chunks, data_type: Any, fill_value: Any, *, codecs: list | None = None,
-              separator: str | None = "/", encoding: str = "default", endian: str | None = "auto",
-              **extra) -> dict:
+def array_doc(
+    shape,
+    chunks,
+    data_type: Any,
+    fill_value: Any,
+    *,
+    codecs: list | None = None,
+    separator: str | None = "/",
+    encoding: str = "default",
+    endian: str | None = "auto",
+    **extra,
+) -> dict:
     """A valid 3.0 array document; `extra` members are added (or replace) at the end.
     `separator=None` writes the encoding with no configuration."""
     if codecs is None:
@@ -92,9 +112,6 @@ def v2_key(index, separator: str = ".") -> str:
     return separator.join(map(str, index)) if index else "0"
 
 
-
-
-
 def bits(dtype, value: int) -> np.ndarray:
     """A 0-d array of float/complex/int `dtype` whose little-endian bytes are the integer `value`."""
     dtype = np.dtype(dtype)
@@ -117,10 +134,19 @@ def encode_block(block: np.ndarray, endian: str | None) -> bytes:
     return np.ascontiguousarray(block.astype(stored_dtype(block.dtype, endian))).tobytes()
 
 
-
-def put_array(w, prefix: str, doc: dict, data: np.ndarray, *, fill_bits: np.ndarray, skip=(),
-              endian: str | None = None, key: Callable | None = None, encode: Callable | None = None,
-              junk: bool = True) -> np.ndarray:
+def put_array(
+    w,
+    prefix: str,
+    doc: dict,
+    data: np.ndarray,
+    *,
+    fill_bits: np.ndarray,
+    skip=(),
+    endian: str | None = None,
+    key: Callable | None = None,
+    encode: Callable | None = None,
+    junk: bool = True,
+) -> np.ndarray:
     """Write `doc` at `prefix`zarr.json and every chunk of `data` except those in `skip`, encoded
     with the bytes codec (`endian`) or `encode(block)`; edge-chunk overhang is junk. Returns the
     expected array (skipped chunks read as the fill)."""
@@ -141,9 +167,19 @@ def put_array(w, prefix: str, doc: dict, data: np.ndarray, *, fill_bits: np.ndar
     return expected
 
 
-def reject_case(case_id: str, doc_or_bytes: Any, reason: str, requirements, description: str, *,
-                needs=(), tier: str | None = None, stage: str = "open", node: str = "",
-                extra: dict[str, bytes] | None = None) -> None:
+def reject_case(
+    case_id: str,
+    doc_or_bytes: Any,
+    reason: str,
+    requirements,
+    description: str,
+    *,
+    needs=(),
+    tier: str | None = None,
+    stage: str = "open",
+    node: str = "",
+    extra: dict[str, bytes] | None = None,
+) -> None:
     """A one-fault case: the document (a dict, or raw bytes for JSON-level faults) at the node's
     zarr.json plus any extra keys."""
 
@@ -162,9 +198,15 @@ def reject_case(case_id: str, doc_or_bytes: Any, reason: str, requirements, desc
         w.node = node
         w.expect_reject(reason, stage)
 
-    add_case(case_id, kind="reject", build=build, needs=needs, tier=tier, requirements=requirements,
-             description=description)
-
+    add_case(
+        case_id,
+        kind="reject",
+        build=build,
+        needs=needs,
+        tier=tier,
+        requirements=requirements,
+        description=description,
+    )
 
 
 def put_hierarchy(w, path: str) -> None:
@@ -179,7 +221,9 @@ def all_keys(shape, chunks, key=default_key, prefix: str = "") -> list[str]:
     return [prefix + "zarr.json"] + [prefix + key(i) for i in np.ndindex(*grid(shape, chunks))]
 
 
-def write_case(case_id, description, requirements, metadata, data, needs, tier=None, path="", **expect) -> None:
+def write_case(
+    case_id, description, requirements, metadata, data, needs, tier=None, path="", **expect
+) -> None:
     """A write case of an array; `data` is an array or a function of the CaseWriter (for w.rng).
     Ancestor group documents listed in `keys` are optional keys unless the case says otherwise:
     3.0 describes creating them only in its non-normative Operations section."""
@@ -192,5 +236,12 @@ def write_case(case_id, description, requirements, metadata, data, needs, tier=N
         arr = data(w) if callable(data) else data
         w.expect_write(metadata=metadata, data=arr, path=path, **expect)
 
-    add_case(case_id, kind="write", build=build, needs=[*needs, "op:write"], tier=tier, requirements=requirements,
-             description=description)
+    add_case(
+        case_id,
+        kind="write",
+        build=build,
+        needs=[*needs, "op:write"],
+        tier=tier,
+        requirements=requirements,
+        description=description,
+    )

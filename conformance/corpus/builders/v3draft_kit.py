@@ -9,13 +9,14 @@ reference writer, and expected data comes from the same NumPy arrays.
 from __future__ import annotations
 
 import gzip
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numcodecs
 import numpy as np
 
 from .. import chunking
-from ..chunking import fill_array, grid, region  # noqa: F401  (re-exported to builders)
+from ..chunking import fill_array, grid, region
 from ..generator import add_case
 
 CORE_URI = "https://purl.org/zarr/spec/core/3.0"
@@ -30,15 +31,27 @@ JUNK = 0x5A  # overhang sentinel of edge chunks
 
 # seed-002 core data type -> little-endian NumPy dtype of the values
 CORE = {
-    "bool": "|b1", "int8": "|i1", "int16": "<i2", "int32": "<i4", "uint8": "|u1", "uint16": "<u2",
-    "uint32": "<u4", "float16": "<f2", "float32": "<f4", "float64": "<f8", "complex64": "<c8",
+    "bool": "|b1",
+    "int8": "|i1",
+    "int16": "<i2",
+    "int32": "<i4",
+    "uint8": "|u1",
+    "uint16": "<u2",
+    "uint32": "<u4",
+    "float16": "<f2",
+    "float32": "<f4",
+    "float64": "<f8",
+    "complex64": "<c8",
     "complex128": "<c16",
 }
 
 
 def entry_point(**changes) -> dict:
-    doc = {"zarr_format": CORE_URI, "metadata_encoding": {"type": "json", "metadata_key_suffix": ".json"},
-           "extensions": []}
+    doc = {
+        "zarr_format": CORE_URI,
+        "metadata_encoding": {"type": "json", "metadata_key_suffix": ".json"},
+        "extensions": [],
+    }
     doc.update(changes)
     return doc
 
@@ -53,9 +66,19 @@ def dtype_need(data_type: str) -> str:
     return "dtype:r*" if data_type.startswith("r") else f"dtype:{data_type}"
 
 
-def array_doc(shape, chunks, data_type: Any = "int32", fill_value: Any = 0, *, separator: str = "/",
-              layout: Any = "C", codecs: list | None = None, transformers: list | None = None,
-              attributes: dict | None = None, **extra) -> dict:
+def array_doc(
+    shape,
+    chunks,
+    data_type: Any = "int32",
+    fill_value: Any = 0,
+    *,
+    separator: str = "/",
+    layout: Any = "C",
+    codecs: list | None = None,
+    transformers: list | None = None,
+    attributes: dict | None = None,
+    **extra,
+) -> dict:
     """A valid seed-002 array document; `codecs`/`transformers` None leave the member out;
     `extra` members are added (or replace) at the end."""
     doc: dict[str, Any] = {
@@ -80,7 +103,15 @@ def gzip_codec(level: int = 1) -> dict:
 
 
 def blosc_codec(cname="lz4", clevel=5, shuffle=1, blocksize=0) -> dict:
-    return {"type": BLOSC_URI, "configuration": {"cname": cname, "clevel": clevel, "shuffle": shuffle, "blocksize": blocksize}}
+    return {
+        "type": BLOSC_URI,
+        "configuration": {
+            "cname": cname,
+            "clevel": clevel,
+            "shuffle": shuffle,
+            "blocksize": blocksize,
+        },
+    }
 
 
 def endian_codec(endian: str = "big") -> dict:
@@ -88,10 +119,15 @@ def endian_codec(endian: str = "big") -> dict:
 
 
 def sharding(chunks_per_shard, uri: str = SHARDING_URI) -> dict:
-    return {"extension": uri, "type": "indexed", "configuration": {"chunks_per_shard": list(chunks_per_shard)}}
+    return {
+        "extension": uri,
+        "type": "indexed",
+        "configuration": {"chunks_per_shard": list(chunks_per_shard)},
+    }
 
 
 # ---- keys ------------------------------------------------------------------------------------
+
 
 def meta_key(path: str, kind: str = "array") -> str:
     """`meta/<P>.array.json`, root `meta/array.json` (V3DRAFT-KEY-002/003)."""
@@ -107,36 +143,49 @@ def chunk_id(index, separator: str = "/") -> str:
     return "c" + separator.join(str(i) for i in index)
 
 
-
-
 # ---- chunk encoding by hand ------------------------------------------------------------------
+
 
 def encode_chunk(block: np.ndarray, doc: dict) -> bytes:
     """EC[0] from the memory layout (F reverses the dimensions), then each codec in order, then
     the default conversion (C order, little-endian, bool as 00/01)."""
     data: Any = block.T if doc["chunk_memory_layout"] == "F" else block
-    le = block.dtype.newbyteorder("<") if block.dtype.kind not in "bV" and block.dtype.itemsize > 1 else block.dtype
+    le = (
+        block.dtype.newbyteorder("<")
+        if block.dtype.kind not in "bV" and block.dtype.itemsize > 1
+        else block.dtype
+    )
     for codec in doc.get("codecs", []):
         uri, config = codec["type"], codec.get("configuration", {})
         if uri == ENDIAN_URI:
             order = "<" if config["endian"] == "little" else ">"
-            target = block.dtype.newbyteorder(order) if block.dtype.itemsize > 1 and block.dtype.kind != "V" else block.dtype
+            target = (
+                block.dtype.newbyteorder(order)
+                if block.dtype.itemsize > 1 and block.dtype.kind != "V"
+                else block.dtype
+            )
             data = np.ascontiguousarray(data, dtype=target).tobytes()
             continue
         raw = data if isinstance(data, bytes) else np.ascontiguousarray(data, dtype=le).tobytes()
         if uri == GZIP_URI:
             data = gzip.compress(raw, compresslevel=config["level"], mtime=0)
         elif uri == BLOSC_URI:
-            data = bytes(numcodecs.Blosc(cname=config["cname"], clevel=config["clevel"], shuffle=config["shuffle"],
-                                         blocksize=config.get("blocksize", 0)).encode(raw))
+            data = bytes(
+                numcodecs.Blosc(
+                    cname=config["cname"],
+                    clevel=config["clevel"],
+                    shuffle=config["shuffle"],
+                    blocksize=config.get("blocksize", 0),
+                ).encode(raw)
+            )
         else:
             raise ValueError(uri)
     return data if isinstance(data, bytes) else np.ascontiguousarray(data, dtype=le).tobytes()
 
 
-
-
-def chunk_bytes(doc: dict, data: np.ndarray, fill: np.ndarray, skip=(), encode: Callable | None = None) -> tuple[dict, np.ndarray]:
+def chunk_bytes(
+    doc: dict, data: np.ndarray, fill: np.ndarray, skip=(), encode: Callable | None = None
+) -> tuple[dict, np.ndarray]:
     """({chunk index: encoded bytes}, expected array): every chunk except `skip`, edge overhang junk."""
     shape, chunks = tuple(doc["shape"]), tuple(doc["chunk_grid"]["chunk_shape"])
     encode = encode or (lambda block: encode_chunk(block, doc))
@@ -153,8 +202,16 @@ def chunk_bytes(doc: dict, data: np.ndarray, fill: np.ndarray, skip=(), encode: 
     return out, expected
 
 
-def put_array(w, path: str, doc: dict, data: np.ndarray, fill: np.ndarray, skip=(), entry: dict | None = None,
-              encode: Callable | None = None) -> np.ndarray:
+def put_array(
+    w,
+    path: str,
+    doc: dict,
+    data: np.ndarray,
+    fill: np.ndarray,
+    skip=(),
+    entry: dict | None = None,
+    encode: Callable | None = None,
+) -> np.ndarray:
     """Entry point, the array document and its chunks (not sharded); returns the expected data."""
     put_entry(w, entry)
     w.put_json(meta_key(path), doc)
@@ -200,11 +257,22 @@ def put_entry(w, entry: dict | None = None) -> None:
     w.put_json("zarr.json", entry if entry is not None else entry_point())
 
 
-
 # ---- table-driven reject cases ----------------------------------------------------------------
 
-def reject_case(case_id: str, reason: str, requirements, description: str, *, docs: dict, entry: Any = "default",
-                node: str = "x", needs=(), tier: str | None = None, stage: str = "open") -> None:
+
+def reject_case(
+    case_id: str,
+    reason: str,
+    requirements,
+    description: str,
+    *,
+    docs: dict,
+    entry: Any = "default",
+    node: str = "x",
+    needs=(),
+    tier: str | None = None,
+    stage: str = "open",
+) -> None:
     """A one-fault draft store: the entry point (a dict, raw bytes, or None for none) plus `docs`
     ({key: dict or bytes}); opening (or reading, with stage 'read') `node` must fail."""
 
@@ -223,8 +291,15 @@ def reject_case(case_id: str, reason: str, requirements, description: str, *, do
         w.node = node
         w.expect_reject(reason, stage)
 
-    add_case(case_id, kind="reject", build=build, needs=needs, tier=tier, requirements=requirements,
-             description=description)
+    add_case(
+        case_id,
+        kind="reject",
+        build=build,
+        needs=needs,
+        tier=tier,
+        requirements=requirements,
+        description=description,
+    )
 
 
 def junk_block(chunks, dtype: np.dtype, fill: np.ndarray) -> np.ndarray:

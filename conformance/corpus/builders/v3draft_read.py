@@ -9,7 +9,14 @@ import numpy as np
 from ..data import sample
 from ..generator import case
 from .v3draft_kit import (
-    CORE_URI, array_doc, data_prefix, entry_point, gzip_codec, meta_key, put_array, put_entry,
+    CORE_URI,
+    array_doc,
+    data_prefix,
+    entry_point,
+    gzip_codec,
+    meta_key,
+    put_array,
+    put_entry,
 )
 
 I4 = ["dtype:int32"]
@@ -32,10 +39,21 @@ def put_leaf(w, path: str) -> None:
 
 # ---- the key layout (V3DRAFT-KEY-002..005) ----------------------------------------------------------
 
-@case("v3-draft/keys/layout-table", kind="read", needs=I4 + G,
-      requirements=["V3DRAFT-KEY-002", "V3DRAFT-KEY-003", "V3DRAFT-KEY-009", "V3DRAFT-META-016", "V3DRAFT-META-018"],
-      description="draft keys as in the spec table: meta/group.json, meta/foo.group.json, meta/foo/bar.group.json, "
-                  "meta/foo/baz.array.json; group /foo has members {bar: group, baz: array}")
+
+@case(
+    "v3-draft/keys/layout-table",
+    kind="read",
+    needs=I4 + G,
+    requirements=[
+        "V3DRAFT-KEY-002",
+        "V3DRAFT-KEY-003",
+        "V3DRAFT-KEY-009",
+        "V3DRAFT-META-016",
+        "V3DRAFT-META-018",
+    ],
+    description="draft keys as in the spec table: meta/group.json, meta/foo.group.json, meta/foo/bar.group.json, "
+    "meta/foo/baz.array.json; group /foo has members {bar: group, baz: array}",
+)
 def _(w):
     small_int32(w, "foo/baz")
     w.put_json(meta_key("", "group"), {"attributes": {"root": True}})
@@ -45,10 +63,14 @@ def _(w):
     w.expect_group(attributes={"spam": "ham", "eggs": 42}, members={"bar": "group", "baz": "array"})
 
 
-@case("v3-draft/keys/array-foo-baz", kind="read", needs=I4,
-      requirements=["V3DRAFT-KEY-003", "V3DRAFT-KEY-004", "V3DRAFT-KEY-005", "V3DRAFT-META-004"],
-      description="draft array /foo/baz (5,7) in (2,3) chunks at data/foo/baz/c<i>/<j>; chunk (1,1) is absent "
-                  "(fill 42) while a final-style decoy data/foo/baz/c/1/1 holds other values")
+@case(
+    "v3-draft/keys/array-foo-baz",
+    kind="read",
+    needs=I4,
+    requirements=["V3DRAFT-KEY-003", "V3DRAFT-KEY-004", "V3DRAFT-KEY-005", "V3DRAFT-META-004"],
+    description="draft array /foo/baz (5,7) in (2,3) chunks at data/foo/baz/c<i>/<j>; chunk (1,1) is absent "
+    "(fill 42) while a final-style decoy data/foo/baz/c/1/1 holds other values",
+)
 def _(w):
     expected = small_int32(w, "foo/baz", attributes=ATTRS)
     w.put("data/foo/baz/c/1/1", np.full(6, -7, "<i4").tobytes())
@@ -56,19 +78,27 @@ def _(w):
     w.expect_array(expected, attributes=ATTRS)
 
 
-@case("v3-draft/keys/root-array", kind="read", needs=["dtype:uint16"],
-      requirements=["V3DRAFT-KEY-003", "V3DRAFT-KEY-004", "V3DRAFT-KEY-005"],
-      description="draft root array: metadata at meta/array.json and chunks at data/c0/0 .. data/c2/1")
+@case(
+    "v3-draft/keys/root-array",
+    kind="read",
+    needs=["dtype:uint16"],
+    requirements=["V3DRAFT-KEY-003", "V3DRAFT-KEY-004", "V3DRAFT-KEY-005"],
+    description="draft root array: metadata at meta/array.json and chunks at data/c0/0 .. data/c2/1",
+)
 def _(w):
     doc = array_doc((6, 5), (2, 3), "uint16", 0)
     data = sample(w.rng, (6, 5), "<u2", avoid=np.uint16(0))
     w.expect_array(put_array(w, "", doc, data, np.array(0, "<u2")))
 
 
-@case("v3-draft/keys/chunk-id-c1-23-45", kind="read", needs=["dtype:int8"],
-      requirements=["V3DRAFT-KEY-005", "V3DRAFT-KEY-004"],
-      description="draft 3-d int8 (2,24,46) in (1,1,1) chunks: only data/a/c1/23/45 exists (-5); the decoys "
-                  "data/a/c/1/23/45 and data/a/c1.23.45 are ignored and everything else reads as fill 7")
+@case(
+    "v3-draft/keys/chunk-id-c1-23-45",
+    kind="read",
+    needs=["dtype:int8"],
+    requirements=["V3DRAFT-KEY-005", "V3DRAFT-KEY-004"],
+    description="draft 3-d int8 (2,24,46) in (1,1,1) chunks: only data/a/c1/23/45 exists (-5); the decoys "
+    "data/a/c/1/23/45 and data/a/c1.23.45 are ignored and everything else reads as fill 7",
+)
 def _(w):
     put_entry(w)
     w.put_json(meta_key("a"), array_doc((2, 24, 46), (1, 1, 1), "int8", 7))
@@ -81,9 +111,13 @@ def _(w):
     w.expect_array(expected)
 
 
-@case("v3-draft/keys/zero-d", kind="read", needs=["dtype:float64", "feature:0d"],
-      requirements=["V3DRAFT-KEY-005", "V3DRAFT-META-008"],
-      description="draft 0-d float64 array: its one chunk is data/s/c (a decoy at data/s/c0 is ignored)")
+@case(
+    "v3-draft/keys/zero-d",
+    kind="read",
+    needs=["dtype:float64", "feature:0d"],
+    requirements=["V3DRAFT-KEY-005", "V3DRAFT-META-008"],
+    description="draft 0-d float64 array: its one chunk is data/s/c (a decoy at data/s/c0 is ignored)",
+)
 def _(w):
     put_entry(w)
     w.put_json(meta_key("s"), array_doc((), (), "float64", 0))
@@ -93,9 +127,13 @@ def _(w):
     w.expect_array(np.array(-2.5, "<f8"))
 
 
-@case("v3-draft/keys/separator-dot", kind="read", needs=I4,
-      requirements=["V3DRAFT-META-009", "V3DRAFT-KEY-005"],
-      description="draft chunk_grid separator '.': chunks are data/a/c0.0 .. data/a/c2.2 and chunk (1,1) is absent")
+@case(
+    "v3-draft/keys/separator-dot",
+    kind="read",
+    needs=I4,
+    requirements=["V3DRAFT-META-009", "V3DRAFT-KEY-005"],
+    description="draft chunk_grid separator '.': chunks are data/a/c0.0 .. data/a/c2.2 and chunk (1,1) is absent",
+)
 def _(w):
     w.node = "a"
     w.expect_array(small_int32(w, "a", separator="."))
@@ -103,44 +141,61 @@ def _(w):
 
 # ---- implicit groups, children, existence order (V3DRAFT-KEY-008..010) -------------------------------
 
+
 def implicit_store(w) -> None:
     """Only zarr.json and meta/foo/baz/qux.array.json (with a chunk): /, /foo and /foo/baz are implicit."""
     put_entry(w)
     put_leaf(w, "foo/baz/qux")
 
 
-@case("v3-draft/hierarchy/implicit-group", kind="read", needs=G + ["feature:implicit-groups", "dtype:uint8"],
-      requirements=["V3DRAFT-KEY-008", "V3DRAFT-KEY-009", "V3DRAFT-KEY-010"],
-      description="draft store with only zarr.json and meta/foo/baz/qux.array.json: /foo is a group with "
-                  "empty attributes and the one member baz (group)")
+@case(
+    "v3-draft/hierarchy/implicit-group",
+    kind="read",
+    needs=G + ["feature:implicit-groups", "dtype:uint8"],
+    requirements=["V3DRAFT-KEY-008", "V3DRAFT-KEY-009", "V3DRAFT-KEY-010"],
+    description="draft store with only zarr.json and meta/foo/baz/qux.array.json: /foo is a group with "
+    "empty attributes and the one member baz (group)",
+)
 def _(w):
     implicit_store(w)
     w.node = "foo"
     w.expect_group(attributes={}, members={"baz": "group"})
 
 
-@case("v3-draft/hierarchy/implicit-group-parent-of-array", kind="read",
-      needs=G + ["feature:implicit-groups", "dtype:uint8"], requirements=["V3DRAFT-KEY-008", "V3DRAFT-KEY-009"],
-      description="draft store with only zarr.json and meta/foo/baz/qux.array.json: /foo/baz is a group "
-                  "with empty attributes whose member is qux (array)")
+@case(
+    "v3-draft/hierarchy/implicit-group-parent-of-array",
+    kind="read",
+    needs=G + ["feature:implicit-groups", "dtype:uint8"],
+    requirements=["V3DRAFT-KEY-008", "V3DRAFT-KEY-009"],
+    description="draft store with only zarr.json and meta/foo/baz/qux.array.json: /foo/baz is a group "
+    "with empty attributes whose member is qux (array)",
+)
 def _(w):
     implicit_store(w)
     w.node = "foo/baz"
     w.expect_group(attributes={}, members={"qux": "array"})
 
 
-@case("v3-draft/hierarchy/implicit-root", kind="read", needs=G + ["feature:implicit-groups", "dtype:uint8"],
-      requirements=["V3DRAFT-KEY-008", "V3DRAFT-KEY-009"],
-      description="draft store with no meta/group.json: the root is a group with empty attributes and member foo")
+@case(
+    "v3-draft/hierarchy/implicit-root",
+    kind="read",
+    needs=G + ["feature:implicit-groups", "dtype:uint8"],
+    requirements=["V3DRAFT-KEY-008", "V3DRAFT-KEY-009"],
+    description="draft store with no meta/group.json: the root is a group with empty attributes and member foo",
+)
 def _(w):
     implicit_store(w)
     w.expect_group(attributes={}, members={"foo": "group"})
 
 
-@case("v3-draft/hierarchy/spec-example-children", kind="read", needs=G + ["feature:implicit-groups", "dtype:uint8"],
-      requirements=["V3DRAFT-KEY-009", "V3DRAFT-KEY-008"],
-      description="the spec's Discover-children example with its key corrected (meta/foo/baz/qux.array.json): "
-                  "/foo has children bar (explicit group) and baz (implicit group)")
+@case(
+    "v3-draft/hierarchy/spec-example-children",
+    kind="read",
+    needs=G + ["feature:implicit-groups", "dtype:uint8"],
+    requirements=["V3DRAFT-KEY-009", "V3DRAFT-KEY-008"],
+    description="the spec's Discover-children example with its key corrected (meta/foo/baz/qux.array.json): "
+    "/foo has children bar (explicit group) and baz (implicit group)",
+)
 def _(w):
     put_entry(w)
     w.put_json(meta_key("foo/bar", "group"), {"attributes": {"explicit": True}})
@@ -149,22 +204,33 @@ def _(w):
     w.expect_group(attributes={}, members={"bar": "group", "baz": "group"})
 
 
-@case("v3-draft/hierarchy/root-children-mixed", kind="read", needs=G + ["feature:implicit-groups", "dtype:uint8"],
-      requirements=["V3DRAFT-KEY-009", "V3DRAFT-META-016"],
-      description="draft root group with an explicit group g, arrays a and b.c, and an implicit group i "
-                  "(only meta/i/j/k.array.json): the members are exactly those four")
+@case(
+    "v3-draft/hierarchy/root-children-mixed",
+    kind="read",
+    needs=G + ["feature:implicit-groups", "dtype:uint8"],
+    requirements=["V3DRAFT-KEY-009", "V3DRAFT-META-016"],
+    description="draft root group with an explicit group g, arrays a and b.c, and an implicit group i "
+    "(only meta/i/j/k.array.json): the members are exactly those four",
+)
 def _(w):
     put_entry(w)
     w.put_json(meta_key("", "group"), {"attributes": {"title": "mixed"}})
     w.put_json(meta_key("g", "group"), {"attributes": {}})
     for path in ("a", "b.c", "i/j/k", "g/inner"):
         put_leaf(w, path)
-    w.expect_group(attributes={"title": "mixed"}, members={"a": "array", "b.c": "array", "g": "group", "i": "group"})
+    w.expect_group(
+        attributes={"title": "mixed"},
+        members={"a": "array", "b.c": "array", "g": "group", "i": "group"},
+    )
 
 
-@case("v3-draft/hierarchy/array-before-implicit", kind="read", needs=["dtype:uint8", "feature:implicit-groups"],
-      requirements=["V3DRAFT-KEY-010"],
-      description="draft path x with meta/x.array.json and also descendants meta/x/y.array.json resolves as an array")
+@case(
+    "v3-draft/hierarchy/array-before-implicit",
+    kind="read",
+    needs=["dtype:uint8", "feature:implicit-groups"],
+    requirements=["V3DRAFT-KEY-010"],
+    description="draft path x with meta/x.array.json and also descendants meta/x/y.array.json resolves as an array",
+)
 def _(w):
     put_entry(w)
     put_leaf(w, "x")
@@ -173,9 +239,13 @@ def _(w):
     w.expect_array(np.array([1, 2, 3], "|u1"))
 
 
-@case("v3-draft/hierarchy/array-before-group", kind="read", needs=["dtype:uint8"],
-      requirements=["V3DRAFT-KEY-010"],
-      description="draft path x with both meta/x.array.json and meta/x.group.json resolves as the array (checked first)")
+@case(
+    "v3-draft/hierarchy/array-before-group",
+    kind="read",
+    needs=["dtype:uint8"],
+    requirements=["V3DRAFT-KEY-010"],
+    description="draft path x with both meta/x.array.json and meta/x.group.json resolves as the array (checked first)",
+)
 def _(w):
     put_entry(w)
     put_leaf(w, "x")
@@ -184,9 +254,13 @@ def _(w):
     w.expect_array(np.array([1, 2, 3], "|u1"))
 
 
-@case("v3-draft/hierarchy/explicit-group-before-implicit", kind="read", needs=G + ["dtype:uint8"],
-      requirements=["V3DRAFT-KEY-010", "V3DRAFT-META-016"],
-      description="draft path x with meta/x.group.json and descendants is the explicit group: its attributes are read")
+@case(
+    "v3-draft/hierarchy/explicit-group-before-implicit",
+    kind="read",
+    needs=G + ["dtype:uint8"],
+    requirements=["V3DRAFT-KEY-010", "V3DRAFT-META-016"],
+    description="draft path x with meta/x.group.json and descendants is the explicit group: its attributes are read",
+)
 def _(w):
     put_entry(w)
     w.put_json(meta_key("x", "group"), {"attributes": {"explicit": [1, "two"]}})
@@ -197,36 +271,59 @@ def _(w):
 
 # ---- entry point and extensions (V3DRAFT-META-001..003) -------------------------------------------------
 
-@case("v3-draft/entry/extension-must-understand-false", kind="read", needs=I4 + ["feature:must-understand-false"],
-      requirements=["V3DRAFT-META-003", "V3DRAFT-META-002"],
-      description="draft entry point with the spec's example extension (unknown URI, must_understand false) is ignored")
+
+@case(
+    "v3-draft/entry/extension-must-understand-false",
+    kind="read",
+    needs=I4 + ["feature:must-understand-false"],
+    requirements=["V3DRAFT-META-003", "V3DRAFT-META-002"],
+    description="draft entry point with the spec's example extension (unknown URI, must_understand false) is ignored",
+)
 def _(w):
-    ext = {"extension": "http://example.org/zarr/extension/foo", "must_understand": False, "configuration": {"foo": "bar"}}
+    ext = {
+        "extension": "http://example.org/zarr/extension/foo",
+        "must_understand": False,
+        "configuration": {"foo": "bar"},
+    }
     w.node = "a"
     w.expect_array(small_int32(w, "a", entry=entry_point(extensions=[ext])))
 
 
-@case("v3-draft/entry/array-extension-must-understand-false", kind="read", needs=I4 + ["feature:must-understand-false"],
-      requirements=["V3DRAFT-META-003"],
-      description="draft array document whose extensions list holds an unknown URI with must_understand false opens")
+@case(
+    "v3-draft/entry/array-extension-must-understand-false",
+    kind="read",
+    needs=I4 + ["feature:must-understand-false"],
+    requirements=["V3DRAFT-META-003"],
+    description="draft array document whose extensions list holds an unknown URI with must_understand false opens",
+)
 def _(w):
     ext = [{"extension": "https://example.org/zarr/ext/hint", "must_understand": False}]
     w.node = "a"
     w.expect_array(small_int32(w, "a", extensions=ext))
 
 
-@case("v3-draft/entry/minor-version-3-1", kind="read", needs=I4, tier="optional",
-      requirements=["V3DRAFT-META-001"],
-      description="draft entry point zarr_format .../core/3.1 (same major version) opens like 3.0")
+@case(
+    "v3-draft/entry/minor-version-3-1",
+    kind="read",
+    needs=I4,
+    tier="optional",
+    requirements=["V3DRAFT-META-001"],
+    description="draft entry point zarr_format .../core/3.1 (same major version) opens like 3.0",
+)
 def _(w):
     w.node = "a"
     w.expect_array(small_int32(w, "a", entry=entry_point(zarr_format=CORE_URI[:-3] + "3.1")))
 
 
-@case("v3-draft/entry/minor-version-ignores-unknown-members", kind="read", needs=I4, tier="optional",
-      requirements=["V3DRAFT-META-001", "V3DRAFT-META-005"],
-      description="draft 3.1 hierarchy: undefined members in zarr.json and in the array document are ignored "
-                  "under the stability policy")
+@case(
+    "v3-draft/entry/minor-version-ignores-unknown-members",
+    kind="read",
+    needs=I4,
+    tier="optional",
+    requirements=["V3DRAFT-META-001", "V3DRAFT-META-005"],
+    description="draft 3.1 hierarchy: undefined members in zarr.json and in the array document are ignored "
+    "under the stability policy",
+)
 def _(w):
     entry = entry_point(zarr_format=CORE_URI[:-3] + "3.1", future_member={"x": 1})
     w.node = "a"
@@ -235,16 +332,32 @@ def _(w):
 
 # ---- documents (V3DRAFT-META-004, -012, -014, -016, -017) ------------------------------------------------
 
-@case("v3-draft/meta/attributes", kind="read", needs=I4, requirements=["V3DRAFT-META-017", "V3DRAFT-META-004"],
-      description="draft array attributes with nested objects, null, unicode keys and large integers read exactly")
+
+@case(
+    "v3-draft/meta/attributes",
+    kind="read",
+    needs=I4,
+    requirements=["V3DRAFT-META-017", "V3DRAFT-META-004"],
+    description="draft array attributes with nested objects, null, unicode keys and large integers read exactly",
+)
 def _(w):
-    attrs = {"nested": {"a": [1, 2.5, None, True]}, "ünï": "日本", "big": 9007199254740993, "empty": {}}
+    attrs = {
+        "nested": {"a": [1, 2.5, None, True]},
+        "ünï": "日本",
+        "big": 9007199254740993,
+        "empty": {},
+    }
     w.node = "a"
     w.expect_array(small_int32(w, "a", attributes=attrs), attributes=attrs)
 
 
-@case("v3-draft/meta/group-attributes", kind="read", needs=G, requirements=["V3DRAFT-META-016", "V3DRAFT-META-017"],
-      description="draft explicit group meta/g.group.json {'attributes': {...}} with no children opens with its attributes")
+@case(
+    "v3-draft/meta/group-attributes",
+    kind="read",
+    needs=G,
+    requirements=["V3DRAFT-META-016", "V3DRAFT-META-017"],
+    description="draft explicit group meta/g.group.json {'attributes': {...}} with no children opens with its attributes",
+)
 def _(w):
     put_entry(w)
     attrs = {"spam": "ham", "eggs": 42}
@@ -253,24 +366,38 @@ def _(w):
     w.expect_group(attributes=attrs, members={})
 
 
-@case("v3-draft/meta/codecs-empty-list", kind="read", needs=I4, requirements=["V3DRAFT-META-012"],
-      description="draft array with codecs [] stores raw little-endian C-order chunks")
+@case(
+    "v3-draft/meta/codecs-empty-list",
+    kind="read",
+    needs=I4,
+    requirements=["V3DRAFT-META-012"],
+    description="draft array with codecs [] stores raw little-endian C-order chunks",
+)
 def _(w):
     w.node = "a"
     w.expect_array(small_int32(w, "a", codecs=[]))
 
 
-@case("v3-draft/meta/storage-transformers-empty", kind="read", needs=I4, requirements=["V3DRAFT-META-014"],
-      description="draft array with storage_transformers [] reads its chunks directly")
+@case(
+    "v3-draft/meta/storage-transformers-empty",
+    kind="read",
+    needs=I4,
+    requirements=["V3DRAFT-META-014"],
+    description="draft array with storage_transformers [] reads its chunks directly",
+)
 def _(w):
     w.node = "a"
     w.expect_array(small_int32(w, "a", transformers=[]))
 
 
-@case("v3-draft/meta/spec-example-gzip-float64", kind="read", needs=["dtype:float64", "codec:gzip"],
-      requirements=["V3DRAFT-META-004", "V3DRAFT-META-013", "V3DRAFT-META-011"],
-      description="the spec's array example (data_type fixed to float64) at a small shape: gzip level 1, "
-                  "fill 'NaN', attributes foo/bar/baz, the last chunk absent")
+@case(
+    "v3-draft/meta/spec-example-gzip-float64",
+    kind="read",
+    needs=["dtype:float64", "codec:gzip"],
+    requirements=["V3DRAFT-META-004", "V3DRAFT-META-013", "V3DRAFT-META-011"],
+    description="the spec's array example (data_type fixed to float64) at a small shape: gzip level 1, "
+    "fill 'NaN', attributes foo/bar/baz, the last chunk absent",
+)
 def _(w):
     doc = array_doc((9, 7), (4, 3), "float64", "NaN", codecs=[gzip_codec(1)], attributes=ATTRS)
     data = sample(w.rng, (9, 7), "<f8", avoid=np.float64(0))

@@ -17,8 +17,16 @@ from ..generator import add_case
 
 
 def zarray(shape=(4,), chunks=(2,), dtype="<i4", **extra) -> dict:
-    doc = {"zarr_format": 2, "shape": list(shape), "chunks": list(chunks), "dtype": dtype, "compressor": None,
-           "fill_value": 0, "order": "C", "filters": None}
+    doc = {
+        "zarr_format": 2,
+        "shape": list(shape),
+        "chunks": list(chunks),
+        "dtype": dtype,
+        "compressor": None,
+        "fill_value": 0,
+        "order": "C",
+        "filters": None,
+    }
     doc.update(extra)
     return doc
 
@@ -48,31 +56,58 @@ def v2_hierarchy(w, variant: int, attributes: bool = True) -> None:
     put(w, "g/temp/.zarray", zarray((6, 4), (4, 3), "<f8", order="F", fill_value="NaN"))
     put(w, "ints/.zarray", zarray((5,), (2,), ">i2", dimension_separator="/", fill_value=-3))
     put(w, "flags/.zarray", zarray((3, 3), (3, 3), "|b1", fill_value=True))
-    put(w, "z/.zarray", zarray((10,), (5,), "<i4", compressor={"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1,
-                                                                  "blocksize": 0},
-                               filters=[{"id": "delta", "dtype": "<i4"}]))
+    put(
+        w,
+        "z/.zarray",
+        zarray(
+            (10,),
+            (5,),
+            "<i4",
+            compressor={"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0},
+            filters=[{"id": "delta", "dtype": "<i4"}],
+        ),
+    )
     if attributes:
         put(w, ".zattrs", V2_ATTRS)
         put(w, "g/.zattrs", {"ü": {"nested": True}})
         put(w, "g/temp/.zattrs", {"_ARRAY_DIMENSIONS": ["y", "x"], "units": "K"})
-    for key in (("g/temp/0.0", "g/temp/1.1") if variant == 0 else ("g/temp/0.0", "g/temp/0.1", "g/temp/1.0")):
+    for key in (
+        ("g/temp/0.0", "g/temp/1.1") if variant == 0 else ("g/temp/0.0", "g/temp/0.1", "g/temp/1.0")
+    ):
         w.put(key, rng.random(12).tobytes())
-    w.put("ints/1" if variant == 0 else "ints/2", rng.integers(-100, 100, 2).astype(">i2").tobytes())
+    w.put(
+        "ints/1" if variant == 0 else "ints/2", rng.integers(-100, 100, 2).astype(">i2").tobytes()
+    )
     w.put("flags/0.0", rng.integers(0, 2, 9).astype("u1").tobytes())
 
 
 V2_MEMBERS = {"flags": "array", "g": "group", "ints": "array", "z": "array"}
-V2_NEEDS = ["dtype:float64", "dtype:int16", "dtype:bool", "dtype:int32", "dtype:big-endian",
-            "codec:blosc", "codec:delta", "feature:order-F", "node:group"]
+V2_NEEDS = [
+    "dtype:float64",
+    "dtype:int16",
+    "dtype:bool",
+    "dtype:int32",
+    "dtype:big-endian",
+    "codec:blosc",
+    "codec:delta",
+    "feature:order-F",
+    "node:group",
+]
 
 # ---- v3 stores ------------------------------------------------------------------------------------------
 
 
 def v3_array(shape, chunks, data_type, fill_value, codecs=None, **extra) -> dict:
-    doc = {"zarr_format": 3, "node_type": "array", "shape": list(shape), "data_type": data_type,
-           "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": list(chunks)}},
-           "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
-           "fill_value": fill_value, "codecs": codecs or [{"name": "bytes", "configuration": {"endian": "little"}}]}
+    doc = {
+        "zarr_format": 3,
+        "node_type": "array",
+        "shape": list(shape),
+        "data_type": data_type,
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": list(chunks)}},
+        "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
+        "fill_value": fill_value,
+        "codecs": codecs or [{"name": "bytes", "configuration": {"endian": "little"}}],
+    }
     doc.update(extra)
     return doc
 
@@ -88,36 +123,95 @@ def v3_hierarchy(w, variant: int) -> None:
     """A v3 hierarchy with arrays of several data types, fills and codecs; `variant` changes only chunks."""
     put(w, "zarr.json", v3_group(attributes=V3_ATTRS))
     put(w, "g/zarr.json", v3_group(attributes={"ü": [1, None]}))
-    put(w, "g/temp/zarr.json", v3_array((6, 4), (4, 3), "float64", "NaN", dimension_names=["y", None],
-                                        attributes={"units": "K"}))
+    put(
+        w,
+        "g/temp/zarr.json",
+        v3_array(
+            (6, 4), (4, 3), "float64", "NaN", dimension_names=["y", None], attributes={"units": "K"}
+        ),
+    )
     put(w, "g/empty/zarr.json", v3_group())
     put(w, "i8/zarr.json", v3_array((5,), (2,), "int8", -128, codecs=[{"name": "bytes"}]))
-    put(w, "u64/zarr.json", v3_array((8,), (4,), "uint64", 18446744073709551615,
-                                     codecs=[{"name": "bytes", "configuration": {"endian": "big"}}, {"name": "crc32c"}],
-                                     chunk_key_encoding={"name": "v2", "configuration": {"separator": "."}}))
+    put(
+        w,
+        "u64/zarr.json",
+        v3_array(
+            (8,),
+            (4,),
+            "uint64",
+            18446744073709551615,
+            codecs=[{"name": "bytes", "configuration": {"endian": "big"}}, {"name": "crc32c"}],
+            chunk_key_encoding={"name": "v2", "configuration": {"separator": "."}},
+        ),
+    )
     put(w, "c64/zarr.json", v3_array((2,), (2,), "complex64", ["NaN", 0]))
-    put(w, "f16/zarr.json", v3_array((3, 2), (2, 2), "float16", "0x7e01", codecs=[
-        {"name": "transpose", "configuration": {"order": [1, 0]}},
-        {"name": "bytes", "configuration": {"endian": "little"}},
-        {"name": "gzip", "configuration": {"level": 1}}]))
-    put(w, "flags/zarr.json", v3_array((3,), (3,), "bool", False, codecs=[{"name": "bytes"}],
-                                       storage_transformers=[]))
+    put(
+        w,
+        "f16/zarr.json",
+        v3_array(
+            (3, 2),
+            (2, 2),
+            "float16",
+            "0x7e01",
+            codecs=[
+                {"name": "transpose", "configuration": {"order": [1, 0]}},
+                {"name": "bytes", "configuration": {"endian": "little"}},
+                {"name": "gzip", "configuration": {"level": 1}},
+            ],
+        ),
+    )
+    put(
+        w,
+        "flags/zarr.json",
+        v3_array((3,), (3,), "bool", False, codecs=[{"name": "bytes"}], storage_transformers=[]),
+    )
     rng = np.random.default_rng(variant)
     w.put("g/temp/c/0/0", rng.random(12).tobytes())
     w.put("i8/c/0" if variant == 0 else "i8/c/2", rng.integers(-100, 100, 2).astype("i1").tobytes())
     w.put("flags/c/0", rng.integers(0, 2, 3).astype("u1").tobytes())
 
 
-V3_MEMBERS = {"c64": "array", "f16": "array", "flags": "array", "g": "group", "i8": "array", "u64": "array"}
-V3_NEEDS = ["dtype:float64", "dtype:int8", "dtype:uint64", "dtype:complex64", "dtype:float16", "dtype:bool",
-            "codec:bytes", "codec:crc32c", "codec:transpose", "codec:gzip", "feature:dimension-names",
-            "feature:chunk-key-encoding-v2", "node:group"]
+V3_MEMBERS = {
+    "c64": "array",
+    "f16": "array",
+    "flags": "array",
+    "g": "group",
+    "i8": "array",
+    "u64": "array",
+}
+V3_NEEDS = [
+    "dtype:float64",
+    "dtype:int8",
+    "dtype:uint64",
+    "dtype:complex64",
+    "dtype:float16",
+    "dtype:bool",
+    "codec:bytes",
+    "codec:crc32c",
+    "codec:transpose",
+    "codec:gzip",
+    "feature:dimension-names",
+    "feature:chunk-key-encoding-v2",
+    "node:group",
+]
 
 
 # ---- case registration -------------------------------------------------------------------------------------
 
-def store_case(case_id, requirements, description, fill, *, members=None, attributes=None, node="", needs=(),
-               tier=None, array=False):
+
+def store_case(
+    case_id,
+    requirements,
+    description,
+    fill,
+    *,
+    members=None,
+    attributes=None,
+    node="",
+    needs=(),
+    tier=None,
+    array=False,
+):
     """`fill(w)` builds the store; the model of `node` is written to model.json by the reference ZOM.
     A group states its direct `members`; for an array (`array=True`) `fill` returns the expected data."""
     fmt = case_id.split("/")[0]
@@ -132,29 +226,66 @@ def store_case(case_id, requirements, description, fill, *, members=None, attrib
         w.expect["model"] = "model.json"
         w.files["model.json"] = zom.dumps(zom.from_store(w.store, node, format=fmt))
 
-    add_case(case_id, kind="zom", build=build, needs=needs, tier=tier, requirements=requirements,
-             description=description)
+    add_case(
+        case_id,
+        kind="zom",
+        build=build,
+        needs=needs,
+        tier=tier,
+        requirements=requirements,
+        description=description,
+    )
 
 
-store_case("v2/zom/store-group-005", ["ZOM-004", "ZOM-001", "ZOM-002"],
-           "model of the V2-GROUP-005 group foo: members exactly {bar, baz} (not qux, not the stray key foo/junk), "
-           "attributes {} on every node", group_005, node="foo", members={"bar": "group", "baz": "array"},
-           needs=["dtype:int32", "node:group"])
-store_case("v2/zom/store-hierarchy", ["ZOM-001", "ZOM-002", "ZOM-004", "ZOM-007", "ZOM-018"],
-           "model of a v2 hierarchy: .zattrs become attributes, .zarray keys are copied (F order, NaN fill, "
-           "dimension_separator, blosc + delta)", lambda w: v2_hierarchy(w, 0),
-           attributes=V2_ATTRS, members=V2_MEMBERS, needs=V2_NEEDS)
-store_case("v2/zom/store-hierarchy-other-chunks", ["ZOM-017"], tier="optional",
-           description="the v2 hierarchy of store-hierarchy with different chunk bytes and other chunks present gives "
-                       "the identical model", fill=lambda w: v2_hierarchy(w, 1),
-           attributes=V2_ATTRS, members=V2_MEMBERS, needs=V2_NEEDS)
-store_case("v2/zom/store-no-attributes", ["ZOM-001"],
-           "model of a v2 hierarchy with no .zattrs anywhere: every node has attributes {}",
-           lambda w: v2_hierarchy(w, 0, attributes=False), members=V2_MEMBERS, needs=V2_NEEDS)
-store_case("v2/zom/store-subgroup", ["ZOM-004", "ZOM-002"],
-           "model of the v2 subgroup g opened by path: its own attributes and only its member temp",
-           lambda w: v2_hierarchy(w, 0), node="g", attributes={"ü": {"nested": True}}, members={"temp": "array"},
-           needs=["dtype:float64", "feature:order-F", "node:group"])
+store_case(
+    "v2/zom/store-group-005",
+    ["ZOM-004", "ZOM-001", "ZOM-002"],
+    "model of the V2-GROUP-005 group foo: members exactly {bar, baz} (not qux, not the stray key foo/junk), "
+    "attributes {} on every node",
+    group_005,
+    node="foo",
+    members={"bar": "group", "baz": "array"},
+    needs=["dtype:int32", "node:group"],
+)
+store_case(
+    "v2/zom/store-hierarchy",
+    ["ZOM-001", "ZOM-002", "ZOM-004", "ZOM-007", "ZOM-018"],
+    "model of a v2 hierarchy: .zattrs become attributes, .zarray keys are copied (F order, NaN fill, "
+    "dimension_separator, blosc + delta)",
+    lambda w: v2_hierarchy(w, 0),
+    attributes=V2_ATTRS,
+    members=V2_MEMBERS,
+    needs=V2_NEEDS,
+)
+store_case(
+    "v2/zom/store-hierarchy-other-chunks",
+    ["ZOM-017"],
+    tier="optional",
+    description="the v2 hierarchy of store-hierarchy with different chunk bytes and other chunks present gives "
+    "the identical model",
+    fill=lambda w: v2_hierarchy(w, 1),
+    attributes=V2_ATTRS,
+    members=V2_MEMBERS,
+    needs=V2_NEEDS,
+)
+store_case(
+    "v2/zom/store-no-attributes",
+    ["ZOM-001"],
+    "model of a v2 hierarchy with no .zattrs anywhere: every node has attributes {}",
+    lambda w: v2_hierarchy(w, 0, attributes=False),
+    members=V2_MEMBERS,
+    needs=V2_NEEDS,
+)
+store_case(
+    "v2/zom/store-subgroup",
+    ["ZOM-004", "ZOM-002"],
+    "model of the v2 subgroup g opened by path: its own attributes and only its member temp",
+    lambda w: v2_hierarchy(w, 0),
+    node="g",
+    attributes={"ü": {"nested": True}},
+    members={"temp": "array"},
+    needs=["dtype:float64", "feature:order-F", "node:group"],
+)
 
 
 def _v2_structured(w) -> None:
@@ -164,10 +295,15 @@ def _v2_structured(w) -> None:
     w.put("s/0", np.arange(16, dtype="u1").tobytes())
 
 
-store_case("v2/zom/store-structured-dtype", ["ZOM-002"],
-           "model of a v2 group holding a structured array: the dtype list [['x', '<f4'], ['y', '<u2', [2]]] and "
-           "fill_value null are copied as they are", _v2_structured, members={"s": "array"},
-           needs=["dtype:structured", "node:group"])
+store_case(
+    "v2/zom/store-structured-dtype",
+    ["ZOM-002"],
+    "model of a v2 group holding a structured array: the dtype list [['x', '<f4'], ['y', '<u2', [2]]] and "
+    "fill_value null are copied as they are",
+    _v2_structured,
+    members={"s": "array"},
+    needs=["dtype:structured", "node:group"],
+)
 
 
 def _v2_root_array(w) -> np.ndarray:
@@ -180,43 +316,90 @@ def _v2_root_array(w) -> np.ndarray:
     return data
 
 
-store_case("v2/zom/store-array-root", ["ZOM-002", "ZOM-003"],
-           "model of a v2 store whose root is an array: the .zarray keys plus attributes and no members",
-           _v2_root_array, attributes={"units": "m"}, needs=["dtype:uint16"], array=True)
+store_case(
+    "v2/zom/store-array-root",
+    ["ZOM-002", "ZOM-003"],
+    "model of a v2 store whose root is an array: the .zarray keys plus attributes and no members",
+    _v2_root_array,
+    attributes={"units": "m"},
+    needs=["dtype:uint16"],
+    array=True,
+)
 
-store_case("v3/zom/store-hierarchy-dtypes", ["ZOM-002", "ZOM-004", "ZOM-008", "ZOM-011", "ZOM-012", "ZOM-018"],
-           "model of a v3 hierarchy with float64 (dimension_names ['y', null]), int8, uint64 max fill with crc32c and "
-           "v2 keys, complex64 ['NaN', 0], float16 with transpose and gzip, bool: zarr.json kept as stored",
-           lambda w: v3_hierarchy(w, 0), attributes=V3_ATTRS, members=V3_MEMBERS, needs=V3_NEEDS)
-store_case("v3/zom/store-hierarchy-dtypes-other-chunks", ["ZOM-017"], tier="optional",
-           description="the v3 hierarchy of store-hierarchy-dtypes with different chunk bytes and other chunks present "
-                       "gives the identical model", fill=lambda w: v3_hierarchy(w, 1),
-           attributes=V3_ATTRS, members=V3_MEMBERS, needs=V3_NEEDS)
-store_case("v3/zom/store-subgroup", ["ZOM-004"],
-           "model of the v3 subgroup g opened by path: members empty (group, with members {}) and temp (array)",
-           lambda w: v3_hierarchy(w, 0), node="g", attributes={"ü": [1, None]},
-           members={"empty": "group", "temp": "array"}, needs=["dtype:float64", "feature:dimension-names", "node:group"])
+store_case(
+    "v3/zom/store-hierarchy-dtypes",
+    ["ZOM-002", "ZOM-004", "ZOM-008", "ZOM-011", "ZOM-012", "ZOM-018"],
+    "model of a v3 hierarchy with float64 (dimension_names ['y', null]), int8, uint64 max fill with crc32c and "
+    "v2 keys, complex64 ['NaN', 0], float16 with transpose and gzip, bool: zarr.json kept as stored",
+    lambda w: v3_hierarchy(w, 0),
+    attributes=V3_ATTRS,
+    members=V3_MEMBERS,
+    needs=V3_NEEDS,
+)
+store_case(
+    "v3/zom/store-hierarchy-dtypes-other-chunks",
+    ["ZOM-017"],
+    tier="optional",
+    description="the v3 hierarchy of store-hierarchy-dtypes with different chunk bytes and other chunks present "
+    "gives the identical model",
+    fill=lambda w: v3_hierarchy(w, 1),
+    attributes=V3_ATTRS,
+    members=V3_MEMBERS,
+    needs=V3_NEEDS,
+)
+store_case(
+    "v3/zom/store-subgroup",
+    ["ZOM-004"],
+    "model of the v3 subgroup g opened by path: members empty (group, with members {}) and temp (array)",
+    lambda w: v3_hierarchy(w, 0),
+    node="g",
+    attributes={"ü": [1, None]},
+    members={"empty": "group", "temp": "array"},
+    needs=["dtype:float64", "feature:dimension-names", "node:group"],
+)
 
 
 def _clash(w) -> None:
-    put(w, "zarr.json", v3_group(attributes={"a": 1}, members={"must_understand": False, "listing": ["x"]}))
+    put(
+        w,
+        "zarr.json",
+        v3_group(attributes={"a": 1}, members={"must_understand": False, "listing": ["x"]}),
+    )
     put(w, "x/zarr.json", v3_group())
 
 
-store_case("v3/zom/store-members-name-clash", ["ZOM-006", "ZOM-004"],
-           "model of a v3 group whose zarr.json has its own 'members' (must_understand false): kept as '_members', "
-           "while 'members' holds the child x", _clash, attributes={"a": 1}, members={"x": "group"},
-           needs=["node:group", "feature:must-understand-false"])
+store_case(
+    "v3/zom/store-members-name-clash",
+    ["ZOM-006", "ZOM-004"],
+    "model of a v3 group whose zarr.json has its own 'members' (must_understand false): kept as '_members', "
+    "while 'members' holds the child x",
+    _clash,
+    attributes={"a": 1},
+    members={"x": "group"},
+    needs=["node:group", "feature:must-understand-false"],
+)
 
 
 def _clash_twice(w) -> None:
-    put(w, "zarr.json", v3_group(members={"must_understand": False, "n": 1}, _members={"must_understand": False, "n": 2}))
+    put(
+        w,
+        "zarr.json",
+        v3_group(
+            members={"must_understand": False, "n": 1}, _members={"must_understand": False, "n": 2}
+        ),
+    )
     put(w, "y/zarr.json", v3_group())
 
 
-store_case("v3/zom/store-members-name-clash-twice", ["ZOM-006"],
-           "model of a v3 group whose zarr.json has both 'members' and '_members': they become '__members' and "
-           "'_members'", _clash_twice, members={"y": "group"}, needs=["node:group", "feature:must-understand-false"])
+store_case(
+    "v3/zom/store-members-name-clash-twice",
+    ["ZOM-006"],
+    "model of a v3 group whose zarr.json has both 'members' and '_members': they become '__members' and "
+    "'_members'",
+    _clash_twice,
+    members={"y": "group"},
+    needs=["node:group", "feature:must-understand-false"],
+)
 
 
 def _no_attributes(w) -> None:
@@ -225,9 +408,14 @@ def _no_attributes(w) -> None:
     put(w, "b/zarr.json", v3_group())
 
 
-store_case("v3/zom/store-attributes-absent", ["ZOM-001"],
-           "model of v3 documents that have no attributes member: every node gets attributes {}",
-           _no_attributes, members={"a": "array", "b": "group"}, needs=["dtype:int32", "node:group"])
+store_case(
+    "v3/zom/store-attributes-absent",
+    ["ZOM-001"],
+    "model of v3 documents that have no attributes member: every node gets attributes {}",
+    _no_attributes,
+    members={"a": "array", "b": "group"},
+    needs=["dtype:int32", "node:group"],
+)
 
 
 def _not_members(w) -> None:
@@ -240,10 +428,16 @@ def _not_members(w) -> None:
     put(w, "__ext/zarr.json", v3_group())  # '__' names are reserved, never members
 
 
-store_case("v3/zom/store-only-real-members", ["ZOM-004", "ZOM-005"],
-           "model of a v3 root with arrays/groups a and b plus e/ (no zarr.json), __meta and __ext: members are {a, b}, "
-           "and b has no members", _not_members, attributes={"k": "v"}, members={"a": "array", "b": "group"},
-           needs=["dtype:int32", "node:group"])
+store_case(
+    "v3/zom/store-only-real-members",
+    ["ZOM-004", "ZOM-005"],
+    "model of a v3 root with arrays/groups a and b plus e/ (no zarr.json), __meta and __ext: members are {a, b}, "
+    "and b has no members",
+    _not_members,
+    attributes={"k": "v"},
+    members={"a": "array", "b": "group"},
+    needs=["dtype:int32", "node:group"],
+)
 
 
 def _deep(w) -> None:
@@ -255,13 +449,31 @@ def _deep(w) -> None:
     put(w, f"{path}leaf/zarr.json", v3_array((2,), (2,), "uint8", 0, codecs=[{"name": "bytes"}]))
 
 
-store_case("v3/zom/store-deep", ["ZOM-004"], "model of a v3 chain of groups l1/l2/l3/l4 holding an array leaf: "
-           "members nest one level per group", _deep, members={"l1": "group"}, needs=["dtype:uint8", "node:group"])
+store_case(
+    "v3/zom/store-deep",
+    ["ZOM-004"],
+    "model of a v3 chain of groups l1/l2/l3/l4 holding an array leaf: "
+    "members nest one level per group",
+    _deep,
+    members={"l1": "group"},
+    needs=["dtype:uint8", "node:group"],
+)
 
 
 def _v3_root_array(w) -> np.ndarray:
-    put(w, "zarr.json", v3_array((5,), (2,), "int16", -1, attributes={"units": "m"}, dimension_names=["t"],
-                                 hint={"must_understand": False, "note": "kept"}))
+    put(
+        w,
+        "zarr.json",
+        v3_array(
+            (5,),
+            (2,),
+            "int16",
+            -1,
+            attributes={"units": "m"},
+            dimension_names=["t"],
+            hint={"must_understand": False, "note": "kept"},
+        ),
+    )
     data = sample(w.rng, (5,), "<i2", avoid=np.int16(-1))
     w.put("c/0", data[0:2].tobytes())
     w.put("c/2", np.array([data[4], 0x5A5A], "<i2").tobytes())  # edge chunk overhang is junk
@@ -269,7 +481,18 @@ def _v3_root_array(w) -> np.ndarray:
     return data
 
 
-store_case("v3/zom/store-array-root", ["ZOM-002", "ZOM-003", "ZOM-008"],
-           "model of a v3 store whose root is an array with dimension_names and a must_understand-false member: "
-           "its zarr.json unchanged, no members", _v3_root_array, attributes={"units": "m"}, array=True,
-           needs=["dtype:int16", "codec:bytes", "feature:dimension-names", "feature:must-understand-false"])
+store_case(
+    "v3/zom/store-array-root",
+    ["ZOM-002", "ZOM-003", "ZOM-008"],
+    "model of a v3 store whose root is an array with dimension_names and a must_understand-false member: "
+    "its zarr.json unchanged, no members",
+    _v3_root_array,
+    attributes={"units": "m"},
+    array=True,
+    needs=[
+        "dtype:int16",
+        "codec:bytes",
+        "feature:dimension-names",
+        "feature:must-understand-false",
+    ],
+)

@@ -47,25 +47,57 @@ def v3_reject(slug, reason, requirements, description, change, needs):
         w.node = "array"
         w.expect_reject(reason)
 
-    add_case(f"v3/zom/zep6-example-{slug}", kind="reject", build=build, requirements=requirements,
-             description=description, needs=["dtype:uint8", "codec:gzip", *needs])
+    add_case(
+        f"v3/zom/zep6-example-{slug}",
+        kind="reject",
+        build=build,
+        requirements=requirements,
+        description=description,
+        needs=["dtype:uint8", "codec:gzip", *needs],
+    )
 
 
-v3_reject("v3-array-as-printed", "invalid-data-type", ["ZOM-019", "V3-DT-001"],
-          "ZEP 6's v3 example array exactly as printed ('|u1', 'GZip', no bytes codec, storage_transformers null) "
-          "is not valid v3 metadata", None, [])
-v3_reject("v3-data-type-u1", "invalid-data-type", ["ZOM-019", "V3-DT-001"],
-          "ZEP 6's v3 example array with only its data_type fault left ('|u1' instead of 'uint8') is rejected",
-          lambda a: a.update(data_type="|u1"), [])
-v3_reject("v3-codec-GZip", "unknown-codec", ["ZOM-019", "V3-EXT-006"],
-          "ZEP 6's v3 example array with only its codec-name fault left ('GZip' after the bytes codec) is rejected",
-          lambda a: a.update(codecs=[{"name": "bytes"}, {"name": "GZip", "configuration": {"level": 1}}]), ["codec:bytes"])
-v3_reject("v3-no-array-to-bytes-codec", "codec-order", ["ZOM-019", "V3-PIPE-001"],
-          "ZEP 6's v3 example array with only its pipeline fault left (codecs [gzip], no array->bytes codec) is rejected",
-          lambda a: a.update(codecs=[{"name": "gzip", "configuration": {"level": 1}}]), [])
-v3_reject("v3-storage-transformers-null", "invalid-storage-transformer", ["ZOM-019", "ZOM-013", "V3-ARR-007"],
-          "ZEP 6's v3 example array with only storage_transformers null left (v3 allows a list or no key) is rejected",
-          lambda a: a.update(storage_transformers=None), ["codec:bytes"])
+v3_reject(
+    "v3-array-as-printed",
+    "invalid-data-type",
+    ["ZOM-019", "V3-DT-001"],
+    "ZEP 6's v3 example array exactly as printed ('|u1', 'GZip', no bytes codec, storage_transformers null) "
+    "is not valid v3 metadata",
+    None,
+    [],
+)
+v3_reject(
+    "v3-data-type-u1",
+    "invalid-data-type",
+    ["ZOM-019", "V3-DT-001"],
+    "ZEP 6's v3 example array with only its data_type fault left ('|u1' instead of 'uint8') is rejected",
+    lambda a: a.update(data_type="|u1"),
+    [],
+)
+v3_reject(
+    "v3-codec-GZip",
+    "unknown-codec",
+    ["ZOM-019", "V3-EXT-006"],
+    "ZEP 6's v3 example array with only its codec-name fault left ('GZip' after the bytes codec) is rejected",
+    lambda a: a.update(codecs=[{"name": "bytes"}, {"name": "GZip", "configuration": {"level": 1}}]),
+    ["codec:bytes"],
+)
+v3_reject(
+    "v3-no-array-to-bytes-codec",
+    "codec-order",
+    ["ZOM-019", "V3-PIPE-001"],
+    "ZEP 6's v3 example array with only its pipeline fault left (codecs [gzip], no array->bytes codec) is rejected",
+    lambda a: a.update(codecs=[{"name": "gzip", "configuration": {"level": 1}}]),
+    [],
+)
+v3_reject(
+    "v3-storage-transformers-null",
+    "invalid-storage-transformer",
+    ["ZOM-019", "ZOM-013", "V3-ARR-007"],
+    "ZEP 6's v3 example array with only storage_transformers null left (v3 allows a list or no key) is rejected",
+    lambda a: a.update(storage_transformers=None),
+    ["codec:bytes"],
+)
 
 
 def _v2_unbalanced(w):
@@ -75,9 +107,14 @@ def _v2_unbalanced(w):
     w.expect_reject("invalid-json")
 
 
-add_case("v2/zom/zep6-example-v2-array-unbalanced", kind="reject", build=_v2_unbalanced,
-         requirements=["ZOM-019", "V2-META-001"], needs=["dtype:uint8"],
-         description="ZEP 6's first v2 example text (its braces do not balance) stored as foo/.zarray is not JSON")
+add_case(
+    "v2/zom/zep6-example-v2-array-unbalanced",
+    kind="reject",
+    build=_v2_unbalanced,
+    requirements=["ZOM-019", "V2-META-001"],
+    needs=["dtype:uint8"],
+    description="ZEP 6's first v2 example text (its braces do not balance) stored as foo/.zarray is not JSON",
+)
 
 
 def _v2_filters(w):
@@ -92,6 +129,11 @@ def _v2_filters(w):
     w.expect_reject("invalid-codec")
 
 
-add_case("v2/zom/zep6-example-v2-hierarchy-filters", kind="reject", build=_v2_filters,
-         requirements=["ZOM-019", "ZOM-016", "V2-META-005"], needs=["dtype:uint8"],
-         description="ZEP 6's v2 hierarchy example materialised: foo/.zarray with 'filters': {} is rejected")
+add_case(
+    "v2/zom/zep6-example-v2-hierarchy-filters",
+    kind="reject",
+    build=_v2_filters,
+    requirements=["ZOM-019", "ZOM-016", "V2-META-005"],
+    needs=["dtype:uint8"],
+    description="ZEP 6's v2 hierarchy example materialised: foo/.zarray with 'filters': {} is rejected",
+)

@@ -50,13 +50,20 @@ class Format(ABC):
     # ---- creating ------------------------------------------------------------------------
     @abstractmethod
     def create_array(
-        self, store: Store, path: str, metadata: dict, attributes: dict | None = None, overwrite: bool = False
+        self,
+        store: Store,
+        path: str,
+        metadata: dict,
+        attributes: dict | None = None,
+        overwrite: bool = False,
     ) -> Array:
         """Validate `metadata` (this format's own array document, without user attributes),
         write it and any missing ancestor groups the format requires, and return the array."""
 
     @abstractmethod
-    def create_group(self, store: Store, path: str, attributes: dict | None = None, overwrite: bool = False) -> Group: ...
+    def create_group(
+        self, store: Store, path: str, attributes: dict | None = None, overwrite: bool = False
+    ) -> Group: ...
 
     @abstractmethod
     def write_attributes(self, node: Array | Group, attributes: dict) -> None: ...

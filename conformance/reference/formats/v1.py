@@ -28,7 +28,16 @@ from .v2.paths import normalize_path as v2_normalize_path
 
 META_KEY = "meta"
 ATTRS_KEY = "attrs"
-REQUIRED_KEYS = ("zarr_format", "shape", "chunks", "dtype", "compression", "compression_opts", "fill_value", "order")
+REQUIRED_KEYS = (
+    "zarr_format",
+    "shape",
+    "chunks",
+    "dtype",
+    "compression",
+    "compression_opts",
+    "fill_value",
+    "order",
+)
 NO_COMPRESSION = (None, "none")
 
 
@@ -36,8 +45,11 @@ def _integer_level(name: str, opts: Any, default: int) -> dict:
     if opts is None:
         return {"level": default}
     if not isinstance(opts, int) or isinstance(opts, bool) or not 0 <= opts <= 9:
-        raise MetadataError("invalid-codec", f"{name} compression_opts must be an integer level 0-9, got {opts!r}",
-                            "V1-META-006")
+        raise MetadataError(
+            "invalid-codec",
+            f"{name} compression_opts must be an integer level 0-9, got {opts!r}",
+            "V1-META-006",
+        )
     return {"level": opts}
 
 
@@ -45,9 +57,11 @@ def _keyword_opts(name: str, opts: Any, allowed: set[str]) -> dict:
     if opts is None:
         return {}
     if not isinstance(opts, dict) or not set(opts) <= allowed:
-        raise MetadataError("invalid-codec",
-                            f"{name} compression_opts must be an object with keys from {sorted(allowed)}, got {opts!r}",
-                            "V1-META-006")
+        raise MetadataError(
+            "invalid-codec",
+            f"{name} compression_opts must be an object with keys from {sorted(allowed)}, got {opts!r}",
+            "V1-META-006",
+        )
     return dict(opts)
 
 
@@ -65,10 +79,15 @@ def build_compressor(compression: Any, opts: Any):
     if compression in NO_COMPRESSION:
         return None
     if not isinstance(compression, str):
-        raise MetadataError("invalid-codec", f"compression must be a string or null, got {compression!r}",
-                            "V1-META-006")
+        raise MetadataError(
+            "invalid-codec",
+            f"compression must be a string or null, got {compression!r}",
+            "V1-META-006",
+        )
     if compression not in _COMPRESSORS:
-        raise MetadataError("unknown-codec", f"compression {compression!r} is not known", "V1-META-006")
+        raise MetadataError(
+            "unknown-codec", f"compression {compression!r} is not known", "V1-META-006"
+        )
     codec_id, configure = _COMPRESSORS[compression]
     config = configure(opts)
     try:
@@ -76,8 +95,9 @@ def build_compressor(compression: Any, opts: Any):
         codec.encode(bytes(16))  # some settings (blosc cname, levels) fail only on first use
         return codec
     except Exception as exc:
-        raise MetadataError("invalid-codec", f"{compression} options {opts!r} are not valid: {exc}",
-                            "V1-META-006") from None
+        raise MetadataError(
+            "invalid-codec", f"{compression} options {opts!r} are not valid: {exc}", "V1-META-006"
+        ) from None
 
 
 def _retag(exc: MetadataError, requirement: str) -> MetadataError:
@@ -99,7 +119,10 @@ def parse_v1_fill(doc: Any, dtype: np.dtype) -> np.ndarray | None:
         return None
     if dtype.kind == "S":
         if not isinstance(doc, str) or not doc.isascii() or len(doc) > dtype.itemsize:
-            raise MetadataError("invalid-fill-value", f"|S fill must be an ASCII string that fits {dtype}, got {doc!r}")
+            raise MetadataError(
+                "invalid-fill-value",
+                f"|S fill must be an ASCII string that fits {dtype}, got {doc!r}",
+            )
         return np.array(doc.encode("ascii"), dtype=dtype)
     if dtype.kind == "V":
         raise MetadataError("invalid-fill-value", f"v1 has no fill encoding for {dtype}; use null")
@@ -114,7 +137,9 @@ def encode_v1_fill(value: Any, dtype: np.dtype) -> Any:
             raise MetadataError("invalid-fill-value", f"|S fill must be bytes, got {value!r}")
         raw = bytes(value)
         if not raw.isascii() or len(raw) > dtype.itemsize:
-            raise MetadataError("invalid-fill-value", f"v1 |S fill must be ASCII bytes that fit {dtype}")
+            raise MetadataError(
+                "invalid-fill-value", f"v1 |S fill must be ASCII bytes that fit {dtype}"
+            )
         return raw.decode("ascii")
     if dtype.kind == "V":
         raise MetadataError("invalid-fill-value", f"v1 has no fill encoding for {dtype}; use None")
@@ -139,7 +164,14 @@ def parse_meta(doc: Any) -> ArrayLayout:
     def chunk_key(index: tuple[int, ...]) -> str:  # V1-CHUNK-002: no prefix
         return ".".join(map(str, index)) if index else "0"
 
-    return ArrayLayout(shape, chunks, dtype, fill_value, chunk_key, V2ChunkCodec(dtype, chunks, order, [], compressor))
+    return ArrayLayout(
+        shape,
+        chunks,
+        dtype,
+        fill_value,
+        chunk_key,
+        V2ChunkCodec(dtype, chunks, order, [], compressor),
+    )
 
 
 class V1Format(Format):
@@ -148,8 +180,11 @@ class V1Format(Format):
     def normalize_path(self, path: str) -> str:
         path = v2_normalize_path(path)
         if path:
-            raise PathError("invalid-path", f"a v1 store holds one array at its root; got path {path!r}",
-                            "V1-STORE-001")
+            raise PathError(
+                "invalid-path",
+                f"a v1 store holds one array at its root; got path {path!r}",
+                "V1-STORE-001",
+            )
         return path
 
     def node_kind(self, store: Store, path: str) -> str | None:
@@ -167,21 +202,31 @@ class V1Format(Format):
         doc = jsonio.load_object(data, "meta", "V1-META-001")
         layout = parse_meta(doc)
         raw_attrs = store.get(ATTRS_KEY)
-        array = Array(store, "", self, doc, decode_attributes(raw_attrs, "attrs", "V1-ATTR-001"), layout)
+        array = Array(
+            store, "", self, doc, decode_attributes(raw_attrs, "attrs", "V1-ATTR-001"), layout
+        )
         array.notes = [] if raw_attrs is not None else ["the 'attrs' key is missing (V1-ATTR-001)"]
         return array
 
     def open_group(self, store: Store, path: str) -> Group:
         raise NodeNotFoundError("v1 has no groups", "V1-STORE-001")
 
-    def create_array(self, store: Store, path: str, metadata: dict, attributes: dict | None = None,
-                     overwrite: bool = False) -> Array:
+    def create_array(
+        self,
+        store: Store,
+        path: str,
+        metadata: dict,
+        attributes: dict | None = None,
+        overwrite: bool = False,
+    ) -> Array:
         self.normalize_path(path)
         parse_meta(metadata)
         try:
             document = jsonio.dumps_ascii(metadata)
         except (TypeError, ValueError) as exc:
-            raise MetadataError("invalid-metadata", f"meta is not JSON: {exc}", "V1-META-001") from None
+            raise MetadataError(
+                "invalid-metadata", f"meta is not JSON: {exc}", "V1-META-001"
+            ) from None
         attrs = encode_attributes(attributes or {}, "V1-ATTR-001")
         if store.contains(META_KEY):
             if not overwrite:
@@ -192,26 +237,51 @@ class V1Format(Format):
         store.set(ATTRS_KEY, attrs)  # V1-ATTR-001: attrs exists even when empty
         return self.open_array(store, "")
 
-    def create_group(self, store: Store, path: str, attributes: dict | None = None, overwrite: bool = False) -> Group:
-        raise ZarrError("invalid-node-type", "v1 has no groups: a v1 store holds exactly one array", "V1-STORE-001")
+    def create_group(
+        self, store: Store, path: str, attributes: dict | None = None, overwrite: bool = False
+    ) -> Group:
+        raise ZarrError(
+            "invalid-node-type",
+            "v1 has no groups: a v1 store holds exactly one array",
+            "V1-STORE-001",
+        )
 
     def write_attributes(self, node: Array | Group, attributes: dict) -> None:
         node.store.set(ATTRS_KEY, encode_attributes(attributes, "V1-ATTR-001"))
 
-    def array_metadata(self, shape, chunks, dtype, fill_value: Any = 0, order: str = "C",
-                       compression: str | None = None, compression_opts: Any = None) -> dict:
+    def array_metadata(
+        self,
+        shape,
+        chunks,
+        dtype,
+        fill_value: Any = 0,
+        order: str = "C",
+        compression: str | None = None,
+        compression_opts: Any = None,
+    ) -> dict:
         """A canonical `meta` document, keys sorted as zarr 1.x wrote them."""
-        dtype_doc = dtype_to_json(parse_v1_dtype(dtype) if isinstance(dtype, list) or (
-            isinstance(dtype, str) and dtype and dtype[0] in "<>|") else np.dtype(dtype))
+        dtype_doc = dtype_to_json(
+            parse_v1_dtype(dtype)
+            if isinstance(dtype, list) or (isinstance(dtype, str) and dtype and dtype[0] in "<>|")
+            else np.dtype(dtype)
+        )
         np_dtype = parse_v1_dtype(dtype_doc)
-        if isinstance(fill_value, int) and not isinstance(fill_value, bool) and fill_value == 0 and (
-                np_dtype.kind in "SUV"):
+        if (
+            isinstance(fill_value, int)
+            and not isinstance(fill_value, bool)
+            and fill_value == 0
+            and (np_dtype.kind in "SUV")
+        ):
             fill_value = {"S": b"", "U": "", "V": None}[np_dtype.kind]
         try:
-            shape_list, chunks_list = [operator.index(n) for n in shape], [operator.index(n) for n in chunks]
+            shape_list, chunks_list = (
+                [operator.index(n) for n in shape],
+                [operator.index(n) for n in chunks],
+            )
         except TypeError:
-            raise MetadataError("invalid-shape",
-                                f"shape {shape!r} and chunks {chunks!r} must be integer sequences") from None
+            raise MetadataError(
+                "invalid-shape", f"shape {shape!r} and chunks {chunks!r} must be integer sequences"
+            ) from None
         doc = {
             "chunks": chunks_list,
             "compression": compression,

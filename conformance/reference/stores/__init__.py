@@ -17,11 +17,22 @@ from .directory import DirectoryStore
 from .memory import MemoryStore
 from .zipstore import ZipStore
 
-__all__ = ["Store", "MemoryStore", "DirectoryStore", "ZipStore", "open_store", "check_key", "StoreIOError",
-           "DEFAULT_MAX_VALUE_BYTES", "DEFAULT_MAX_METADATA_BYTES", "is_metadata_key", "printable"]
+__all__ = [
+    "DEFAULT_MAX_METADATA_BYTES",
+    "DEFAULT_MAX_VALUE_BYTES",
+    "DirectoryStore",
+    "MemoryStore",
+    "Store",
+    "StoreIOError",
+    "ZipStore",
+    "check_key",
+    "is_metadata_key",
+    "open_store",
+    "printable",
+]
 
 
-def open_store(location: "str | os.PathLike | Store", mode: str = "r", **limits) -> Store:
+def open_store(location: str | os.PathLike | Store, mode: str = "r", **limits) -> Store:
     """A store for a path or URL: a Store is returned as is; '*.zip' is a ZipStore; 'file://',
     'http(s)://' and 's3://' URLs are read-only fsspec stores; anything else is a directory.
     `limits` (max_value_bytes=, max_metadata_bytes=) set the new store's read limits."""

@@ -43,7 +43,11 @@ V1_METADATA_KEYS = frozenset({"meta", "attrs"})  # v1 documents sit at the store
 def is_metadata_key(key: str) -> bool:
     """Whether a key names a metadata document of some format (not a chunk)."""
     name = key.rsplit("/", 1)[-1]
-    return name in METADATA_NAMES or key in V1_METADATA_KEYS or (key.startswith("meta/") and key.endswith(".json"))
+    return (
+        name in METADATA_NAMES
+        or key in V1_METADATA_KEYS
+        or (key.startswith("meta/") and key.endswith(".json"))
+    )
 
 
 def check_key(key: str) -> str:
@@ -69,10 +73,14 @@ class StoreIOError(ZarrError):
 def too_large(key: str, limit: int, size: int | None = None, what: str = "value") -> LimitError:
     """The LimitError of a read over its limit: names the key, the limit and, when known, the size."""
     if size is not None:
-        return LimitError(f"{what} {printable(key)!r} is {size} bytes, over the store's read limit of {limit} "
-                          "bytes: refused without reading it")
-    return LimitError(f"{what} {printable(key)!r} exceeds the store's read limit of {limit} bytes: "
-                      f"refused after {limit} bytes")
+        return LimitError(
+            f"{what} {printable(key)!r} is {size} bytes, over the store's read limit of {limit} "
+            "bytes: refused without reading it"
+        )
+    return LimitError(
+        f"{what} {printable(key)!r} exceeds the store's read limit of {limit} bytes: "
+        f"refused after {limit} bytes"
+    )
 
 
 def _env_bytes(name: str, default: int) -> int:
@@ -88,8 +96,9 @@ def _env_bytes(name: str, default: int) -> int:
     return value
 
 
-def read_stream(read: Callable[[int], bytes], key: str, limit: int, need: int | None = None,
-                what: str = "value") -> bytes:
+def read_stream(
+    read: Callable[[int], bytes], key: str, limit: int, need: int | None = None, what: str = "value"
+) -> bytes:
     """Bytes from `read(n)` (a file's read) until EOF, or until `need` bytes arrived: at most
     `limit` bytes are kept, one more is a LimitError. Memory: the bytes kept, once (BytesIO
     hands its buffer over without a copy)."""
@@ -135,11 +144,20 @@ class Store(ABC):
     max_value_bytes: int = DEFAULT_MAX_VALUE_BYTES
     max_metadata_bytes: int = DEFAULT_MAX_METADATA_BYTES
 
-    def set_limits(self, max_value_bytes: int | None = None, max_metadata_bytes: int | None = None) -> None:
+    def set_limits(
+        self, max_value_bytes: int | None = None, max_metadata_bytes: int | None = None
+    ) -> None:
         """Set this store's read limits: explicit values, else the environment, else the defaults."""
-        value = _env_bytes(ENV_MAX_VALUE_BYTES, DEFAULT_MAX_VALUE_BYTES) if max_value_bytes is None else max_value_bytes
-        metadata = (_env_bytes(ENV_MAX_METADATA_BYTES, DEFAULT_MAX_METADATA_BYTES)
-                    if max_metadata_bytes is None else max_metadata_bytes)
+        value = (
+            _env_bytes(ENV_MAX_VALUE_BYTES, DEFAULT_MAX_VALUE_BYTES)
+            if max_value_bytes is None
+            else max_value_bytes
+        )
+        metadata = (
+            _env_bytes(ENV_MAX_METADATA_BYTES, DEFAULT_MAX_METADATA_BYTES)
+            if max_metadata_bytes is None
+            else max_metadata_bytes
+        )
         if value < 0 or metadata < 0:
             raise ValueError("store limits must be non-negative numbers of bytes")
         self.max_value_bytes = int(value)
@@ -162,7 +180,9 @@ class Store(ABC):
         """The value of `key`, or None when there is none. At most `self.limit_for(key, limit)`
         bytes: a larger value raises LimitError ('too-large'), never MemoryError."""
 
-    def get_partial(self, key: str, start: int, length: int | None = None, limit: int | None = None) -> bytes | None:
+    def get_partial(
+        self, key: str, start: int, length: int | None = None, limit: int | None = None
+    ) -> bytes | None:
         """Bytes [start, start+length) of a value; a negative start counts from the end. The
         bytes returned count against the limit (this default reads the whole value, so the value
         does too; the stores here read only the range)."""

@@ -14,12 +14,18 @@ from pathlib import Path
 
 from ..errors import PathError
 from .base import Store, check_key
-from .local import check_store_path, read_file, entry_exists
+from .local import check_store_path, entry_exists, read_file
 
 
 class DirectoryStore(Store):
-    def __init__(self, root: str | os.PathLike, read_only: bool = False, *,
-                 max_value_bytes: int | None = None, max_metadata_bytes: int | None = None):
+    def __init__(
+        self,
+        root: str | os.PathLike,
+        read_only: bool = False,
+        *,
+        max_value_bytes: int | None = None,
+        max_metadata_bytes: int | None = None,
+    ):
         check_store_path(root, "store root")  # a FIFO or device as the root: refused, never opened
         self.root = Path(root)
         self.read_only = read_only
@@ -45,7 +51,9 @@ class DirectoryStore(Store):
         path = self._file(key)
         return None if path is None else read_file(path, key, self.limit_for(key, limit))
 
-    def get_partial(self, key: str, start: int, length: int | None = None, limit: int | None = None) -> bytes | None:
+    def get_partial(
+        self, key: str, start: int, length: int | None = None, limit: int | None = None
+    ) -> bytes | None:
         path = self._file(key)
         if path is None:
             return None
@@ -61,12 +69,21 @@ class DirectoryStore(Store):
         tmp = path.with_name(path.name + ".partial")
         # Non-blocking and not through a symlink: a FIFO planted at the temporary name fails
         # (ENXIO) instead of blocking, a symlink there (ELOOP) instead of writing elsewhere.
-        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) \
-            | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+        flags = (
+            os.O_WRONLY
+            | os.O_CREAT
+            | os.O_TRUNC
+            | getattr(os, "O_NONBLOCK", 0)
+            | getattr(os, "O_NOFOLLOW", 0)
+            | getattr(os, "O_CLOEXEC", 0)
+            | getattr(os, "O_BINARY", 0)
+        )
         fd = os.open(tmp, flags, 0o644)
         with open(fd, "wb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                raise PathError("invalid-path", f"cannot write {key!r}: {tmp.name!r} is not a regular file")
+                raise PathError(
+                    "invalid-path", f"cannot write {key!r}: {tmp.name!r} is not a regular file"
+                )
             f.write(value)
         os.replace(tmp, path)
 

@@ -46,13 +46,19 @@ def check_store_path(path: str | os.PathLike, what: str = "store") -> None:
         return
     kind = special_file_kind(mode)
     if kind is not None:
-        raise PathError("invalid-path", f"the {what} {printable(os.fspath(path))!r} is a {kind}, not a directory "
-                                        "or a regular file: refused without opening it")
+        raise PathError(
+            "invalid-path",
+            f"the {what} {printable(os.fspath(path))!r} is a {kind}, not a directory "
+            "or a regular file: refused without opening it",
+        )
 
 
 def _refuse(key: str, mode: int) -> PathError:
-    return PathError("invalid-path", f"key {printable(key)!r} is a {special_file_kind(mode)}, not a regular file: "
-                                     "refused without opening it")
+    return PathError(
+        "invalid-path",
+        f"key {printable(key)!r} is a {special_file_kind(mode)}, not a regular file: "
+        "refused without opening it",
+    )
 
 
 def entry_exists(path: str) -> bool:
@@ -65,7 +71,9 @@ def entry_exists(path: str) -> bool:
         return False
 
 
-def read_file(path: str, key: str, limit: int, start: int | None = None, length: int | None = None) -> bytes | None:
+def read_file(
+    path: str, key: str, limit: int, start: int | None = None, length: int | None = None
+) -> bytes | None:
     """The bytes of a regular file (or of [start, start+length) of it; a negative start counts
     from the end), or None when there is none (missing, a directory). A FIFO, socket or device
     is a PathError; more than `limit` bytes to return is a LimitError, raised before reading."""
@@ -81,8 +89,13 @@ def read_file(path: str, key: str, limit: int, start: int | None = None, length:
         return None
     if not stat.S_ISREG(mode):
         raise _refuse(key, mode)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0) \
+    flags = (
+        os.O_RDONLY
+        | getattr(os, "O_NONBLOCK", 0)
+        | getattr(os, "O_NOCTTY", 0)
+        | getattr(os, "O_CLOEXEC", 0)
         | getattr(os, "O_BINARY", 0)
+    )
     try:
         fd = os.open(path, flags)
     except OSError as exc:
@@ -106,7 +119,11 @@ def read_file(path: str, key: str, limit: int, start: int | None = None, length:
         if not hasattr(os, "pread"):  # Windows
             os.lseek(fd, first, os.SEEK_SET)
         while got < count:  # a single read may return less (large reads, signals)
-            block = os.pread(fd, count - got, first + got) if hasattr(os, "pread") else os.read(fd, count - got)
+            block = (
+                os.pread(fd, count - got, first + got)
+                if hasattr(os, "pread")
+                else os.read(fd, count - got)
+            )
             if not block:
                 break  # the file shrank meanwhile: what is there is the value
             chunks.append(block)

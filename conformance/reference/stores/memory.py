@@ -9,8 +9,13 @@ from .base import Store, too_large
 
 
 class MemoryStore(Store):
-    def __init__(self, data: dict[str, bytes] | None = None, *,
-                 max_value_bytes: int | None = None, max_metadata_bytes: int | None = None):
+    def __init__(
+        self,
+        data: dict[str, bytes] | None = None,
+        *,
+        max_value_bytes: int | None = None,
+        max_metadata_bytes: int | None = None,
+    ):
         self.data: dict[str, bytes] = dict(data or {})
         self.set_limits(max_value_bytes, max_metadata_bytes)
 
@@ -22,7 +27,9 @@ class MemoryStore(Store):
                 raise too_large(key, cap, len(value))
         return value
 
-    def get_partial(self, key: str, start: int, length: int | None = None, limit: int | None = None) -> bytes | None:
+    def get_partial(
+        self, key: str, start: int, length: int | None = None, limit: int | None = None
+    ) -> bytes | None:
         value = self.data.get(key)
         if value is None:
             return None

@@ -31,9 +31,9 @@ from urllib.parse import quote, urljoin, urlsplit
 
 from ..errors import LimitError, PathError, UnsupportedError, ZarrError
 from .base import READ_BLOCK_BYTES, Store, StoreIOError, check_key, printable, too_large
-from .local import read_file, entry_exists
+from .local import entry_exists, read_file
 
-__all__ = ["URLStore", "StoreIOError", "SCHEMES", "DEFAULT_TIMEOUT", "MAX_REDIRECTS", "url_scheme"]
+__all__ = ["DEFAULT_TIMEOUT", "MAX_REDIRECTS", "SCHEMES", "StoreIOError", "URLStore", "url_scheme"]
 
 SCHEMES = ("file", "http", "https", "s3")
 DEFAULT_TIMEOUT = 30.0  # seconds per network request
@@ -54,7 +54,11 @@ def origin(url: str) -> tuple[str, str, int | None]:
         port = parts.port
     except ValueError:
         port = -1  # a malformed port: an origin of its own
-    return scheme, (parts.hostname or "").lower(), port if port is not None else DEFAULT_PORTS.get(scheme)
+    return (
+        scheme,
+        (parts.hostname or "").lower(),
+        port if port is not None else DEFAULT_PORTS.get(scheme),
+    )
 
 
 def origin_text(url: str) -> str:
@@ -69,8 +73,15 @@ _NOT_SATISFIABLE = object()  # a 416: the range starts at or past the end
 class URLStore(Store):
     read_only = True
 
-    def __init__(self, url: str, storage_options: dict | None = None, timeout: float = DEFAULT_TIMEOUT, *,
-                 max_value_bytes: int | None = None, max_metadata_bytes: int | None = None):
+    def __init__(
+        self,
+        url: str,
+        storage_options: dict | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        *,
+        max_value_bytes: int | None = None,
+        max_metadata_bytes: int | None = None,
+    ):
         self.scheme = url_scheme(url)
         if self.scheme not in SCHEMES:
             raise UnsupportedError(
@@ -140,7 +151,9 @@ class URLStore(Store):
             return None
         return self._cat(path, key, self.limit_for(key, limit))
 
-    def get_partial(self, key: str, start: int, length: int | None = None, limit: int | None = None) -> bytes | None:
+    def get_partial(
+        self, key: str, start: int, length: int | None = None, limit: int | None = None
+    ) -> bytes | None:
         path = self._path(key)
         if path is None:
             return None
@@ -165,7 +178,9 @@ class URLStore(Store):
             return entry_exists(path)
         return self._exists(path, key)
 
-    def _cat(self, path: str, key: str, limit: int, start: int | None = None, end: int | None = None) -> bytes | None:
+    def _cat(
+        self, path: str, key: str, limit: int, start: int | None = None, end: int | None = None
+    ) -> bytes | None:
         """Bytes [start, end) of a value (all of it when start is None; a negative start is a
         suffix), at most `limit` of them; None when the value is missing."""
         if self.scheme == "file":
@@ -217,8 +232,12 @@ class URLStore(Store):
 
     def _io_error(self, exc: BaseException, key: str) -> StoreIOError:
         if isinstance(exc, TimeoutError) or "Timeout" in type(exc).__name__:
-            return StoreIOError(f"timed out after {self.timeout:g} s reading {printable(key)!r} from {self.url}")
-        return StoreIOError(f"cannot read {printable(key)!r} from {self.url}: {type(exc).__name__}: {exc}")
+            return StoreIOError(
+                f"timed out after {self.timeout:g} s reading {printable(key)!r} from {self.url}"
+            )
+        return StoreIOError(
+            f"cannot read {printable(key)!r} from {self.url}: {type(exc).__name__}: {exc}"
+        )
 
     # ---- listing --------------------------------------------------------------------------
     def _require_listing(self) -> None:
@@ -365,8 +384,13 @@ class _Decoder:
             raise zlib.error("the compressed body ends inside a compressed stream")
 
 
-async def _collect(read: Callable[[int], Awaitable[bytes]], key: str, limit: int, need: int | None,
-                   decoder: _Decoder | None = None) -> bytes:
+async def _collect(
+    read: Callable[[int], Awaitable[bytes]],
+    key: str,
+    limit: int,
+    need: int | None,
+    decoder: _Decoder | None = None,
+) -> bytes:
     """A body, streamed: decoded bytes until its end or until `need` of them arrived. More than
     `limit` decoded bytes is a LimitError, raised as soon as byte limit+1 is decoded (so an
     endless body or a gzip bomb costs `limit` bytes of memory at most). The compressed bytes are
@@ -381,7 +405,9 @@ async def _collect(read: Callable[[int], Awaitable[bytes]], key: str, limit: int
         raise
 
 
-async def _collect_into(out: io.BytesIO, read, key: str, limit: int, need: int | None, decoder) -> bytes:
+async def _collect_into(
+    out: io.BytesIO, read, key: str, limit: int, need: int | None, decoder
+) -> bytes:
     got = raw = 0
     raw_limit = limit + (limit >> 8) + 65536  # deflate's worst case expansion is far below that
     while need is None or got < need:
@@ -389,7 +415,9 @@ async def _collect_into(out: io.BytesIO, read, key: str, limit: int, need: int |
         if decoder is not None and decoder.full:  # decoded bytes still waiting in the decoder
             data = decoder.feed(b"", min(room, READ_BLOCK_BYTES))
         else:
-            data = await read(READ_BLOCK_BYTES if decoder is not None else min(READ_BLOCK_BYTES, room))
+            data = await read(
+                READ_BLOCK_BYTES if decoder is not None else min(READ_BLOCK_BYTES, room)
+            )
             if not data:
                 if decoder is not None:
                     decoder.finish()
@@ -397,8 +425,10 @@ async def _collect_into(out: io.BytesIO, read, key: str, limit: int, need: int |
             if decoder is not None:
                 raw += len(data)
                 if raw > raw_limit:
-                    raise LimitError(f"the compressed body of {printable(key)!r} passed {raw_limit} bytes "
-                                     f"(the read limit is {limit} bytes): refused")
+                    raise LimitError(
+                        f"the compressed body of {printable(key)!r} passed {raw_limit} bytes "
+                        f"(the read limit is {limit} bytes): refused"
+                    )
                 data = decoder.feed(data, min(room, READ_BLOCK_BYTES))
         got += len(data)
         if got > limit:
@@ -410,8 +440,15 @@ async def _collect_into(out: io.BytesIO, read, key: str, limit: int, need: int |
 _DECODED = ("gzip", "x-gzip", "deflate")
 
 
-async def _http_read(store: "URLStore", url: str, key: str, limit: int, start: int | None, end: int | None,
-                     probe: bool = False):
+async def _http_read(
+    store: URLStore,
+    url: str,
+    key: str,
+    limit: int,
+    start: int | None,
+    end: int | None,
+    probe: bool = False,
+):
     """GET a value (or the range [start, end) of it) as bytes; _MISSING for a 404,
     _NOT_SATISFIABLE for a 416. probe=True only asks whether it is there (the body is not read).
     Redirects are followed by hand, within the store's origin only."""
@@ -425,22 +462,29 @@ async def _http_read(store: "URLStore", url: str, key: str, limit: int, start: i
         options.pop(name, None)
     if start is not None:
         headers["Range"] = _range_header(start, end)
-        headers["Accept-Encoding"] = "identity"  # a range of an encoded body is no range of the value
+        headers["Accept-Encoding"] = (
+            "identity"  # a range of an encoded body is no range of the value
+        )
     else:
         headers["Accept-Encoding"] = "gzip, deflate"
     target = fs.encode_url(url)
     for _ in range(MAX_REDIRECTS + 1):
-        async with session.get(target, headers=headers, allow_redirects=False, auto_decompress=False, **options) as r:
+        async with session.get(
+            target, headers=headers, allow_redirects=False, auto_decompress=False, **options
+        ) as r:
             if r.status in REDIRECT_STATUSES:
                 location = r.headers.get("Location")
                 if not location:
-                    raise StoreIOError(f"reading {printable(key)!r} from {store.url}: HTTP {r.status} without a Location")
+                    raise StoreIOError(
+                        f"reading {printable(key)!r} from {store.url}: HTTP {r.status} without a Location"
+                    )
                 new = urljoin(str(r.url), location)
                 if origin(new) != store._origin:
                     raise StoreIOError(
                         f"reading {printable(key)!r}: {origin_text(store.url)} redirects (HTTP {r.status}) to another "
                         f"origin, {origin_text(new)}; only redirects within the store's origin (same scheme, host "
-                        "and port) are followed, so nothing was requested from it")
+                        "and port) are followed, so nothing was requested from it"
+                    )
                 target = yarl.URL(new)
                 continue
             if r.status == 404:
@@ -448,7 +492,9 @@ async def _http_read(store: "URLStore", url: str, key: str, limit: int, start: i
             if r.status == 416:
                 return _NOT_SATISFIABLE
             if r.status not in (200, 206):
-                raise StoreIOError(f"cannot read {printable(key)!r} from {store.url}: HTTP {r.status} {r.reason or ''}".rstrip())
+                raise StoreIOError(
+                    f"cannot read {printable(key)!r} from {store.url}: HTTP {r.status} {r.reason or ''}".rstrip()
+                )
             if probe:
                 return b""
             partial = r.status == 206 and start is not None
@@ -456,23 +502,41 @@ async def _http_read(store: "URLStore", url: str, key: str, limit: int, start: i
             decoder = None
             if encoding not in ("", "identity"):
                 if encoding not in _DECODED:
-                    raise StoreIOError(f"{printable(key)!r} from {store.url} has Content-Encoding {encoding!r}; "
-                                       "only gzip and deflate are decoded")
+                    raise StoreIOError(
+                        f"{printable(key)!r} from {store.url} has Content-Encoding {encoding!r}; "
+                        "only gzip and deflate are decoded"
+                    )
                 if partial:
-                    raise StoreIOError(f"{printable(key)!r} from {store.url}: a ranged answer with Content-Encoding "
-                                       f"{encoding!r} is a range of the encoded body, not of the value")
+                    raise StoreIOError(
+                        f"{printable(key)!r} from {store.url}: a ranged answer with Content-Encoding "
+                        f"{encoding!r} is a range of the encoded body, not of the value"
+                    )
                 decoder = _Decoder(encoding)
             need = _need(start, end, partial)
             declared = r.content_length
-            if decoder is None and declared is not None and declared > limit and (need is None or need > limit):
+            if (
+                decoder is None
+                and declared is not None
+                and declared > limit
+                and (need is None or need > limit)
+            ):
                 raise too_large(key, limit, declared)  # refused before reading the body
             data = await _collect(r.content.read, key, limit, need, decoder)
             return data if start is None or partial else _cut_whole(data, start, end)
-    raise StoreIOError(f"reading {printable(key)!r} from {store.url}: more than {MAX_REDIRECTS} redirects")
+    raise StoreIOError(
+        f"reading {printable(key)!r} from {store.url}: more than {MAX_REDIRECTS} redirects"
+    )
 
 
-async def _s3_read(store: "URLStore", path: str, key: str, limit: int, start: int | None, end: int | None,
-                   probe: bool = False):
+async def _s3_read(
+    store: URLStore,
+    path: str,
+    key: str,
+    limit: int,
+    start: int | None,
+    end: int | None,
+    probe: bool = False,
+):
     """GetObject, streamed (s3fs's cat_file reads whole bodies); errors as s3fs translates them
     (FileNotFoundError for a missing key)."""
     fs = store._fs
@@ -499,13 +563,22 @@ async def _s3_read(store: "URLStore", path: str, key: str, limit: int, start: in
 
 
 def _aws_credentials_in_environment() -> bool:
-    names = ("AWS_ACCESS_KEY_ID", "AWS_PROFILE", "AWS_WEB_IDENTITY_TOKEN_FILE",
-             "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_CONTAINER_CREDENTIALS_FULL_URI")
+    names = (
+        "AWS_ACCESS_KEY_ID",
+        "AWS_PROFILE",
+        "AWS_WEB_IDENTITY_TOKEN_FILE",
+        "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+        "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+    )
     if any(os.environ.get(n) for n in names):
         return True
     home = Path.home() / ".aws"
-    files = [os.environ.get("AWS_SHARED_CREDENTIALS_FILE"), os.environ.get("AWS_CONFIG_FILE"),
-             str(home / "credentials"), str(home / "config")]
+    files = [
+        os.environ.get("AWS_SHARED_CREDENTIALS_FILE"),
+        os.environ.get("AWS_CONFIG_FILE"),
+        str(home / "credentials"),
+        str(home / "config"),
+    ]
     return any(f and os.path.isfile(f) for f in files)
 
 
@@ -521,14 +594,25 @@ def _make_filesystem(scheme: str, url: str, options: dict, timeout: float):
         from fsspec.implementations.http import HTTPFileSystem
 
         client_kwargs = dict(options.pop("client_kwargs", {}))
-        client_kwargs.setdefault("timeout", aiohttp.ClientTimeout(total=timeout, sock_connect=min(timeout, 10.0)))
+        client_kwargs.setdefault(
+            "timeout", aiohttp.ClientTimeout(total=timeout, sock_connect=min(timeout, 10.0))
+        )
         options.setdefault("encoded", True)  # keys are quoted by _path
-        fs = HTTPFileSystem(client_kwargs=client_kwargs, skip_instance_cache=True, use_listings_cache=False, **options)
+        fs = HTTPFileSystem(
+            client_kwargs=client_kwargs,
+            skip_instance_cache=True,
+            use_listings_cache=False,
+            **options,
+        )
         return fs, url
     # s3
     import s3fs
 
-    endpoint = options.pop("endpoint_url", None) or os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL")
+    endpoint = (
+        options.pop("endpoint_url", None)
+        or os.environ.get("AWS_ENDPOINT_URL_S3")
+        or os.environ.get("AWS_ENDPOINT_URL")
+    )
     if endpoint:
         options.setdefault("endpoint_url", endpoint)
     if "anon" not in options and "key" not in options:

@@ -40,15 +40,29 @@ def _is_symlink(info: zipfile.ZipInfo) -> bool:
 
 # What inflating a member can raise besides OSError: a bad CRC or header, corrupt deflate data,
 # an encrypted member, a compression method this Python lacks.
-_MEMBER_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, NotImplementedError, ValueError, OSError)
+_MEMBER_ERRORS = (
+    zipfile.BadZipFile,
+    zlib.error,
+    EOFError,
+    RuntimeError,
+    NotImplementedError,
+    ValueError,
+    OSError,
+)
 
 
 class ZipStore(Store):
     """mode 'r' reads an archive; mode 'w' builds one in memory and writes it on close, with
     sorted entries and fixed timestamps so that the same content gives the same bytes."""
 
-    def __init__(self, path: str | os.PathLike, mode: str = "r", *,
-                 max_value_bytes: int | None = None, max_metadata_bytes: int | None = None):
+    def __init__(
+        self,
+        path: str | os.PathLike,
+        mode: str = "r",
+        *,
+        max_value_bytes: int | None = None,
+        max_metadata_bytes: int | None = None,
+    ):
         if mode not in ("r", "w"):
             raise ValueError("mode must be 'r' or 'w'")
         check_store_path(path, "zip archive")  # a FIFO would block zipfile's open forever
@@ -63,10 +77,14 @@ class ZipStore(Store):
             try:
                 self._zip = zipfile.ZipFile(self.path, "r")
             except UnicodeDecodeError as exc:
-                raise StoreIOError(f"zip archive {printable(self.path)!r} has a member name flagged as UTF-8 "
-                                   f"that is not UTF-8 ({exc.reason} at byte {exc.start}): it cannot be read") from None
+                raise StoreIOError(
+                    f"zip archive {printable(self.path)!r} has a member name flagged as UTF-8 "
+                    f"that is not UTF-8 ({exc.reason} at byte {exc.start}): it cannot be read"
+                ) from None
             except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
-                raise StoreIOError(f"cannot read zip archive {printable(self.path)!r}: {type(exc).__name__}: {exc}") from None
+                raise StoreIOError(
+                    f"cannot read zip archive {printable(self.path)!r}: {type(exc).__name__}: {exc}"
+                ) from None
             for info in self._zip.infolist():  # the last of duplicate names wins, as in zipfile
                 self._infos[info.filename] = info
         self._names = set(self._infos)
@@ -78,8 +96,11 @@ class ZipStore(Store):
         if info is None or info.is_dir() or not _valid_key(key):
             return None
         if _is_symlink(info):
-            raise PathError("invalid-path", f"zip member {printable(key)!r} is a symbolic link: a zip store "
-                                            "has no links, so it is not read")
+            raise PathError(
+                "invalid-path",
+                f"zip member {printable(key)!r} is a symbolic link: a zip store "
+                "has no links, so it is not read",
+            )
         return info
 
     def get(self, key: str, limit: int | None = None) -> bytes | None:
@@ -98,9 +119,13 @@ class ZipStore(Store):
             with self._zip.open(info) as member:
                 return read_stream(member.read, key, cap, what="zip member")
         except _MEMBER_ERRORS as exc:
-            raise StoreIOError(f"zip member {printable(key)!r} cannot be read: {type(exc).__name__}: {exc}") from None
+            raise StoreIOError(
+                f"zip member {printable(key)!r} cannot be read: {type(exc).__name__}: {exc}"
+            ) from None
 
-    def get_partial(self, key: str, start: int, length: int | None = None, limit: int | None = None) -> bytes | None:
+    def get_partial(
+        self, key: str, start: int, length: int | None = None, limit: int | None = None
+    ) -> bytes | None:
         if self.mode == "w":
             return super().get_partial(key, start, length, limit)
         info = self._info(key)
@@ -122,7 +147,9 @@ class ZipStore(Store):
                     member.seek(first)
                 return read_stream(member.read, key, cap, need=count, what="a range of zip member")
         except _MEMBER_ERRORS as exc:
-            raise StoreIOError(f"zip member {printable(key)!r} cannot be read: {type(exc).__name__}: {exc}") from None
+            raise StoreIOError(
+                f"zip member {printable(key)!r} cannot be read: {type(exc).__name__}: {exc}"
+            ) from None
 
     def contains(self, key: str) -> bool:
         if self.mode == "w":

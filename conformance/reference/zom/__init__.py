@@ -15,10 +15,24 @@ See docs/zom.md for the model-file format and the fixes to the ZEP's schemas.
 from __future__ import annotations
 
 from .check import Finding, check_against, compare_models, iter_nodes
-from .convert import MAX_HIERARCHY_DEPTH, Model, dumps, from_json, metadata_of, node_from_metadata, to_json
+from .convert import (
+    MAX_HIERARCHY_DEPTH,
+    Model,
+    dumps,
+    from_json,
+    metadata_of,
+    node_from_metadata,
+    to_json,
+)
 from .flatten import flatten, unflatten
 from .hierarchy import from_store, to_store
-from .modelfile import ModelFile, check_model, load_model_file, parse_model_file, validate_model_file
+from .modelfile import (
+    ModelFile,
+    check_model,
+    load_model_file,
+    parse_model_file,
+    validate_model_file,
+)
 from .models_v2 import ArrayModel as V2ArrayModel
 from .models_v2 import GroupModel as V2GroupModel
 from .models_v3 import ArrayModel as V3ArrayModel
@@ -28,13 +42,40 @@ from .schema import SCHEMA_NAMES, is_valid, load_schema, schema_errors
 from .upgrade import upgrade_model, upgrade_store, upgrade_v2_array
 
 __all__ = [
-    "Model", "V2ArrayModel", "V2GroupModel", "V3ArrayModel", "V3GroupModel",
-    "from_store", "to_store", "to_json", "from_json", "dumps", "metadata_of", "node_from_metadata",
-    "Finding", "check_against", "compare_models", "iter_nodes",
-    "ModelFile", "parse_model_file", "load_model_file", "check_model", "validate_model_file",
-    "AttributeRule", "RULE_SETS", "apply_rules", "xarray_rules",
-    "SCHEMA_NAMES", "load_schema", "schema_errors", "is_valid",
-    "upgrade_v2_array", "upgrade_model", "upgrade_store",
-    "flatten", "unflatten", "MAX_HIERARCHY_DEPTH",
+    "MAX_HIERARCHY_DEPTH",
+    "RULE_SETS",
+    "SCHEMA_NAMES",
+    "AttributeRule",
+    "Finding",
+    "Model",
+    "ModelFile",
+    "V2ArrayModel",
+    "V2GroupModel",
+    "V3ArrayModel",
+    "V3GroupModel",
+    "apply_rules",
+    "check_against",
+    "check_model",
+    "compare_models",
+    "dumps",
+    "flatten",
+    "from_json",
+    "from_store",
+    "is_valid",
+    "iter_nodes",
+    "load_model_file",
+    "load_schema",
+    "metadata_of",
+    "node_from_metadata",
+    "parse_model_file",
+    "schema_errors",
+    "to_json",
+    "to_store",
+    "unflatten",
+    "upgrade_model",
+    "upgrade_store",
+    "upgrade_v2_array",
+    "validate_model_file",
+    "xarray_rules",
 ]
-from .corpus_judge import judge_zom_case  # noqa: E402,F401  (kind "zom" corpus cases; conformance.corpus.reference_verdict)
+from .corpus_judge import judge_zom_case  # noqa: F401  (kind "zom" corpus cases; conformance.corpus.reference_verdict)

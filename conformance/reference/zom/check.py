@@ -8,8 +8,9 @@ Attribute *constraints* (JSON Schemas per node, named rule sets such as `xarray`
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Literal
+from typing import Literal
 
 from ..errors import ZarrError
 from ..stores import open_store
@@ -31,8 +32,11 @@ class Finding:
 
     def to_json(self) -> dict:
         return {
-            "requirement": self.requirement, "severity": self.severity, "path": self.path,
-            "message": self.message, "reason": self.reason,
+            "requirement": self.requirement,
+            "severity": self.severity,
+            "path": self.path,
+            "message": self.message,
+            "reason": self.reason,
         }
 
     def __str__(self) -> str:
@@ -51,7 +55,11 @@ def iter_nodes(model: Model, path: str = "") -> Iterable[tuple[str, Model]]:
 
 
 def compare_models(
-    expected: Model, actual: Model, members: MemberMatch = "exact", compare_attributes: bool = False, path: str = ""
+    expected: Model,
+    actual: Model,
+    members: MemberMatch = "exact",
+    compare_attributes: bool = False,
+    path: str = "",
 ) -> list[Finding]:
     """Differences between an expected and an actual ZOM, as findings ([] when they match)."""
     findings: list[Finding] = []
@@ -59,26 +67,52 @@ def compare_models(
     while stack:
         node_path, want, got = stack.pop()
         if want.version != got.version:
-            findings.append(Finding("ZOM-002", "error", node_path, f"expected Zarr v{want.version}, found v{got.version}"))
+            findings.append(
+                Finding(
+                    "ZOM-002",
+                    "error",
+                    node_path,
+                    f"expected Zarr v{want.version}, found v{got.version}",
+                )
+            )
             continue
         if want.kind != got.kind:
-            findings.append(Finding("ZOM-004", "error", node_path, f"expected {a(want.kind)}, found {a(got.kind)}"))
+            findings.append(
+                Finding(
+                    "ZOM-004", "error", node_path, f"expected {a(want.kind)}, found {a(got.kind)}"
+                )
+            )
             continue
         findings.extend(_compare_metadata(node_path, metadata_of(want), metadata_of(got)))
         if compare_attributes and not json_equal(want.attributes, got.attributes):
             findings.append(
-                Finding("ZOM-001", "error", node_path, f"attributes differ: expected {_short(want.attributes)}, found {_short(got.attributes)}")
+                Finding(
+                    "ZOM-001",
+                    "error",
+                    node_path,
+                    f"attributes differ: expected {_short(want.attributes)}, found {_short(got.attributes)}",
+                )
             )
         if want.kind != "group":
             continue
         for name in sorted(set(want.members) - set(got.members)):
             findings.append(
-                Finding("ZOM-004", "error", join(node_path, name), f"missing member: expected {a(want.members[name].kind)}")
+                Finding(
+                    "ZOM-004",
+                    "error",
+                    join(node_path, name),
+                    f"missing member: expected {a(want.members[name].kind)}",
+                )
             )
         if members == "exact":
             for name in sorted(set(got.members) - set(want.members)):
                 findings.append(
-                    Finding("ZOM-004", "error", join(node_path, name), f"unexpected member ({a(got.members[name].kind)})")
+                    Finding(
+                        "ZOM-004",
+                        "error",
+                        join(node_path, name),
+                        f"unexpected member ({a(got.members[name].kind)})",
+                    )
                 )
         for name in sorted(set(want.members) & set(got.members), reverse=True):
             stack.append((join(node_path, name), want.members[name], got.members[name]))
@@ -89,15 +123,35 @@ def _compare_metadata(path: str, want: dict, got: dict) -> list[Finding]:
     out = []
     for key in sorted(set(want) | set(got)):
         if key not in got:
-            out.append(Finding("ZOM-002", "error", path, f"metadata {key!r} missing (expected {_short(want[key])})"))
+            out.append(
+                Finding(
+                    "ZOM-002",
+                    "error",
+                    path,
+                    f"metadata {key!r} missing (expected {_short(want[key])})",
+                )
+            )
         elif key not in want:
-            out.append(Finding("ZOM-002", "error", path, f"unexpected metadata {key!r} = {_short(got[key])}"))
+            out.append(
+                Finding(
+                    "ZOM-002", "error", path, f"unexpected metadata {key!r} = {_short(got[key])}"
+                )
+            )
         elif not json_equal(want[key], got[key]):
-            out.append(Finding("ZOM-002", "error", path, f"metadata {key!r}: expected {_short(want[key])}, found {_short(got[key])}"))
+            out.append(
+                Finding(
+                    "ZOM-002",
+                    "error",
+                    path,
+                    f"metadata {key!r}: expected {_short(want[key])}, found {_short(got[key])}",
+                )
+            )
     return out
 
 
-def read_for_check(store, path: str = "", format: str | None = None) -> tuple[Model | None, str, list[Finding]]:
+def read_for_check(
+    store, path: str = "", format: str | None = None
+) -> tuple[Model | None, str, list[Finding]]:
     """(the store's ZOM, normalised root path, findings), tolerating nodes whose metadata is
     refused: each becomes a finding and the node is left out of the model."""
     findings: list[Finding] = []
@@ -114,15 +168,27 @@ def read_for_check(store, path: str = "", format: str | None = None) -> tuple[Mo
 
 def _failure_finding(path: str, error: ZarrError) -> Finding:
     return Finding(
-        error.requirement or "ZOM-002", "error", path, f"cannot model this node: [{error.reason}] {error.message}", error.reason
+        error.requirement or "ZOM-002",
+        "error",
+        path,
+        f"cannot model this node: [{error.reason}] {error.message}",
+        error.reason,
     )
 
 
-def check_against(store, model: Model, path: str = "", members: MemberMatch = "exact", compare_attributes: bool = False) -> list[Finding]:
+def check_against(
+    store,
+    model: Model,
+    path: str = "",
+    members: MemberMatch = "exact",
+    compare_attributes: bool = False,
+) -> list[Finding]:
     """Findings for how the hierarchy at `path` differs from `model` ([] when it conforms)."""
     actual, root, findings = read_for_check(store, path, f"v{model.version}")
     if actual is not None:
-        findings += compare_models(model, actual, members=members, compare_attributes=compare_attributes, path=root)
+        findings += compare_models(
+            model, actual, members=members, compare_attributes=compare_attributes, path=root
+        )
     return findings
 
 

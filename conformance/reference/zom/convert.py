@@ -18,7 +18,9 @@ from ..errors import LimitError, MetadataError
 from . import models_v2, models_v3
 from .names import metadata_to_zom_keys, zom_to_metadata_keys
 
-Model = Union[models_v2.ArrayModel, models_v2.GroupModel, models_v3.ArrayModel, models_v3.GroupModel]
+Model = Union[
+    models_v2.ArrayModel, models_v2.GroupModel, models_v3.ArrayModel, models_v3.GroupModel
+]
 MODEL_CLASSES = {
     (2, "array"): models_v2.ArrayModel,
     (2, "group"): models_v2.GroupModel,
@@ -55,7 +57,9 @@ def _node_json(model: Model, depth: int) -> dict:
         out[name] = dumped[name]
     out["attributes"] = dumped["attributes"]
     if model.kind == "group":
-        out["members"] = {name: _node_json(child, depth + 1) for name, child in sorted(model.members.items())}
+        out["members"] = {
+            name: _node_json(child, depth + 1) for name, child in sorted(model.members.items())
+        }
     return out
 
 
@@ -76,7 +80,9 @@ def from_json(doc: Any, zarr_format: int | None = None) -> Model:
     version = doc.get("zarr_format") if zarr_format is None else zarr_format
     if type(version) is not int or version not in (2, 3):
         raise MetadataError(
-            "invalid-zarr-format", f"a ZOM node needs zarr_format 2 or 3, got {doc.get('zarr_format')!r}", "ZOM-002"
+            "invalid-zarr-format",
+            f"a ZOM node needs zarr_format 2 or 3, got {doc.get('zarr_format')!r}",
+            "ZOM-002",
         )
     check_depth(doc)
     if version == 3:
@@ -92,7 +98,9 @@ def check_depth(doc: dict) -> None:
     while stack:
         node, depth = stack.pop()
         if depth > MAX_HIERARCHY_DEPTH:
-            raise LimitError(f"ZOM members nested deeper than {MAX_HIERARCHY_DEPTH} levels", "ZOM-004")
+            raise LimitError(
+                f"ZOM members nested deeper than {MAX_HIERARCHY_DEPTH} levels", "ZOM-004"
+            )
         members = node.get("members") if isinstance(node, dict) else None
         if isinstance(members, dict):
             stack.extend((child, depth + 1) for child in members.values())
@@ -135,7 +143,9 @@ def _requirement_of(exc: ValidationError) -> str:
 # ---- metadata documents ----------------------------------------------------------------------
 
 
-def node_from_metadata(zarr_format: int, kind: str, metadata: dict, attributes: dict, members: dict | None = None) -> Model:
+def node_from_metadata(
+    zarr_format: int, kind: str, metadata: dict, attributes: dict, members: dict | None = None
+) -> Model:
     """A ZOM node from a stored metadata document (without user attributes) and the attributes.
 
     `members` are already-built child models. v3 `attributes` inside `metadata` are ignored in

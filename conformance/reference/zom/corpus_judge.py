@@ -60,16 +60,22 @@ def _judge_document(case, document: Any) -> list[str]:
     valid = not errors
     if valid is not expect["valid"]:
         detail = "; ".join(errors[:3]) if errors else "no schema errors"
-        problems.append(f"schema {name} calls the document {'valid' if valid else 'invalid'}, "
-                        f"expected {'valid' if expect['valid'] else 'invalid'} ({detail})")
+        problems.append(
+            f"schema {name} calls the document {'valid' if valid else 'invalid'}, "
+            f"expected {'valid' if expect['valid'] else 'invalid'} ({detail})"
+        )
     if schema == "fixed":
         try:
-            model_valid = isinstance(document, dict) and from_json(document, zarr_format=version) is not None
+            model_valid = (
+                isinstance(document, dict) and from_json(document, zarr_format=version) is not None
+            )
         except ZarrError:
             model_valid = False
         if model_valid is not valid:
-            problems.append(f"the reference's ZOM models {'accept' if model_valid else 'refuse'} the document "
-                            f"but its published schema {name} {'accepts' if valid else 'refuses'} it")
+            problems.append(
+                f"the reference's ZOM models {'accept' if model_valid else 'refuse'} the document "
+                f"but its published schema {name} {'accepts' if valid else 'refuses'} it"
+            )
         elif model_valid and version == 3 and _has_null_transformers(document):
             problems += _materialise_without_null(document)
     return problems
@@ -91,7 +97,9 @@ def _materialise_without_null(document: dict) -> list[str]:
     try:
         to_store(from_json(document, zarr_format=3), scratch)
     except ZarrError as exc:
-        return [f"the valid model with storage_transformers null cannot be materialised (ZOM-013): {exc}"]
+        return [
+            f"the valid model with storage_transformers null cannot be materialised (ZOM-013): {exc}"
+        ]
     for key in sorted(scratch.list()):
         if key.endswith("zarr.json"):
             stored = jsonio.loads(scratch.get(key), key)
@@ -113,12 +121,18 @@ def _judge_hierarchy(case, document: Any) -> list[str]:
         store.close()
     problems = []
     if not json_equal(built, document):
-        problems.append("the model built from the store differs from model.json: "
-                        f"{_first_difference(document, built)}")
+        problems.append(
+            "the model built from the store differs from model.json: "
+            f"{_first_difference(document, built)}"
+        )
     if expect.get("node_type") != model.kind:
-        problems.append(f"the root node is a {model.kind}, the case expects a {expect.get('node_type')}")
+        problems.append(
+            f"the root node is a {model.kind}, the case expects a {expect.get('node_type')}"
+        )
     if "attributes" in expect and not json_equal(dict(model.attributes), expect["attributes"]):
-        problems.append(f"root attributes {dict(model.attributes)!r} != expected {expect['attributes']!r}")
+        problems.append(
+            f"root attributes {dict(model.attributes)!r} != expected {expect['attributes']!r}"
+        )
     if model.kind == "group" and "members" in expect:
         members = {name: child.kind for name, child in model.members.items()}
         if members != expect["members"]:
@@ -136,7 +150,9 @@ def _round_trip(model, built: dict) -> list[str]:
     except ZarrError as exc:
         return [f"the model cannot be materialised and re-read (ZOM-018): {exc}"]
     if not json_equal(again, built):
-        return [f"store -> ZOM -> empty store -> ZOM changed the model (ZOM-018): {_first_difference(built, again)}"]
+        return [
+            f"store -> ZOM -> empty store -> ZOM changed the model (ZOM-018): {_first_difference(built, again)}"
+        ]
     return []
 
 

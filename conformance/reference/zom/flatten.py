@@ -29,15 +29,23 @@ def flatten(model: Model) -> dict:
     if model.version == 2:
         metadata: dict[str, Any] = {}
         for path, node in iter_nodes(model):
-            metadata[join(path, ".zarray" if node.kind == "array" else ".zgroup")] = metadata_of(node)
+            metadata[join(path, ".zarray" if node.kind == "array" else ".zgroup")] = metadata_of(
+                node
+            )
             if node.attributes:
                 metadata[join(path, ".zattrs")] = dict(node.attributes)
         return {"zarr_consolidated_format": 1, "metadata": dict(sorted(metadata.items()))}
     if model.kind != "group":
-        raise UnsupportedError("v3 consolidated metadata belongs to a group; the root is an array", "ZOM-020")
+        raise UnsupportedError(
+            "v3 consolidated metadata belongs to a group; the root is an array", "ZOM-020"
+        )
     entries = {path: _v3_document(node) for path, node in iter_nodes(model) if path}
     root = _v3_document(model)
-    root[CONSOLIDATED_KEY] = {"kind": "inline", "must_understand": False, "metadata": dict(sorted(entries.items()))}
+    root[CONSOLIDATED_KEY] = {
+        "kind": "inline",
+        "must_understand": False,
+        "metadata": dict(sorted(entries.items())),
+    }
     return root
 
 
@@ -48,15 +56,23 @@ def _v3_document(node: Model) -> dict:
 def unflatten(document: Any, zarr_format: int) -> Model:
     """The ZOM that a consolidated-metadata document describes (the inverse of `flatten`)."""
     if not isinstance(document, dict):
-        raise MetadataError("invalid-metadata", "consolidated metadata must be a JSON object", "ZOM-020")
+        raise MetadataError(
+            "invalid-metadata", "consolidated metadata must be a JSON object", "ZOM-020"
+        )
     if zarr_format == 2:
         nodes = _v2_nodes(document)
     elif zarr_format == 3:
         nodes = _v3_nodes(document)
     else:
-        raise MetadataError("invalid-zarr-format", f"no consolidated metadata for zarr_format {zarr_format!r}", "ZOM-020")
+        raise MetadataError(
+            "invalid-zarr-format",
+            f"no consolidated metadata for zarr_format {zarr_format!r}",
+            "ZOM-020",
+        )
     if "" not in nodes:
-        raise MetadataError("invalid-metadata", "consolidated metadata has no document for the root node", "ZOM-020")
+        raise MetadataError(
+            "invalid-metadata", "consolidated metadata has no document for the root node", "ZOM-020"
+        )
     children: dict[str, list[str]] = {}
     for path in nodes:
         if path:
@@ -73,7 +89,9 @@ def unflatten(document: Any, zarr_format: int) -> Model:
 
 
 def _v2_nodes(document: dict) -> dict[str, tuple[str, dict, dict]]:
-    if document.get("zarr_consolidated_format") != 1 or isinstance(document.get("zarr_consolidated_format"), bool):
+    if document.get("zarr_consolidated_format") != 1 or isinstance(
+        document.get("zarr_consolidated_format"), bool
+    ):
         raise MetadataError("invalid-zarr-format", "zarr_consolidated_format must be 1", "ZOM-020")
     metadata = document.get("metadata")
     if not isinstance(metadata, dict):
@@ -86,7 +104,11 @@ def _v2_nodes(document: dict) -> dict[str, tuple[str, dict, dict]]:
                 raise MetadataError("invalid-metadata", f"{key!r} is not a JSON object", "ZOM-020")
             attributes = metadata.get(join(parent, ".zattrs"), {})
             if not isinstance(attributes, dict):
-                raise MetadataError("invalid-attributes", f"{join(parent, '.zattrs')!r} is not a JSON object", "V2-ATTR-001")
+                raise MetadataError(
+                    "invalid-attributes",
+                    f"{join(parent, '.zattrs')!r} is not a JSON object",
+                    "V2-ATTR-001",
+                )
             nodes[parent] = (V2_KEYS[name], value, attributes)
     return _reachable(nodes)
 
@@ -94,11 +116,17 @@ def _v2_nodes(document: dict) -> dict[str, tuple[str, dict, dict]]:
 def _v3_nodes(document: dict) -> dict[str, tuple[str, dict, dict]]:
     consolidated = document.get(CONSOLIDATED_KEY)
     if not isinstance(consolidated, dict) or not isinstance(consolidated.get("metadata"), dict):
-        raise MetadataError("invalid-metadata", "no inline consolidated_metadata object", "V3-GRP-004")
+        raise MetadataError(
+            "invalid-metadata", "no inline consolidated_metadata object", "V3-GRP-004"
+        )
     nodes = {"": ("group", document, _attributes(document, ""))}
     for path, value in consolidated["metadata"].items():
         if not isinstance(value, dict) or value.get("node_type") not in ("array", "group"):
-            raise MetadataError("invalid-metadata", f"consolidated entry {path!r} is not a node document", "V3-GRP-004")
+            raise MetadataError(
+                "invalid-metadata",
+                f"consolidated entry {path!r} is not a node document",
+                "V3-GRP-004",
+            )
         nodes[path] = (value["node_type"], value, _attributes(value, path))
     return _reachable(nodes)
 
@@ -106,7 +134,11 @@ def _v3_nodes(document: dict) -> dict[str, tuple[str, dict, dict]]:
 def _attributes(document: dict, path: str) -> dict:
     attributes = document.get("attributes", {})
     if not isinstance(attributes, dict):
-        raise MetadataError("invalid-attributes", f"attributes of {path or '/'!r} are not a JSON object", "V3-ATTR-001")
+        raise MetadataError(
+            "invalid-attributes",
+            f"attributes of {path or '/'!r} are not a JSON object",
+            "V3-ATTR-001",
+        )
     return attributes
 
 

@@ -8,8 +8,8 @@ so what lands in the store is validated exactly as a normal write would be (ZOM-
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .. import jsonio
 from ..errors import LimitError, MetadataError, NodeNotFoundError, UnsupportedError, ZarrError
@@ -63,7 +63,9 @@ def walk(
 
     def read(node_path: str, depth: int) -> Model | None:
         if depth > MAX_HIERARCHY_DEPTH:
-            raise LimitError(f"hierarchy deeper than {MAX_HIERARCHY_DEPTH} levels at {node_path!r}", "ZOM-004")
+            raise LimitError(
+                f"hierarchy deeper than {MAX_HIERARCHY_DEPTH} levels at {node_path!r}", "ZOM-004"
+            )
         try:
             kind = fmt.node_kind(store, node_path)
             if kind == "array":
@@ -110,7 +112,9 @@ def to_store(model: Model, store, path: str = "", overwrite: bool = False) -> No
             raise LimitError(f"hierarchy deeper than {MAX_HIERARCHY_DEPTH} levels", "ZOM-004")
         if node.version != model.version:
             raise MetadataError(
-                "invalid-zarr-format", f"node {node_path!r} is Zarr v{node.version} inside a v{model.version} ZOM", "ZOM-002"
+                "invalid-zarr-format",
+                f"node {node_path!r} is Zarr v{node.version} inside a v{model.version} ZOM",
+                "ZOM-002",
             )
         metadata = metadata_of(node)
         if node.kind == "array":

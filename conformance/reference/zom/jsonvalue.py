@@ -43,7 +43,9 @@ def json_problem(value: Any, max_depth: int = MAX_JSON_DEPTH) -> str | None:
 
 def canonical(value: Any) -> str:
     """A canonical text of a JSON value: sorted keys, no whitespace, 1 and 1.0 and true kept apart."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
 
 
 def json_equal(a: Any, b: Any) -> bool:

@@ -57,7 +57,12 @@ class ModelFile:
 
 def parse_model_file(doc: Any) -> ModelFile:
     """A ModelFile from its JSON value; MetadataError('invalid-metadata') when it is malformed."""
-    if isinstance(doc, dict) and "zom_model_file" not in doc and "zarr_format" in doc and "attributes" in doc:
+    if (
+        isinstance(doc, dict)
+        and "zom_model_file" not in doc
+        and "zarr_format" in doc
+        and "attributes" in doc
+    ):
         doc = {"zom_model_file": MODEL_FILE_VERSION, "hierarchy": doc}
     errors = schema_errors(doc, "model-file")
     if errors:
@@ -66,11 +71,15 @@ def parse_model_file(doc: Any) -> ModelFile:
     zarr_format = doc.get("zarr_format")
     if hierarchy is not None and zarr_format is not None and zarr_format != hierarchy.version:
         raise MetadataError(
-            "invalid-metadata", f"model file says zarr_format {zarr_format} but its hierarchy is v{hierarchy.version}"
+            "invalid-metadata",
+            f"model file says zarr_format {zarr_format} but its hierarchy is v{hierarchy.version}",
         )
     rules = [
         AttributeRule(
-            path=entry["path"], schema=entry["schema"], node_type=entry.get("node_type"), required=entry.get("required", False)
+            path=entry["path"],
+            schema=entry["schema"],
+            node_type=entry.get("node_type"),
+            required=entry.get("required", False),
         )
         for entry in doc.get("attributes", [])
     ]
@@ -85,7 +94,10 @@ def parse_model_file(doc: Any) -> ModelFile:
     )
     unknown = [name for name in model_file.rule_sets if name not in RULE_SETS]
     if unknown:
-        raise MetadataError("invalid-metadata", f"unknown rule sets {unknown}; known: {', '.join(sorted(RULE_SETS))}")
+        raise MetadataError(
+            "invalid-metadata",
+            f"unknown rule sets {unknown}; known: {', '.join(sorted(RULE_SETS))}",
+        )
     return model_file
 
 
@@ -101,7 +113,11 @@ def check_model(store, model_file: ModelFile, path: str = "") -> list[Finding]:
         return findings
     if model_file.hierarchy is not None:
         findings += compare_models(
-            model_file.hierarchy, actual, members=model_file.members, compare_attributes=model_file.compare_attributes, path=root
+            model_file.hierarchy,
+            actual,
+            members=model_file.members,
+            compare_attributes=model_file.compare_attributes,
+            path=root,
         )
     findings += apply_rules(root, actual, model_file.attribute_rules, model_file.rule_sets)
     return sorted(findings, key=lambda f: (f.path, f.severity, f.requirement, f.message))

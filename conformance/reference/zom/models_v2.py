@@ -9,7 +9,7 @@ models forbid extra properties.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal, Union
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, Discriminator, Field, StrictStr, Tag
 
@@ -32,7 +32,11 @@ def structured_dtype_problem(value: Any) -> str | None:
         if not isinstance(dtype, list):
             return "dtype must be a string or a list of fields"
         for field in dtype:
-            if not isinstance(field, list) or not 2 <= len(field) <= 3 or not isinstance(field[0], str):
+            if (
+                not isinstance(field, list)
+                or not 2 <= len(field) <= 3
+                or not isinstance(field[0], str)
+            ):
                 return "a structured dtype field is [name, dtype] or [name, dtype, shape]"
             if len(field) == 3:
                 shape = field[2]
@@ -56,7 +60,7 @@ def _check_codec(value: dict) -> dict:
     return value
 
 
-V2Dtype = Annotated[Union[StrictStr, list[Any]], AfterValidator(_check_dtype)]
+V2Dtype = Annotated[StrictStr | list[Any], AfterValidator(_check_dtype)]
 V2Codec = Annotated[JsonObject, AfterValidator(_check_codec)]
 
 
@@ -85,7 +89,7 @@ def _v2_node_kind(value: Any) -> str:
 
 
 V2Member = Annotated[
-    Union[Annotated[ArrayModel, Tag("array")], Annotated["GroupModel", Tag("group")]],
+    Annotated[ArrayModel, Tag("array")] | Annotated["GroupModel", Tag("group")],
     Discriminator(_v2_node_kind),
 ]
 

@@ -9,10 +9,10 @@ as extra properties; a metadata property called `members` appears as `_members` 
 from __future__ import annotations
 
 import math
-from typing import Annotated, Any, ClassVar, Literal, Union
+from typing import Annotated, Any, ClassVar, Literal, NotRequired, Union
 
 from pydantic import AfterValidator, Field, StrictBool, StrictStr, model_validator
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 from .jsonvalue import json_problem
 from .models_common import JsonObject, JsonValue, NodeModel, NonNegativeInt, V3MemberName
@@ -45,7 +45,8 @@ def fill_value_problem(value: Any) -> str | None:
         return None if math.isfinite(value) else "non-finite floats are written as strings"
     if isinstance(value, list):
         if len(value) == 2 and all(
-            isinstance(v, str) or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in value
+            isinstance(v, str) or (isinstance(v, (int, float)) and not isinstance(v, bool))
+            for v in value
         ):
             return None
         if all(type(v) is int and 0 <= v <= 255 for v in value):

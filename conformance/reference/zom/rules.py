@@ -10,8 +10,9 @@ no JSON Schema can say. Both kinds report `Finding`s with requirement ZOM-001 (t
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Literal
+from typing import Literal
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
@@ -70,13 +71,17 @@ class AttributeRule:
             Draft202012Validator.check_schema(self.schema)
         except SchemaError as exc:
             raise MetadataError(
-                "invalid-metadata", f"attribute schema for {self.path!r} is not a valid JSON Schema: {exc.message}", "ZOM-001"
+                "invalid-metadata",
+                f"attribute schema for {self.path!r} is not a valid JSON Schema: {exc.message}",
+                "ZOM-001",
             ) from None
         self._validator = Draft202012Validator(self.schema)
         self._regex = glob_to_regex(self.path)
 
     def applies_to(self, rel_path: str, node: Model) -> bool:
-        return (self.node_type is None or node.kind == self.node_type) and self._regex.fullmatch(rel_path) is not None
+        return (self.node_type is None or node.kind == self.node_type) and self._regex.fullmatch(
+            rel_path
+        ) is not None
 
     def check(self, root: str, model: Model) -> list[Finding]:
         findings, matched = [], False
@@ -84,7 +89,9 @@ class AttributeRule:
             if not self.applies_to(rel_path, node):
                 continue
             matched = True
-            for error in sorted(self._validator.iter_errors(node.attributes), key=lambda e: list(e.absolute_path)):
+            for error in sorted(
+                self._validator.iter_errors(node.attributes), key=lambda e: list(e.absolute_path)
+            ):
                 where = "/".join(str(p) for p in error.absolute_path)
                 findings.append(
                     Finding(
@@ -96,7 +103,9 @@ class AttributeRule:
                 )
         if self.required and not matched and not _is_glob(self.path):
             what = self.node_type or "node"
-            findings.append(Finding("ZOM-004", "error", join(root, self.path), f"required {what} is missing"))
+            findings.append(
+                Finding("ZOM-004", "error", join(root, self.path), f"required {what} is missing")
+            )
         return findings
 
 
@@ -113,13 +122,19 @@ def xarray_rules(root: str, model: Model) -> list[Finding]:
         if node.kind != "array":
             continue
         path, rank = join(root, rel_path), len(node.shape)
-        if node.version == 3 and "_ARRAY_DIMENSIONS" not in node.attributes and node.dimension_names is not None:
+        if (
+            node.version == 3
+            and "_ARRAY_DIMENSIONS" not in node.attributes
+            and node.dimension_names is not None
+        ):
             problem = _dimension_problem(node.dimension_names, rank, "dimension_names")
         elif "_ARRAY_DIMENSIONS" not in node.attributes:
             where = "attribute (or v3 dimension_names)" if node.version == 3 else "attribute"
             problem = f"xarray: the array has no _ARRAY_DIMENSIONS {where}"
         else:
-            problem = _dimension_problem(node.attributes["_ARRAY_DIMENSIONS"], rank, "_ARRAY_DIMENSIONS")
+            problem = _dimension_problem(
+                node.attributes["_ARRAY_DIMENSIONS"], rank, "_ARRAY_DIMENSIONS"
+            )
         if problem:
             findings.append(Finding(ATTRIBUTES_REQUIREMENT, "error", path, problem))
     return findings
@@ -137,12 +152,17 @@ RuleSet = Callable[[str, Model], list[Finding]]
 RULE_SETS: dict[str, RuleSet] = {"xarray": xarray_rules}
 
 
-def apply_rules(root: str, model: Model, rules: list[AttributeRule] = (), rule_sets: list[str] = ()) -> list[Finding]:
+def apply_rules(
+    root: str, model: Model, rules: list[AttributeRule] = (), rule_sets: list[str] = ()
+) -> list[Finding]:
     """All attribute findings for the hierarchy `model` stored at `root`."""
     findings: list[Finding] = []
     for name in rule_sets:
         if name not in RULE_SETS:
-            raise MetadataError("invalid-metadata", f"unknown rule set {name!r}; known: {', '.join(sorted(RULE_SETS))}")
+            raise MetadataError(
+                "invalid-metadata",
+                f"unknown rule set {name!r}; known: {', '.join(sorted(RULE_SETS))}",
+            )
         findings += RULE_SETS[name](root, model)
     for rule in rules:
         findings += rule.check(root, model)

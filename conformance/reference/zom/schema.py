@@ -8,7 +8,7 @@ are, defects included, so tests and the corpus can show what the defects do (ZOM
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -19,16 +19,18 @@ from .convert import check_depth
 SCHEMA_NAMES = ("v2", "v3", "zep6-original-v2", "zep6-original-v3", "model-file")
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_schema(name: str) -> dict:
     """One of SCHEMA_NAMES, parsed."""
     if name not in SCHEMA_NAMES:
         raise ValueError(f"unknown ZOM schema {name!r}; expected one of {', '.join(SCHEMA_NAMES)}")
-    text = resources.files(__package__).joinpath("schemas", f"{name}.schema.json").read_text("utf-8")
+    text = (
+        resources.files(__package__).joinpath("schemas", f"{name}.schema.json").read_text("utf-8")
+    )
     return json.loads(text)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(name: str) -> Draft202012Validator:
     schema = load_schema(name)
     Draft202012Validator.check_schema(schema)

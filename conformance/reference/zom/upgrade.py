@@ -48,7 +48,9 @@ def upgrade_model(model: Model) -> Model:
 
     Every node name must also be a valid v3 name (no reserved `__` prefix, V3-NAME-004)."""
     if model.version != 2:
-        raise MetadataError("invalid-zarr-format", f"expected a v2 ZOM, got v{model.version}", REQUIREMENT)
+        raise MetadataError(
+            "invalid-zarr-format", f"expected a v2 ZOM, got v{model.version}", REQUIREMENT
+        )
     built: dict[str, Model] = {}
     nodes = list(iter_nodes(model))
     for path, node in nodes:
@@ -63,7 +65,9 @@ def upgrade_model(model: Model) -> Model:
             built[path] = node_from_metadata(3, "array", document, attributes)
         else:
             members = {name: built[join(path, name)] for name in node.members}
-            built[path] = node_from_metadata(3, "group", {"zarr_format": 3, "node_type": "group"}, dict(node.attributes), members)
+            built[path] = node_from_metadata(
+                3, "group", {"zarr_format": 3, "node_type": "group"}, dict(node.attributes), members
+            )
     root = built[nodes[0][0]]
     assert isinstance(root, (models_v3.ArrayModel, models_v3.GroupModel))
     return root
@@ -85,7 +89,9 @@ def upgrade_store(store, path: str = "", remove_v2: bool = False) -> Model:
     v3 = get_format("v3")
     for node_path, _ in iter_nodes(upgraded, root):
         if v3.node_kind(store, node_path) is not None:
-            raise ZarrError("node-exists", f"{node_path or '/'!r} already has a v3 zarr.json", REQUIREMENT)
+            raise ZarrError(
+                "node-exists", f"{node_path or '/'!r} already has a v3 zarr.json", REQUIREMENT
+            )
     scratch = MemoryStore()
     to_store(upgraded, scratch, root)  # validates every document through the v3 format
     for key in sorted(scratch.list()):  # node documents, plus ancestor groups the store lacks

@@ -5,7 +5,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from brokenlib import BentReader, array_kind, bend_codecs  # noqa: E402
+from brokenlib import BentReader, array_kind, bend_codecs
 
 
 def little(dtype):

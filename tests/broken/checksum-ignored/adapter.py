@@ -4,9 +4,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from brokenlib import Reference  # noqa: E402
+from brokenlib import Reference
 
-from conformance.reference.formats.v3.codecs import crc32c_codec  # noqa: E402
+from conformance.reference.formats.v3.codecs import crc32c_codec
 
 
 def decode_without_checking(self, data):

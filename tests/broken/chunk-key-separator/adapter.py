@@ -4,7 +4,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from brokenlib import BentWriter, array_kind, metadata_documents  # noqa: E402
+from brokenlib import BentWriter, array_kind, metadata_documents
 
 
 class Adapter(BentWriter):
@@ -32,5 +32,5 @@ def is_chunk_key(rel: str, prefix: str, rank: int) -> bool:
     """A chunk key with at least one '/' to spoil ('c/0/1' for v3, '0/1' for v2)."""
     if not rel.startswith(prefix):
         return False
-    parts = rel[len(prefix):].split("/")
+    parts = rel[len(prefix) :].split("/")
     return "/" in rel and len(parts) == rank and all(p.isdigit() for p in parts)

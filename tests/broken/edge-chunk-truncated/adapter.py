@@ -8,7 +8,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from brokenlib import BentWriter, array_kind, metadata_documents  # noqa: E402
+from brokenlib import BentWriter, array_kind, metadata_documents
 
 
 def raw_layout(doc):
@@ -16,7 +16,11 @@ def raw_layout(doc):
     kind = array_kind(doc)
     if kind == "v3":
         codecs = doc.get("codecs", [])
-        if len(codecs) != 1 or codecs[0].get("name") != "bytes" or not isinstance(doc.get("data_type"), str):
+        if (
+            len(codecs) != 1
+            or codecs[0].get("name") != "bytes"
+            or not isinstance(doc.get("data_type"), str)
+        ):
             return None
         endian = (codecs[0].get("configuration") or {}).get("endian", "little")
         try:
@@ -24,17 +28,31 @@ def raw_layout(doc):
         except TypeError:
             return None
         encoding = doc.get("chunk_key_encoding", {})
-        sep = (encoding.get("configuration") or {}).get("separator", "/" if encoding.get("name") == "default" else ".")
+        sep = (encoding.get("configuration") or {}).get(
+            "separator", "/" if encoding.get("name") == "default" else "."
+        )
         prefix = "c" + sep if encoding.get("name") == "default" else ""
         chunks = doc["chunk_grid"]["configuration"]["chunk_shape"]
-        return dtype, chunks, lambda idx: prefix + sep.join(map(str, idx)) if idx else "c" if prefix else "0"
+        return (
+            dtype,
+            chunks,
+            lambda idx: prefix + sep.join(map(str, idx)) if idx else "c" if prefix else "0",
+        )
     if kind in ("v1", "v2"):
-        if doc.get("compressor") is not None or doc.get("filters") or doc.get("compression") not in (None, "none"):
+        if (
+            doc.get("compressor") is not None
+            or doc.get("filters")
+            or doc.get("compression") not in (None, "none")
+        ):
             return None
         if doc.get("order", "C") != "C" or not isinstance(doc.get("dtype"), str):
             return None
         sep = doc.get("dimension_separator", ".")
-        return np.dtype(doc["dtype"]), doc["chunks"], lambda idx: sep.join(map(str, idx)) if idx else "0"
+        return (
+            np.dtype(doc["dtype"]),
+            doc["chunks"],
+            lambda idx: sep.join(map(str, idx)) if idx else "0",
+        )
     return None
 
 

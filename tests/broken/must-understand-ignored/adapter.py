@@ -5,10 +5,22 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from brokenlib import BentReader  # noqa: E402
+from brokenlib import BentReader
 
-KNOWN = {"zarr_format", "node_type", "shape", "data_type", "chunk_grid", "chunk_key_encoding", "fill_value",
-         "codecs", "attributes", "dimension_names", "storage_transformers", "consolidated_metadata"}
+KNOWN = {
+    "zarr_format",
+    "node_type",
+    "shape",
+    "data_type",
+    "chunk_grid",
+    "chunk_key_encoding",
+    "fill_value",
+    "codecs",
+    "attributes",
+    "dimension_names",
+    "storage_transformers",
+    "consolidated_metadata",
+}
 
 
 class Adapter(BentReader):

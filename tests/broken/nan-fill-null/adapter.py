@@ -4,7 +4,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from brokenlib import BentWriter, array_kind, rewrite_metadata  # noqa: E402
+from brokenlib import BentWriter, array_kind, rewrite_metadata
 
 
 def nan_to_null(key, doc):

@@ -7,9 +7,9 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from brokenlib import Reference  # noqa: E402
+from brokenlib import Reference
 
-from conformance.reference.formats.v3.codecs import sharding  # noqa: E402
+from conformance.reference.formats.v3.codecs import sharding
 
 ORIGINAL = sharding.ShardingCodec.read_index
 

@@ -5,11 +5,15 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from brokenlib import BentReader, array_kind  # noqa: E402
+from brokenlib import BentReader, array_kind
 
 
 class Adapter(BentReader):
     def bend(self, key, doc):
-        if array_kind(doc) == "v2" and isinstance(doc.get("filters"), list) and len(doc["filters"]) > 1:
+        if (
+            array_kind(doc) == "v2"
+            and isinstance(doc.get("filters"), list)
+            and len(doc["filters"]) > 1
+        ):
             doc["filters"] = doc["filters"][::-1]
         return doc

@@ -13,17 +13,26 @@ from v2_helpers import make_store, zarray
 from conformance.reference import MemoryStore
 from conformance.reference.errors import ChunkError, MetadataError, ZarrError
 
-F_ORDER_HEX = "00000000" "03000000" "01000000" "04000000" "02000000" "05000000"
+F_ORDER_HEX = "000000000300000001000000040000000200000005000000"
 
 
 def test_zlib_chunk_is_plain_compressor_output(v2):  # V2-CHUNK-001 (R)
     raw = np.arange(4, dtype="<i4").tobytes()
     doc = zarray(shape=[4], chunks=[4], compressor={"id": "zlib", "level": 1})
-    assert v2.open_array(make_store({".zarray": doc, "0": zlib.compress(raw)}), "")[:].tolist() == [0, 1, 2, 3]
+    assert v2.open_array(make_store({".zarray": doc, "0": zlib.compress(raw)}), "")[:].tolist() == [
+        0,
+        1,
+        2,
+        3,
+    ]
 
 
 def test_written_chunk_has_no_header(v2, memory_store):  # V2-CHUNK-001 (W)
-    a = v2.create_array(memory_store, "a", v2.array_metadata((6,), (4,), "<i4", compressor={"id": "zlib", "level": 1}))
+    a = v2.create_array(
+        memory_store,
+        "a",
+        v2.array_metadata((6,), (4,), "<i4", compressor={"id": "zlib", "level": 1}),
+    )
     a[:] = np.arange(6)
     assert zlib.decompress(memory_store.data["a/0"]) == np.arange(4, dtype="<i4").tobytes()
     # V2-CHUNK-005 (W): the edge chunk is full size, overhang holding the fill
@@ -41,8 +50,12 @@ def _shuffle(raw: bytes, size: int) -> bytes:
 def test_filters_decode_in_reverse_order(v2):  # V2-CHUNK-002
     values = np.array([5, 7, 100, -3, 2**20, 0], dtype="<i4")
     chunk = zlib.compress(_shuffle(_delta(values).tobytes(), 4))  # delta, then shuffle, then zlib
-    doc = zarray(shape=[6], chunks=[6], compressor={"id": "zlib", "level": 1},
-                 filters=[{"id": "delta", "dtype": "<i4"}, {"id": "shuffle", "elementsize": 4}])
+    doc = zarray(
+        shape=[6],
+        chunks=[6],
+        compressor={"id": "zlib", "level": 1},
+        filters=[{"id": "delta", "dtype": "<i4"}, {"id": "shuffle", "elementsize": 4}],
+    )
     store = make_store({".zarray": doc, "0": chunk})
     assert v2.open_array(store, "")[:].tolist() == values.tolist()
     # the fixture discriminates: the wrong order gives other values
@@ -57,13 +70,26 @@ def test_filters_decode_in_reverse_order(v2):  # V2-CHUNK-002
 def test_delta_with_astype_filter(v2):  # V2-CHUNK-002: the spec example's filter
     values = np.array([1.5, 2.25, -8.0, 1e6], "<f8")
     encoded = _delta(values.astype("<f4"))
-    doc = zarray(dtype="<f8", shape=[4], chunks=[4], filters=[{"id": "delta", "dtype": "<f8", "astype": "<f4"}])
-    assert v2.open_array(make_store({".zarray": doc, "0": encoded.tobytes()}), "")[:].tolist() == values.tolist()
+    doc = zarray(
+        dtype="<f8",
+        shape=[4],
+        chunks=[4],
+        filters=[{"id": "delta", "dtype": "<f8", "astype": "<f4"}],
+    )
+    assert (
+        v2.open_array(make_store({".zarray": doc, "0": encoded.tobytes()}), "")[:].tolist()
+        == values.tolist()
+    )
 
 
 def test_chunk_key_2_4(v2, memory_store):  # V2-CHUNK-003
-    a = v2.create_array(memory_store, "", v2.array_metadata((10000, 10000), (1000, 1000), "|u1",
-                                                            compressor={"id": "zlib", "level": 1}))
+    a = v2.create_array(
+        memory_store,
+        "",
+        v2.array_metadata(
+            (10000, 10000), (1000, 1000), "|u1", compressor={"id": "zlib", "level": 1}
+        ),
+    )
     a[2000:3000, 4000:5000] = 1
     assert sorted(k for k in memory_store.data if not k.startswith(".")) == ["2.4"]
 
@@ -78,7 +104,9 @@ def test_edge_chunk_overhang_is_never_read(v2):  # V2-CHUNK-005 (R)
     sentinel = 0x7EADBEEF
     chunk = np.array([[1, 2], [sentinel, sentinel]], "<i4")  # rows beyond shape[0]=3 hold junk
     doc = zarray(shape=[3, 2], chunks=[2, 2])
-    store = make_store({".zarray": doc, "0.0": np.array([[5, 6], [7, 8]], "<i4").tobytes(), "1.0": chunk.tobytes()})
+    store = make_store(
+        {".zarray": doc, "0.0": np.array([[5, 6], [7, 8]], "<i4").tobytes(), "1.0": chunk.tobytes()}
+    )
     out = v2.open_array(store, "")[:]
     assert out.tolist() == [[5, 6], [7, 8], [1, 2]] and sentinel not in out
 
@@ -87,7 +115,9 @@ def test_edge_chunk_overhang_is_never_read(v2):  # V2-CHUNK-005 (R)
 def test_edge_chunks_are_written_full_size(v2, memory_store, itemsize_dtype):  # V2-CHUNK-005 (W)
     a = v2.create_array(memory_store, "", v2.array_metadata((5, 3), (4, 2), itemsize_dtype))
     a[:] = a.fill_value if a.dtype.names else 1
-    assert {len(v) for k, v in memory_store.data.items() if not k.startswith(".")} == {8 * a.dtype.itemsize}
+    assert {len(v) for k, v in memory_store.data.items() if not k.startswith(".")} == {
+        8 * a.dtype.itemsize
+    }
 
 
 def test_f_order_reads(v2):  # V2-CHUNK-006 (R)
@@ -97,14 +127,23 @@ def test_f_order_reads(v2):  # V2-CHUNK-006 (R)
 
 
 def test_f_order_writes_the_same_bytes(v2, memory_store):  # V2-CHUNK-006 (W)
-    v2.create_array(memory_store, "", v2.array_metadata((2, 3), (2, 3), "<i4", order="F"))[:] = np.arange(6).reshape(2, 3)
+    v2.create_array(memory_store, "", v2.array_metadata((2, 3), (2, 3), "<i4", order="F"))[:] = (
+        np.arange(6).reshape(2, 3)
+    )
     assert memory_store.data["0.0"] == bytes.fromhex(F_ORDER_HEX)
 
 
-def test_f_order_3d_with_compressor(v2, memory_store):  # V2-CHUNK-006: column-major over every dimension
+def test_f_order_3d_with_compressor(
+    v2, memory_store
+):  # V2-CHUNK-006: column-major over every dimension
     data = np.arange(24, dtype=">i2").reshape(2, 3, 4)
-    v2.create_array(memory_store, "", v2.array_metadata((2, 3, 4), (2, 3, 4), ">i2", order="F",
-                                                        compressor={"id": "gzip", "level": 1}))[:] = data
+    v2.create_array(
+        memory_store,
+        "",
+        v2.array_metadata(
+            (2, 3, 4), (2, 3, 4), ">i2", order="F", compressor={"id": "gzip", "level": 1}
+        ),
+    )[:] = data
     raw = numcodecs.GZip().decode(memory_store.data["0.0.0"])
     assert bytes(raw) == data.tobytes(order="F")
     assert (v2.open_array(memory_store, "")[:] == data).all()
@@ -137,7 +176,10 @@ def test_unknown_codec_is_an_error_not_raw_bytes(v2, role):  # V2-CHUNK-008
         ({"id": "zlib", "level": 1}, b"not zlib at all"),
         ({"id": "zlib", "level": 1}, zlib.compress(bytes(12))),  # decodes to the wrong size
         ({"id": "gzip", "level": 1}, zlib.compress(bytes(8))),  # zlib stream where gzip is declared
-        ({"id": "blosc"}, b"\x02\x01\x21\x04" + struct.pack("<III", 8, 8, 99) + bytes(8)),  # cbytes lies
+        (
+            {"id": "blosc"},
+            b"\x02\x01\x21\x04" + struct.pack("<III", 8, 8, 99) + bytes(8),
+        ),  # cbytes lies
         ({"id": "blosc"}, b"\x02\x01"),
         ({"id": "blosc"}, b"\x02\x01\x21\x04" + struct.pack("<III", 2**31, 8, 24) + bytes(8)),
         ({"id": "zstd", "level": 1}, b"\x28\xb5\x2f\xfd garbage"),
@@ -153,7 +195,9 @@ def test_corrupt_chunks_raise(v2, compressor, chunk):
 
 
 def test_checksum_filter_mismatch(v2, memory_store):
-    a = v2.create_array(memory_store, "", v2.array_metadata((4,), (4,), "<i4", filters=[{"id": "crc32"}]))
+    a = v2.create_array(
+        memory_store, "", v2.array_metadata((4,), (4,), "<i4", filters=[{"id": "crc32"}])
+    )
     a[:] = [1, 2, 3, 4]
     assert v2.open_array(memory_store, "")[:].tolist() == [1, 2, 3, 4]
     damaged = bytearray(memory_store.data["0"])
@@ -166,22 +210,39 @@ def test_checksum_filter_mismatch(v2, memory_store):
 
 def test_slash_separator_reads_nested_keys(v2):  # V2-META-007 (R)
     doc = zarray(shape=[2, 2], chunks=[1, 2], dimension_separator="/")
-    store = make_store({".zarray": doc, "0/0": bytes.fromhex("0100000002000000"),
-                        "1.0": bytes.fromhex("0900000009000000")})  # a '.' key must be ignored
+    store = make_store(
+        {
+            ".zarray": doc,
+            "0/0": bytes.fromhex("0100000002000000"),
+            "1.0": bytes.fromhex("0900000009000000"),
+        }
+    )  # a '.' key must be ignored
     assert v2.open_array(store, "")[:].tolist() == [[1, 2], [0, 0]]
 
 
 def test_absent_separator_means_dot(v2):  # V2-META-007 (R)
     doc = zarray(shape=[2, 2], chunks=[1, 2])
-    store = make_store({".zarray": doc, "1.0": bytes.fromhex("0300000004000000"),
-                        "0/0": bytes.fromhex("0900000009000000")})
+    store = make_store(
+        {
+            ".zarray": doc,
+            "1.0": bytes.fromhex("0300000004000000"),
+            "0/0": bytes.fromhex("0900000009000000"),
+        }
+    )
     assert v2.open_array(store, "")[:].tolist() == [[0, 0], [3, 4]]
 
 
-@pytest.mark.parametrize("separator, keys", [("/", {"g/a/0/0", "g/a/0/1", "g/a/1/0", "g/a/1/1"}),
-                                              (".", {"g/a/0.0", "g/a/0.1", "g/a/1.0", "g/a/1.1"})])
+@pytest.mark.parametrize(
+    "separator, keys",
+    [
+        ("/", {"g/a/0/0", "g/a/0/1", "g/a/1/0", "g/a/1/1"}),
+        (".", {"g/a/0.0", "g/a/0.1", "g/a/1.0", "g/a/1.1"}),
+    ],
+)
 def test_separator_keys_written(v2, memory_store, separator, keys):  # V2-META-007 (W)
-    a = v2.create_array(memory_store, "g/a", v2.array_metadata((4, 4), (2, 2), "<i4", dimension_separator=separator))
+    a = v2.create_array(
+        memory_store, "g/a", v2.array_metadata((4, 4), (2, 2), "<i4", dimension_separator=separator)
+    )
     a[:] = 1
     assert {k for k in memory_store.data if not k.rsplit("/", 1)[-1].startswith(".")} == keys
 
@@ -203,8 +264,14 @@ def test_zero_length_dimension(v2, memory_store):
 
 
 def test_vlen_utf8_object_arrays(v2, memory_store):  # zarr-python extension tier
-    meta = v2.array_metadata((5,), (2,), object, filters=[{"id": "vlen-utf8"}], fill_value="∅",
-                             compressor={"id": "zlib", "level": 1})
+    meta = v2.array_metadata(
+        (5,),
+        (2,),
+        object,
+        filters=[{"id": "vlen-utf8"}],
+        fill_value="∅",
+        compressor={"id": "zlib", "level": 1},
+    )
     assert meta["dtype"] == "|O" and meta["fill_value"] == "∅"
     a = v2.create_array(memory_store, "", meta)
     a[0:3] = np.array(["a", "", "häh"], dtype=object)
@@ -214,7 +281,9 @@ def test_vlen_utf8_object_arrays(v2, memory_store):  # zarr-python extension tie
 
 
 def test_vlen_bytes_object_arrays(v2, memory_store):
-    a = v2.create_array(memory_store, "", v2.array_metadata((3,), (3,), object, filters=[{"id": "vlen-bytes"}]))
+    a = v2.create_array(
+        memory_store, "", v2.array_metadata((3,), (3,), object, filters=[{"id": "vlen-bytes"}])
+    )
     a[:] = np.array([b"\x00\xff", b"", b"xyz"], dtype=object)
     assert v2.open_array(memory_store, "")[:].tolist() == [b"\x00\xff", b"", b"xyz"]
 

@@ -96,8 +96,10 @@ def test_both_zarray_and_zgroup_is_ambiguous(v2):
 def test_cannot_create_inside_an_array(v2, memory_store):
     v2.create_array(memory_store, "a", v2.array_metadata((4,), (2,), "<i4"))
     before = dict(memory_store.data)
-    for create in (lambda: v2.create_group(memory_store, "a/b"),
-                   lambda: v2.create_array(memory_store, "a/b/c", v2.array_metadata((4,), (2,), "<i4"))):
+    for create in (
+        lambda: v2.create_group(memory_store, "a/b"),
+        lambda: v2.create_array(memory_store, "a/b/c", v2.array_metadata((4,), (2,), "<i4")),
+    ):
         with pytest.raises(ZarrError) as info:
             create()
         assert info.value.reason == "invalid-node-type"
@@ -105,7 +107,9 @@ def test_cannot_create_inside_an_array(v2, memory_store):
 
 
 def test_existing_node_needs_overwrite(v2, memory_store):
-    a = v2.create_array(memory_store, "a", v2.array_metadata((4,), (2,), "<i4"), attributes={"v": 1})
+    a = v2.create_array(
+        memory_store, "a", v2.array_metadata((4,), (2,), "<i4"), attributes={"v": 1}
+    )
     a[:] = 3
     with pytest.raises(ZarrError) as info:
         v2.create_group(memory_store, "a")
@@ -138,7 +142,9 @@ def test_non_object_zattrs_is_rejected(v2, raw):
     assert info.value.reason == "invalid-attributes"
 
 
-@pytest.mark.parametrize("bad", [{"x": float("nan")}, {1: "a"}, {"t": (1, 2)}, {"n": np.int64(1)}, ["a"], {"s": {1, 2}}])
+@pytest.mark.parametrize(
+    "bad", [{"x": float("nan")}, {1: "a"}, {"t": (1, 2)}, {"n": np.int64(1)}, ["a"], {"s": {1, 2}}]
+)
 def test_unrepresentable_attributes_are_refused(v2, memory_store, bad):
     with pytest.raises(MetadataError) as info:
         v2.create_group(memory_store, "g", attributes=bad)
@@ -148,12 +154,24 @@ def test_unrepresentable_attributes_are_refused(v2, memory_store, bad):
 
 def test_consolidated_round_trip(v2, memory_store):
     v2.create_group(memory_store, "g", attributes={"title": "t"})
-    v2.create_array(memory_store, "g/a", v2.array_metadata((4,), (2,), "<f8", fill_value=float("nan")), attributes={"u": "m"})
+    v2.create_array(
+        memory_store,
+        "g/a",
+        v2.array_metadata((4,), (2,), "<f8", fill_value=float("nan")),
+        attributes={"u": "m"},
+    )
     v2.create_array(memory_store, "g/h/b", v2.array_metadata((2, 2), (1, 1), ">i2"))
     v2.open_array(memory_store, "g/a")[:] = 1.0
     document = write_consolidated(memory_store, "g")
     assert document["zarr_consolidated_format"] == 1
-    assert sorted(document["metadata"]) == [".zattrs", ".zgroup", "a/.zarray", "a/.zattrs", "h/.zgroup", "h/b/.zarray"]
+    assert sorted(document["metadata"]) == [
+        ".zattrs",
+        ".zgroup",
+        "a/.zarray",
+        "a/.zattrs",
+        "h/.zgroup",
+        "h/b/.zarray",
+    ]
     stored = json.loads(memory_store.data["g/.zmetadata"])
     assert stored == document
     metadata = read_consolidated(memory_store, "g")
@@ -164,10 +182,16 @@ def test_consolidated_round_trip(v2, memory_store):
     assert "g/a/.zarray" in root["metadata"] and ".zgroup" in root["metadata"]
 
 
-@pytest.mark.parametrize("raw", [
-    {"zarr_consolidated_format": 2, "metadata": {}}, {"metadata": {}}, {"zarr_consolidated_format": 1},
-    {"zarr_consolidated_format": 1, "metadata": {"a/0.0": {}}}, {"zarr_consolidated_format": 1, "metadata": {".zgroup": 2}},
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"zarr_consolidated_format": 2, "metadata": {}},
+        {"metadata": {}},
+        {"zarr_consolidated_format": 1},
+        {"zarr_consolidated_format": 1, "metadata": {"a/0.0": {}}},
+        {"zarr_consolidated_format": 1, "metadata": {".zgroup": 2}},
+    ],
+)
 def test_bad_consolidated_documents(raw):
     with pytest.raises(MetadataError):
         read_consolidated(make_store({".zmetadata": raw}))

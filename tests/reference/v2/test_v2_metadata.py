@@ -11,7 +11,16 @@ from v2_helpers import make_store, zarray
 from conformance.reference.errors import MetadataError, UnsupportedError, ZarrError
 from conformance.reference.formats.v2 import array_metadata, parse_array_metadata
 
-REQUIRED = ["zarr_format", "shape", "chunks", "dtype", "compressor", "fill_value", "order", "filters"]
+REQUIRED = [
+    "zarr_format",
+    "shape",
+    "chunks",
+    "dtype",
+    "compressor",
+    "fill_value",
+    "order",
+    "filters",
+]
 
 
 def reject(doc, reason, v2=None):
@@ -115,7 +124,12 @@ def test_writer_emits_null_not_empty_filters():  # V2-META-005 (W, SHOULD)
 
 @pytest.mark.parametrize(
     "overrides",
-    [{}, {"dimension_separator": "."}, {"dimension_separator": "/"}, {"compressor": {"id": "zlib", "level": 1}}],
+    [
+        {},
+        {"dimension_separator": "."},
+        {"dimension_separator": "/"},
+        {"compressor": {"id": "zlib", "level": 1}},
+    ],
 )
 def test_all_required_keys_written(overrides):  # V2-META-001 (W), V2-META-008 (W)
     doc = array_metadata((4,), (2,), "<i4", **overrides)
@@ -124,21 +138,38 @@ def test_all_required_keys_written(overrides):  # V2-META-001 (W), V2-META-008 (
 
 
 def test_builder_key_order_is_sorted():
-    doc = array_metadata((4, 6), (2, 3), "float64", fill_value=float("nan"), order="F",
-                         compressor=numcodecs.Zlib(level=3), filters=[numcodecs.Delta(dtype="<f8")],
-                         dimension_separator="/")
+    doc = array_metadata(
+        (4, 6),
+        (2, 3),
+        "float64",
+        fill_value=float("nan"),
+        order="F",
+        compressor=numcodecs.Zlib(level=3),
+        filters=[numcodecs.Delta(dtype="<f8")],
+        dimension_separator="/",
+    )
     assert list(doc) == sorted(doc)
     assert doc == {
-        "chunks": [2, 3], "compressor": {"id": "zlib", "level": 3}, "dimension_separator": "/", "dtype": "<f8",
-        "fill_value": "NaN", "filters": [{"id": "delta", "dtype": "<f8", "astype": "<f8"}], "order": "F",
-        "shape": [4, 6], "zarr_format": 2,
+        "chunks": [2, 3],
+        "compressor": {"id": "zlib", "level": 3},
+        "dimension_separator": "/",
+        "dtype": "<f8",
+        "fill_value": "NaN",
+        "filters": [{"id": "delta", "dtype": "<f8", "astype": "<f8"}],
+        "order": "F",
+        "shape": [4, 6],
+        "zarr_format": 2,
     }
     assert "dimension_separator" not in array_metadata((4,), (2,), "<i4")
 
 
-@pytest.mark.parametrize("fill, text", [(float("nan"), '"NaN"'), (float("inf"), '"Infinity"'),
-                                        (float("-inf"), '"-Infinity"')])
-def test_written_metadata_is_strict_json(v2, memory_store, fill, text):  # V2-META-009, V2-FILL-001 (W)
+@pytest.mark.parametrize(
+    "fill, text",
+    [(float("nan"), '"NaN"'), (float("inf"), '"Infinity"'), (float("-inf"), '"-Infinity"')],
+)
+def test_written_metadata_is_strict_json(
+    v2, memory_store, fill, text
+):  # V2-META-009, V2-FILL-001 (W)
     v2.create_array(memory_store, "x", v2.array_metadata((2,), (2,), "<f4", fill_value=fill))
     raw = memory_store.data["x/.zarray"].decode("ascii")
 
@@ -157,10 +188,15 @@ def test_create_array_refuses_invalid_metadata(v2, memory_store):
     assert memory_store.data == {}
 
 
-@pytest.mark.parametrize("doc, reason", [
-    ({}, "missing-field"), ({"zarr_format": 3}, "invalid-zarr-format"), ({"zarr_format": "2"}, "invalid-zarr-format"),
-    ([], "invalid-metadata"),
-])
+@pytest.mark.parametrize(
+    "doc, reason",
+    [
+        ({}, "missing-field"),
+        ({"zarr_format": 3}, "invalid-zarr-format"),
+        ({"zarr_format": "2"}, "invalid-zarr-format"),
+        ([], "invalid-metadata"),
+    ],
+)
 def test_invalid_zgroup_is_rejected(v2, doc, reason):  # V2-GROUP-002
     with pytest.raises(ZarrError) as info:
         v2.open_group(make_store({".zgroup": doc}), "")
@@ -173,28 +209,51 @@ def test_zgroup_extra_keys_are_tolerated_with_a_note(v2):  # V2-GROUP-002 (R, le
 
 
 def test_parse_returns_codecs_in_order():
-    meta = parse_array_metadata(zarray(dtype="<f8", filters=[{"id": "delta", "dtype": "<f8"},
-                                                             {"id": "astype", "encode_dtype": "<f4", "decode_dtype": "<f8"}],
-                                      compressor={"id": "gzip", "level": 5}))
-    assert [f.codec_id for f in meta.filters] == ["delta", "astype"] and meta.compressor.codec_id == "gzip"
+    meta = parse_array_metadata(
+        zarray(
+            dtype="<f8",
+            filters=[
+                {"id": "delta", "dtype": "<f8"},
+                {"id": "astype", "encode_dtype": "<f4", "decode_dtype": "<f8"},
+            ],
+            compressor={"id": "gzip", "level": 5},
+        )
+    )
+    assert [f.codec_id for f in meta.filters] == [
+        "delta",
+        "astype",
+    ] and meta.compressor.codec_id == "gzip"
     assert meta.dimension_separator == "."  # V2-META-007: absent means '.'
 
 
-@pytest.mark.parametrize("overrides, error", [
-    ({"dtype": "|O", "filters": None}, MetadataError),
-    ({"dtype": "|O", "filters": [{"id": "zlib"}, {"id": "vlen-utf8"}]}, MetadataError),
-    ({"dtype": "<i4", "filters": [{"id": "vlen-utf8"}]}, MetadataError),
-    ({"dtype": "|O", "filters": [{"id": "vlen-array", "dtype": "<i4"}]}, UnsupportedError),
-    ({"dtype": "|O", "filters": [{"id": "json2"}]}, UnsupportedError),
-])
+@pytest.mark.parametrize(
+    "overrides, error",
+    [
+        ({"dtype": "|O", "filters": None}, MetadataError),
+        ({"dtype": "|O", "filters": [{"id": "zlib"}, {"id": "vlen-utf8"}]}, MetadataError),
+        ({"dtype": "<i4", "filters": [{"id": "vlen-utf8"}]}, MetadataError),
+        ({"dtype": "|O", "filters": [{"id": "vlen-array", "dtype": "<i4"}]}, UnsupportedError),
+        ({"dtype": "|O", "filters": [{"id": "json2"}]}, UnsupportedError),
+    ],
+)
 def test_object_codec_rules(overrides, error):
     with pytest.raises(error):
         parse_array_metadata(zarray(fill_value=None, **overrides))
 
 
-@pytest.mark.parametrize("dtype, fill", [
-    ("|S3", ""), ("<U2", ""), ("|V2", "AAA="), ([["a", "<i2"], ["b", "|u1"]], "AAAA"), ("<i4", 0), ("<f8", 0.0),
-    ("|b1", False), ("<M8[s]", 0), ("<c8", [0.0, 0.0]),
-])
+@pytest.mark.parametrize(
+    "dtype, fill",
+    [
+        ("|S3", ""),
+        ("<U2", ""),
+        ("|V2", "AAA="),
+        ([["a", "<i2"], ["b", "|u1"]], "AAAA"),
+        ("<i4", 0),
+        ("<f8", 0.0),
+        ("|b1", False),
+        ("<M8[s]", 0),
+        ("<c8", [0.0, 0.0]),
+    ],
+)
 def test_default_fill_is_the_zero_item(dtype, fill):
     assert array_metadata((2,), (2,), dtype)["fill_value"] == fill

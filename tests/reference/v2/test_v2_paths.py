@@ -32,7 +32,9 @@ def test_normalisation(path, normal):
     assert normalize_path(path) == normal
 
 
-@pytest.mark.parametrize("path", ["foo/../bar", "./foo", "foo/.", "..", ".", "a\\..\\b", "a//./b", "/../x"])
+@pytest.mark.parametrize(
+    "path", ["foo/../bar", "./foo", "foo/.", "..", ".", "a\\..\\b", "a//./b", "/../x"]
+)
 def test_dot_segments_are_rejected(path):  # V2-KEY-005
     with pytest.raises(PathError) as info:
         normalize_path(path)
@@ -51,8 +53,13 @@ def test_dot_segments_write_nothing(v2, path):  # V2-KEY-005: no key is written
 
 @pytest.mark.parametrize(
     "path, key",
-    [("foo\\bar", "foo/bar/.zarray"), ("/foo", "foo/.zarray"), ("foo/", "foo/.zarray"),
-     ("foo//bar", "foo/bar/.zarray"), ("", ".zarray")],
+    [
+        ("foo\\bar", "foo/bar/.zarray"),
+        ("/foo", "foo/.zarray"),
+        ("foo/", "foo/.zarray"),
+        ("foo//bar", "foo/bar/.zarray"),
+        ("", ".zarray"),
+    ],
 )
 def test_create_array_writes_normalised_keys(v2, path, key):  # V2-KEY-001..004, 006
     store = MemoryStore()
@@ -63,7 +70,9 @@ def test_create_array_writes_normalised_keys(v2, path, key):  # V2-KEY-001..004,
 
 def test_key_prefix_for_metadata_attributes_and_chunks(v2):  # V2-KEY-006
     store = MemoryStore()
-    a = v2.create_array(store, "foo/bar", v2.array_metadata((4, 4), (2, 2), "<i4"), attributes={"x": 1})
+    a = v2.create_array(
+        store, "foo/bar", v2.array_metadata((4, 4), (2, 2), "<i4"), attributes={"x": 1}
+    )
     a[0:2, 0:2] = 1
     assert {"foo/bar/.zarray", "foo/bar/.zattrs", "foo/bar/0.0"} <= set(store.data)
     assert a.chunk_key((1, 0)) == "foo/bar/1.0"
@@ -78,8 +87,12 @@ def test_root_array_has_empty_prefix(v2):  # V2-KEY-006
 
 def test_every_written_key_and_document_is_ascii(v2):  # V2-STORE-001
     store = MemoryStore()
-    a = v2.create_array(store, "grp/arr", v2.array_metadata((3,), (2,), "<U2", fill_value="é"),
-                        attributes={"naïve": "ü€", "list": ["日本"]})
+    a = v2.create_array(
+        store,
+        "grp/arr",
+        v2.array_metadata((3,), (2,), "<U2", fill_value="é"),
+        attributes={"naïve": "ü€", "list": ["日本"]},
+    )
     a[:] = "ß"
     v2.write_attributes(v2.open_group(store, "grp"), {"ü": "√"})
     for key, value in store.data.items():

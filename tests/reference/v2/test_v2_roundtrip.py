@@ -9,14 +9,23 @@ from hypothesis import strategies as st
 
 from conformance.reference import MemoryStore
 from conformance.reference.formats.v2 import FORMAT as v2
-from conformance.reference.formats.v2 import dtype_to_json, encode_fill_value, parse_dtype, parse_fill_value
+from conformance.reference.formats.v2 import (
+    dtype_to_json,
+    encode_fill_value,
+    parse_dtype,
+    parse_fill_value,
+)
 
 ORDERS = st.sampled_from("<>")
 UNITS = st.sampled_from(["s", "ms", "us", "ns", "D", "10s"])
 
 simple_typestr = st.one_of(
     st.sampled_from(["|b1", "|i1", "|u1"]),
-    st.builds(lambda o, k: o + k, ORDERS, st.sampled_from(["i2", "i4", "i8", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16"])),
+    st.builds(
+        lambda o, k: o + k,
+        ORDERS,
+        st.sampled_from(["i2", "i4", "i8", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16"]),
+    ),
     st.builds(lambda n: f"|S{n}", st.integers(1, 6)),
     st.builds(lambda n: f"|V{n}", st.integers(1, 5)),
     st.builds(lambda o, n: f"{o}U{n}", ORDERS, st.integers(1, 3)),
@@ -27,9 +36,13 @@ simple_typestr = st.one_of(
 def _fields(children):
     field = st.one_of(
         st.tuples(st.just(None), children),
-        st.tuples(st.just(None), simple_typestr, st.lists(st.integers(1, 3), min_size=1, max_size=2)),
+        st.tuples(
+            st.just(None), simple_typestr, st.lists(st.integers(1, 3), min_size=1, max_size=2)
+        ),
     )
-    return st.lists(field, min_size=1, max_size=3).map(lambda fs: [[f"f{i}", *f[1:]] for i, f in enumerate(fs)])
+    return st.lists(field, min_size=1, max_size=3).map(
+        lambda fs: [[f"f{i}", *f[1:]] for i, f in enumerate(fs)]
+    )
 
 
 dtype_docs = st.recursive(simple_typestr, _fields, max_leaves=6)
@@ -38,8 +51,11 @@ compressors = st.one_of(
     st.none(),
     st.builds(lambda level: {"id": "zlib", "level": level}, st.integers(0, 9)),
     st.builds(lambda level: {"id": "gzip", "level": level}, st.integers(1, 9)),
-    st.builds(lambda c, s: {"id": "blosc", "cname": c, "clevel": 3, "shuffle": s, "blocksize": 0},
-              st.sampled_from(["lz4", "zstd", "zlib", "blosclz", "lz4hc"]), st.sampled_from([0, 1, 2])),
+    st.builds(
+        lambda c, s: {"id": "blosc", "cname": c, "clevel": 3, "shuffle": s, "blocksize": 0},
+        st.sampled_from(["lz4", "zstd", "zlib", "blosclz", "lz4hc"]),
+        st.sampled_from([0, 1, 2]),
+    ),
     st.just({"id": "zstd", "level": 1}),
     st.just({"id": "lz4", "acceleration": 1}),
     st.just({"id": "bz2", "level": 1}),
@@ -48,8 +64,12 @@ compressors = st.one_of(
 
 
 def _filters(dtype: np.dtype):
-    options = [st.none(), st.just([{"id": "crc32"}]), st.just([{"id": "adler32"}]),
-               st.just([{"id": "shuffle", "elementsize": dtype.itemsize}])]
+    options = [
+        st.none(),
+        st.just([{"id": "crc32"}]),
+        st.just([{"id": "adler32"}]),
+        st.just([{"id": "shuffle", "elementsize": dtype.itemsize}]),
+    ]
     if dtype.kind in "iu":
         options.append(st.just([{"id": "delta", "dtype": dtype.str}, {"id": "crc32"}]))
     return st.one_of(options)
@@ -63,8 +83,12 @@ def _sanitise(data: np.ndarray) -> np.ndarray:
     elif data.dtype.kind == "b":
         data[...] = data != 0
     elif data.dtype.kind == "U":
-        codes = np.frombuffer(np.ascontiguousarray(data).tobytes(), data.dtype.str[0] + "u4") % 0xD800
-        data[...] = np.frombuffer(codes.astype(data.dtype.str[0] + "u4").tobytes(), data.dtype).reshape(data.shape)
+        codes = (
+            np.frombuffer(np.ascontiguousarray(data).tobytes(), data.dtype.str[0] + "u4") % 0xD800
+        )
+        data[...] = np.frombuffer(
+            codes.astype(data.dtype.str[0] + "u4").tobytes(), data.dtype
+        ).reshape(data.shape)
     return data
 
 
@@ -84,16 +108,25 @@ def arrays(draw):
     fill = draw(st.one_of(st.none(), st.just("item")))
     fill_value = _random(draw, (), dtype) if fill else None
     meta = v2.array_metadata(
-        shape, chunks, dtype_doc, fill_value=fill_value, order=draw(st.sampled_from("CF")),
-        compressor=draw(compressors), filters=draw(_filters(dtype)),
+        shape,
+        chunks,
+        dtype_doc,
+        fill_value=fill_value,
+        order=draw(st.sampled_from("CF")),
+        compressor=draw(compressors),
+        filters=draw(_filters(dtype)),
         dimension_separator=draw(st.sampled_from([None, ".", "/"])),
     )
-    region = tuple(slice(lo, draw(st.integers(lo, n))) for n in shape for lo in [draw(st.integers(0, n))])
+    region = tuple(
+        slice(lo, draw(st.integers(lo, n))) for n in shape for lo in [draw(st.integers(0, n))]
+    )
     values = _random(draw, tuple(s.stop - s.start for s in region), dtype)
     return meta, fill_value, region, values
 
 
-@settings(max_examples=80, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=80, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(arrays())
 def test_write_then_read_is_bit_identical(case):
     meta, fill_value, region, values = case

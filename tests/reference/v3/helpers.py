@@ -39,7 +39,9 @@ def group_doc(**overrides) -> dict:
 
 def make_store(entries: dict) -> MemoryStore:
     """A MemoryStore from {key: dict (a JSON document) or bytes}."""
-    return MemoryStore({k: v if isinstance(v, bytes) else json.dumps(v).encode() for k, v in entries.items()})
+    return MemoryStore(
+        {k: v if isinstance(v, bytes) else json.dumps(v).encode() for k, v in entries.items()}
+    )
 
 
 def open_doc(doc: dict, path: str = "", chunks: dict | None = None):
@@ -52,5 +54,7 @@ def open_doc(doc: dict, path: str = "", chunks: dict | None = None):
 def expect_reason(reason: str, fn, *args, **kwargs) -> ZarrError:
     with pytest.raises(ZarrError) as info:
         fn(*args, **kwargs)
-    assert info.value.reason == reason, f"expected {reason!r}, got {info.value.reason!r}: {info.value}"
+    assert info.value.reason == reason, (
+        f"expected {reason!r}, got {info.value.reason!r}: {info.value}"
+    )
     return info.value

@@ -29,12 +29,23 @@ DT_MS = {"name": "numpy.datetime64", "configuration": {"unit": "ms", "scale_fact
 
 
 def blosc(typesize: int) -> dict:
-    config = {"cname": "zstd", "clevel": 3, "shuffle": "shuffle", "typesize": typesize, "blocksize": 0}
+    config = {
+        "cname": "zstd",
+        "clevel": 3,
+        "shuffle": "shuffle",
+        "typesize": typesize,
+        "blocksize": 0,
+    }
     return {"name": "blosc", "configuration": config}
 
 
 def sharding(inner, location="end") -> dict:
-    config = {"chunk_shape": list(inner), "codecs": [LE, GZIP], "index_codecs": [LE, CRC], "index_location": location}
+    config = {
+        "chunk_shape": list(inner),
+        "codecs": [LE, GZIP],
+        "index_codecs": [LE, CRC],
+        "index_location": location,
+    }
     return {"name": "sharding_indexed", "configuration": config}
 
 
@@ -46,9 +57,13 @@ def sample(shape, dtype, seed=0) -> np.ndarray:
     if dtype.kind == "b":
         return rng.integers(0, 2, shape).astype("?")
     if dtype.kind in "fc":
-        return (rng.standard_normal(shape) * 1000).astype(dtype) + (1j if dtype.kind == "c" else 0) * rng.standard_normal(shape).astype(dtype)
+        return (rng.standard_normal(shape) * 1000).astype(dtype) + (
+            1j if dtype.kind == "c" else 0
+        ) * rng.standard_normal(shape).astype(dtype)
     if dtype.kind == "O":
-        return np.array([f"s{i}é" * (i % 3) for i in range(int(np.prod(shape)))], dtype=object).reshape(shape)
+        return np.array(
+            [f"s{i}é" * (i % 3) for i in range(int(np.prod(shape)))], dtype=object
+        ).reshape(shape)
     raw = rng.integers(0, 256, int(np.prod(shape)) * dtype.itemsize, dtype="u1").tobytes()
     return np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
 
@@ -64,18 +79,58 @@ def same_values(a: np.ndarray, b: np.ndarray) -> bool:
 REFERENCE_WRITES = [
     # (id, shape, chunks, data type, options)
     ("int16-big-gzip", (5, 7), (2, 3), "int16", {"codecs": [BE, GZIP], "fill_value": -3}),
-    ("float32-nan-fill-order-F", (6, 4, 3), (4, 2, 2), "float32", {"fill_value": "NaN", "order": "F"}),
-    ("complex128-zstd-crc", (9,), (4,), "complex128", {"codecs": [LE, ZSTD, CRC], "fill_value": [1.5, "-Infinity"]}),
-    ("uint64-max-blosc", (10, 3), (3, 3), "uint64", {"codecs": [LE, blosc(8)], "fill_value": 2**64 - 1}),
+    (
+        "float32-nan-fill-order-F",
+        (6, 4, 3),
+        (4, 2, 2),
+        "float32",
+        {"fill_value": "NaN", "order": "F"},
+    ),
+    (
+        "complex128-zstd-crc",
+        (9,),
+        (4,),
+        "complex128",
+        {"codecs": [LE, ZSTD, CRC], "fill_value": [1.5, "-Infinity"]},
+    ),
+    (
+        "uint64-max-blosc",
+        (10, 3),
+        (3, 3),
+        "uint64",
+        {"codecs": [LE, blosc(8)], "fill_value": 2**64 - 1},
+    ),
     ("int64-min", (4,), (3,), "int64", {"fill_value": -(2**63)}),
     ("bool", (7, 5), (3, 2), "bool", {"fill_value": True}),
     ("float16", (6,), (4,), "float16", {"fill_value": -0.0}),
     ("sharded-end", (10, 9), (4, 6), "int32", {"codecs": [sharding((2, 3))], "fill_value": 7}),
-    ("sharded-start-transposed", (8, 8), (4, 8), "uint16",
-     {"codecs": [{"name": "transpose", "configuration": {"order": [1, 0]}}, sharding((4, 4), "start")], "fill_value": 1}),
+    (
+        "sharded-start-transposed",
+        (8, 8),
+        (4, 8),
+        "uint16",
+        {
+            "codecs": [
+                {"name": "transpose", "configuration": {"order": [1, 0]}},
+                sharding((4, 4), "start"),
+            ],
+            "fill_value": 1,
+        },
+    ),
     pytest.param(
-        ("sharded-inner-shape-in-transposed-space", (8, 8), (4, 8), "uint16",
-         {"codecs": [{"name": "transpose", "configuration": {"order": [1, 0]}}, sharding((8, 2))], "fill_value": 1}),
+        (
+            "sharded-inner-shape-in-transposed-space",
+            (8, 8),
+            (4, 8),
+            "uint16",
+            {
+                "codecs": [
+                    {"name": "transpose", "configuration": {"order": [1, 0]}},
+                    sharding((8, 2)),
+                ],
+                "fill_value": 1,
+            },
+        ),
         marks=pytest.mark.xfail(
             strict=True,
             raises=ValueError,
@@ -89,15 +144,28 @@ REFERENCE_WRITES = [
     ("datetime", (5,), (2,), DT_MS, {"fill_value": "NaT"}),
     ("string", (5,), (2,), "string", {"fill_value": "fill"}),
     ("bytes", (5,), (2,), "bytes", {"fill_value": b"\x00f"}),
-    ("dimension-names", (3, 4), (2, 2), "float64", {"dimension_names": ["y", None], "fill_value": 0.25}),
+    (
+        "dimension-names",
+        (3, 4),
+        (2, 2),
+        "float64",
+        {"dimension_names": ["y", None], "fill_value": 0.25},
+    ),
 ]
 
 
-@pytest.mark.parametrize("case", REFERENCE_WRITES, ids=[c[0] if isinstance(c, tuple) else c.id for c in REFERENCE_WRITES])
+@pytest.mark.parametrize(
+    "case", REFERENCE_WRITES, ids=[c[0] if isinstance(c, tuple) else c.id for c in REFERENCE_WRITES]
+)
 def test_zarr_python_reads_what_the_reference_writes(tmp_path, case):
     _, shape, chunks, data_type, options = case
     store = DirectoryStore(str(tmp_path / "ref.zarr"))
-    array = FORMAT.create_array(store, "g/a", FORMAT.array_metadata(shape, chunks, data_type, **options), attributes={"k": [1, "v"]})
+    array = FORMAT.create_array(
+        store,
+        "g/a",
+        FORMAT.array_metadata(shape, chunks, data_type, **options),
+        attributes={"k": [1, "v"]},
+    )
     values = sample(shape, array.dtype)
     if array.meta.data_type.kind == "bytes":
         values = np.array([v.encode() for v in values.ravel()], dtype=object).reshape(shape)
@@ -125,14 +193,50 @@ def test_zarr_python_reads_reference_groups(tmp_path):
 
 ZARR_PYTHON_WRITES = [
     # (id, shape, chunks, numpy dtype, create_array keyword arguments)
-    ("int32-gzip", (7, 5), (3, 2), "int32", {"compressors": [zarr.codecs.GzipCodec(level=2)], "fill_value": -1}),
+    (
+        "int32-gzip",
+        (7, 5),
+        (3, 2),
+        "int32",
+        {"compressors": [zarr.codecs.GzipCodec(level=2)], "fill_value": -1},
+    ),
     ("float64-nan", (11,), (4,), "float64", {"fill_value": float("nan")}),
-    ("uint64-max-big", (6,), (4,), "uint64", {"serializer": zarr.codecs.BytesCodec(endian="big"), "fill_value": 2**64 - 1}),
-    ("complex64-blosc", (5, 5), (2, 5), "complex64", {"compressors": [zarr.codecs.BloscCodec(cname="lz4", typesize=8, shuffle="shuffle")]}),
-    ("bool-crc", (9,), (4,), "bool", {"compressors": [zarr.codecs.Crc32cCodec()], "fill_value": True}),
+    (
+        "uint64-max-big",
+        (6,),
+        (4,),
+        "uint64",
+        {"serializer": zarr.codecs.BytesCodec(endian="big"), "fill_value": 2**64 - 1},
+    ),
+    (
+        "complex64-blosc",
+        (5, 5),
+        (2, 5),
+        "complex64",
+        {"compressors": [zarr.codecs.BloscCodec(cname="lz4", typesize=8, shuffle="shuffle")]},
+    ),
+    (
+        "bool-crc",
+        (9,),
+        (4,),
+        "bool",
+        {"compressors": [zarr.codecs.Crc32cCodec()], "fill_value": True},
+    ),
     ("sharded", (16, 10), (4, 5), "int16", {"shards": (8, 10), "fill_value": 3}),
-    ("transpose-filter", (4, 6), (2, 3), "float32", {"filters": [zarr.codecs.TransposeCodec(order=(1, 0))], "fill_value": -0.0}),
-    ("v2-chunk-keys", (5, 5), (2, 2), "uint8", {"chunk_key_encoding": {"name": "v2", "separator": "."}, "fill_value": 4}),
+    (
+        "transpose-filter",
+        (4, 6),
+        (2, 3),
+        "float32",
+        {"filters": [zarr.codecs.TransposeCodec(order=(1, 0))], "fill_value": -0.0},
+    ),
+    (
+        "v2-chunk-keys",
+        (5, 5),
+        (2, 2),
+        "uint8",
+        {"chunk_key_encoding": {"name": "v2", "separator": "."}, "fill_value": 4},
+    ),
     ("zero-d", (), (), "int64", {"fill_value": -(2**63)}),
     ("datetime", (5,), (2,), "datetime64[ms]", {}),
     ("string", (5,), (2,), str, {"fill_value": "x"}),
@@ -143,8 +247,16 @@ ZARR_PYTHON_WRITES = [
 @pytest.mark.parametrize("case", ZARR_PYTHON_WRITES, ids=[c[0] for c in ZARR_PYTHON_WRITES])
 def test_reference_reads_what_zarr_python_writes(tmp_path, case):
     _, shape, chunks, dtype, kwargs = case
-    theirs = zarr.create_array(LocalStore(str(tmp_path / "zp.zarr")), name="g/a", shape=shape, chunks=chunks, dtype=dtype,
-                               zarr_format=3, attributes={"origin": "zarr-python"}, **kwargs)
+    theirs = zarr.create_array(
+        LocalStore(str(tmp_path / "zp.zarr")),
+        name="g/a",
+        shape=shape,
+        chunks=chunks,
+        dtype=dtype,
+        zarr_format=3,
+        attributes={"origin": "zarr-python"},
+        **kwargs,
+    )
     values = sample(shape, np.dtype(object) if dtype is str else dtype)
     if shape:
         region = (slice(0, max(shape[0] - chunks[0], 0)),) + (slice(None),) * (len(shape) - 1)
@@ -156,7 +268,9 @@ def test_reference_reads_what_zarr_python_writes(tmp_path, case):
     assert same_values(ours[...], expected)
     assert ours.attrs == {"origin": "zarr-python"}
     if np.dtype(object if dtype is str else dtype).kind in "f":  # fill bits, NaN included
-        assert ours.fill_value.tobytes() == np.asarray(theirs.fill_value, dtype=ours.dtype).tobytes()
+        assert (
+            ours.fill_value.tobytes() == np.asarray(theirs.fill_value, dtype=ours.dtype).tobytes()
+        )
 
 
 def test_reference_reads_zarr_python_groups_and_consolidated_metadata(tmp_path):

@@ -25,11 +25,15 @@ def grid(*chunk_shape) -> dict:
 def test_chunk_keys_follow_the_array_prefix():
     """V3-KEY-003: root array chunk (0,0) at c/0/0; array /foo/baz chunk (1,0) at foo/baz/c/1/0."""
     store = MemoryStore()
-    root = FORMAT.create_array(store, "", FORMAT.array_metadata((2, 2), (2, 2), "uint8", fill_value=0))
+    root = FORMAT.create_array(
+        store, "", FORMAT.array_metadata((2, 2), (2, 2), "uint8", fill_value=0)
+    )
     root[...] = 7
     assert sorted(store.data) == ["c/0/0", "zarr.json"]
     store = MemoryStore()
-    array = FORMAT.create_array(store, "/foo/baz", FORMAT.array_metadata((4, 2), (2, 2), "uint8", fill_value=0))
+    array = FORMAT.create_array(
+        store, "/foo/baz", FORMAT.array_metadata((4, 2), (2, 2), "uint8", fill_value=0)
+    )
     array[2:4, :] = 7
     assert "foo/baz/c/1/0" in store.data and "foo/baz/c/0/0" not in store.data
 
@@ -48,7 +52,13 @@ def test_chunk_keys_follow_the_array_prefix():
 )
 def test_chunk_key_encodings(encoding, key):
     """V3-CKE-001, V3-CKE-002, V3-CKE-005, V3-EXT-002."""
-    doc = array_doc(shape=[2, 24, 46], chunk_grid=grid(1, 1, 1), chunk_key_encoding=encoding, data_type="uint8", codecs=[{"name": "bytes"}])
+    doc = array_doc(
+        shape=[2, 24, 46],
+        chunk_grid=grid(1, 1, 1),
+        chunk_key_encoding=encoding,
+        data_type="uint8",
+        codecs=[{"name": "bytes"}],
+    )
     array = open_doc(doc, "", {key: b"\x2a"})
     assert array.chunk_key((1, 23, 45)) == key
     assert array[1, 23, 45] == 42 and array[0, 0, 0] == 0
@@ -56,14 +66,22 @@ def test_chunk_key_encodings(encoding, key):
 
 def test_default_encoding_ignores_decoy_keys():
     """V3-CKE-002: with {"name": "default"} only c/0/0 is a chunk; c.0.0 is a stray key."""
-    doc = array_doc(shape=[2, 2], chunk_grid=grid(2, 2), chunk_key_encoding={"name": "default"}, data_type="uint8", codecs=[{"name": "bytes"}])
+    doc = array_doc(
+        shape=[2, 2],
+        chunk_grid=grid(2, 2),
+        chunk_key_encoding={"name": "default"},
+        data_type="uint8",
+        codecs=[{"name": "bytes"}],
+    )
     array = open_doc(doc, "", {"c/0/0": bytes([1, 2, 3, 4]), "c.0.0": bytes([9, 9, 9, 9])})
     assert array[:].tolist() == [[1, 2], [3, 4]]
 
 
 def test_chunk_indices_are_canonical_decimal():
     """V3-CKE-007: `c/01` is not an alias of `c/1`."""
-    doc = array_doc(shape=[4], chunk_grid=grid(2), data_type="uint8", codecs=[{"name": "bytes"}], fill_value=5)
+    doc = array_doc(
+        shape=[4], chunk_grid=grid(2), data_type="uint8", codecs=[{"name": "bytes"}], fill_value=5
+    )
     array = open_doc(doc, "", {"c/01": bytes([1, 2]), "c/00": bytes([3, 4])})
     assert array[:].tolist() == [5, 5, 5, 5]
 
@@ -74,7 +92,9 @@ def test_chunk_indices_are_canonical_decimal():
 def test_grid_shape_and_keys_of_the_spec_example():
     """V3-GRID-002: shape (10,200,3000) with chunks (5,20,400) writes 2*10*8 = 160 chunks."""
     store = MemoryStore()
-    array = FORMAT.create_array(store, "", FORMAT.array_metadata((10, 200, 3000), (5, 20, 400), "uint8", fill_value=0))
+    array = FORMAT.create_array(
+        store, "", FORMAT.array_metadata((10, 200, 3000), (5, 20, 400), "uint8", fill_value=0)
+    )
     array[...] = 1
     chunks = sorted(k for k in store.data if k != "zarr.json")
     assert len(chunks) == 160 and array.grid_shape == (2, 10, 8)
@@ -85,7 +105,12 @@ def test_element_lookup_in_the_grid():
     """V3-GRID-003: element (7,150,900) lives in chunk (1,7,2) at (2,10,100)."""
     chunk = np.zeros((5, 20, 400), dtype="u1")
     chunk[2, 10, 100] = 99
-    doc = array_doc(shape=[10, 200, 3000], chunk_grid=grid(5, 20, 400), data_type="uint8", codecs=[{"name": "bytes"}])
+    doc = array_doc(
+        shape=[10, 200, 3000],
+        chunk_grid=grid(5, 20, 400),
+        data_type="uint8",
+        codecs=[{"name": "bytes"}],
+    )
     array = open_doc(doc, "", {"c/1/7/2": chunk.tobytes()})
     assert array[7, 150, 900] == 99
     assert int(array[5:10, 140:160, 800:1200].sum()) == 99
@@ -95,7 +120,9 @@ def test_edge_chunks_are_full_size_with_fill_in_the_overhang():
     """V3-GRID-004 / V3-GRID-005: shape (30,30), chunks (16,16), int32: every chunk is 1024
     bytes and the out-of-bounds part holds the fill value."""
     store = MemoryStore()
-    array = FORMAT.create_array(store, "", FORMAT.array_metadata((30, 30), (16, 16), "int32", fill_value=-7))
+    array = FORMAT.create_array(
+        store, "", FORMAT.array_metadata((30, 30), (16, 16), "int32", fill_value=-7)
+    )
     array[...] = np.arange(900, dtype="i4").reshape(30, 30)
     for key in ("c/0/0", "c/0/1", "c/1/0", "c/1/1"):
         assert len(store.data[key]) == 1024
@@ -121,7 +148,14 @@ def test_truncated_edge_chunk_is_an_error():
     expect_reason("corrupt-chunk", array.read)
 
 
-@pytest.mark.parametrize("encoding, key", [({"name": "default"}, "c"), ({"name": "v2"}, "0"), ({"name": "default", "configuration": {"separator": "."}}, "c")])
+@pytest.mark.parametrize(
+    "encoding, key",
+    [
+        ({"name": "default"}, "c"),
+        ({"name": "v2"}, "0"),
+        ({"name": "default", "configuration": {"separator": "."}}, "c"),
+    ],
+)
 def test_zero_dimensional_arrays(encoding, key):
     """V3-GRID-007 / V3-CKE-004 / V3-CKE-005: one chunk, key `c` or `0`."""
     store = MemoryStore()
@@ -137,7 +171,9 @@ def test_zero_dimensional_arrays(encoding, key):
 def test_zero_length_dimension():
     """V3-GRID-008: shape [0, 5] has no chunks; reads are empty; writes store nothing."""
     store = MemoryStore()
-    array = FORMAT.create_array(store, "", FORMAT.array_metadata((0, 5), (1, 5), "float32", fill_value=1.5))
+    array = FORMAT.create_array(
+        store, "", FORMAT.array_metadata((0, 5), (1, 5), "float32", fill_value=1.5)
+    )
     array[...] = 2.0
     assert sorted(store.data) == ["zarr.json"]
     assert array[:].shape == (0, 5) and array.grid_shape == (0, 1)
@@ -169,7 +205,13 @@ def test_missing_chunks_read_as_fill():
 def test_binary_form_of_data_types(requirement, data_type, codec, raw, expected):
     data = bytes.fromhex(raw)
     n = len(expected)
-    doc = array_doc(shape=[n], chunk_grid=grid(n), data_type=data_type, codecs=[codec], fill_value=_zero(data_type))
+    doc = array_doc(
+        shape=[n],
+        chunk_grid=grid(n),
+        data_type=data_type,
+        codecs=[codec],
+        fill_value=_zero(data_type),
+    )
     array = open_doc(doc, "", {"c/0": data})
     assert array[:].tolist() == expected
     assert array.dtype.isnative
@@ -193,7 +235,13 @@ def test_negative_zero_reads_as_negative_zero():
 
 def test_raw_bytes_pass_through():
     """V3-DT-007 / V3-FILL-008: r16 bytes come back unchanged; missing elements hold the fill."""
-    doc = array_doc(shape=[4], chunk_grid=grid(2), data_type="r16", codecs=[{"name": "bytes"}], fill_value=[1, 2])
+    doc = array_doc(
+        shape=[4],
+        chunk_grid=grid(2),
+        data_type="r16",
+        codecs=[{"name": "bytes"}],
+        fill_value=[1, 2],
+    )
     array = open_doc(doc, "", {"c/0": bytes.fromhex("a1b2c3d4")})
     assert array.dtype == np.dtype("V2")
     assert array[:].tobytes() == bytes.fromhex("a1b2c3d4" + "0102" * 2)
@@ -201,9 +249,13 @@ def test_raw_bytes_pass_through():
 
 def test_nan_fill_bits_in_missing_chunks():
     """V3-FILL-005 / V3-FILL-006: missing chunks carry the exact fill bits."""
-    canonical = open_doc(array_doc(shape=[2], chunk_grid=grid(2), data_type="float32", fill_value="NaN"))
+    canonical = open_doc(
+        array_doc(shape=[2], chunk_grid=grid(2), data_type="float32", fill_value="NaN")
+    )
     assert canonical[:].view("u4").tolist() == [0x7FC00000] * 2
-    payload = open_doc(array_doc(shape=[2], chunk_grid=grid(2), data_type="float32", fill_value="0x7fc00001"))
+    payload = open_doc(
+        array_doc(shape=[2], chunk_grid=grid(2), data_type="float32", fill_value="0x7fc00001")
+    )
     assert payload[:].view("u4").tolist() == [0x7FC00001] * 2
     half = open_doc(array_doc(shape=[1], chunk_grid=grid(1), data_type="float16", fill_value="NaN"))
     assert half[:].view("u2").tolist() == [0x7E00]
@@ -222,7 +274,9 @@ def test_codec_pipeline_transpose_gzip_crc32c():
         {"name": "gzip", "configuration": {"level": 5}},
         {"name": "crc32c"},
     ]
-    array = open_doc(array_doc(shape=[2, 3], chunk_grid=grid(2, 3), codecs=codecs), "", {"c/0/0": stored})
+    array = open_doc(
+        array_doc(shape=[2, 3], chunk_grid=grid(2, 3), codecs=codecs), "", {"c/0/0": stored}
+    )
     assert array[:].tolist() == data.tolist()
 
 
@@ -259,7 +313,9 @@ def test_datetime_array_round_trip():
 
 def test_string_array_round_trip():
     store = MemoryStore()
-    array = FORMAT.create_array(store, "", FORMAT.array_metadata((3,), (2,), "string", fill_value="-"))
+    array = FORMAT.create_array(
+        store, "", FORMAT.array_metadata((3,), (2,), "string", fill_value="-")
+    )
     array[0:2] = np.array(["héllo", ""], dtype=object)
     back = FORMAT.open_array(store, "")[:]
     assert back.dtype == object and back.tolist() == ["héllo", "", "-"]
@@ -267,7 +323,9 @@ def test_string_array_round_trip():
 
 def test_bytes_array_round_trip():
     store = MemoryStore()
-    array = FORMAT.create_array(store, "", FORMAT.array_metadata((3,), (3,), "bytes", fill_value=b"\x00"))
+    array = FORMAT.create_array(
+        store, "", FORMAT.array_metadata((3,), (3,), "bytes", fill_value=b"\x00")
+    )
     array[1:] = np.array([b"ab", b""], dtype=object)
     assert FORMAT.open_array(store, "")[:].tolist() == [b"\x00", b"ab", b""]
 
@@ -285,7 +343,9 @@ def test_bytes_whole_chunk_write():
 def test_directory_and_zip_stores_read_identically(tmp_path):
     data = np.arange(35, dtype="f8").reshape(5, 7)
     directory = DirectoryStore(str(tmp_path / "d.zarr"))
-    FORMAT.create_array(directory, "g/a", FORMAT.array_metadata((5, 7), (2, 3), "float64", fill_value="NaN"))[...] = data
+    FORMAT.create_array(
+        directory, "g/a", FORMAT.array_metadata((5, 7), (2, 3), "float64", fill_value="NaN")
+    )[...] = data
     zip_path = str(tmp_path / "z.zip")
     with ZipStore(zip_path, "w") as archive:
         for key in directory.list():
@@ -301,7 +361,11 @@ def test_partial_reads_of_sharded_arrays_equal_full_reads():
     full decode; only the shard index and one inner chunk are fetched."""
     sharding = {
         "name": "sharding_indexed",
-        "configuration": {"chunk_shape": [2, 2], "codecs": [LE], "index_codecs": [LE, {"name": "crc32c"}]},
+        "configuration": {
+            "chunk_shape": [2, 2],
+            "codecs": [LE],
+            "index_codecs": [LE, {"name": "crc32c"}],
+        },
     }
     store = MemoryStore()
     meta = FORMAT.array_metadata((8, 8), (4, 4), "int32", codecs=[sharding], fill_value=-1)
@@ -328,6 +392,9 @@ def test_partial_reads_of_sharded_arrays_equal_full_reads():
     reread = FORMAT.open_array(logged, "")
     fetched.clear()
     assert reread[5, 6] == values[5, 6]
-    assert fetched == [("c/1/1", (-68, 68)), ("c/1/1", (16, 16))]  # the index, then inner chunk (0, 1)
+    assert fetched == [
+        ("c/1/1", (-68, 68)),
+        ("c/1/1", (16, 16)),
+    ]  # the index, then inner chunk (0, 1)
     assert reread[1:7, 3:5].tolist() == values[1:7, 3:5].tolist()
     assert reread[:].tolist() == values.tolist()

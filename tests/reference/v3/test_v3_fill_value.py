@@ -110,7 +110,10 @@ REJECT = [
     ("V3-FILL-008", "r16", [True, 2]),
     ("V3-FILL-008", "r16", [0] * 16),  # the spec's literal "length N" (bits) is read as bytes
     ("V3-FILL-008", "r16", "AQI="),
-    *[("V3-FILL-010", t, None) for t in ("bool", "int8", "uint64", "float16", "float64", "complex128", "r8")],
+    *[
+        ("V3-FILL-010", t, None)
+        for t in ("bool", "int8", "uint64", "float16", "float64", "complex128", "r8")
+    ],
     ("V3-DT-009", DT64, "nat"),
     ("V3-DT-009", DT64, 1.5),
     ("V3-DT-009", DT64, 2**63),
@@ -128,8 +131,16 @@ def test_invalid_fill_values_are_rejected(requirement, data_type, value):
 
 def test_integer_fill_from_document_text_is_exact():
     """V3-FILL-002: the document text is parsed with exact integers, and `1.0`/`1e2` are floats."""
-    for text, ok in [("18446744073709551615", True), ("1.0", False), ("1e2", False), ("1E2", False), ("-0", True)]:
-        doc = json.dumps(array_doc(data_type="uint64", fill_value=0)).replace('"fill_value": 0', f'"fill_value": {text}')
+    for text, ok in [
+        ("18446744073709551615", True),
+        ("1.0", False),
+        ("1e2", False),
+        ("1E2", False),
+        ("-0", True),
+    ]:
+        doc = json.dumps(array_doc(data_type="uint64", fill_value=0)).replace(
+            '"fill_value": 0', f'"fill_value": {text}'
+        )
         store = make_store({"zarr.json": doc.encode()})
         if ok:
             assert FORMAT.open_array(store, "").fill_value == int(text)
@@ -149,12 +160,18 @@ def test_integer_fill_from_document_text_is_exact():
         ("-1e400", "float32", "ff800000"),
         # 1 + 2^-24 + 2^-80: above the float32 midpoint, but the nearest double is the midpoint itself
         ("1.0000000596046447753906250000000008271806125530276748", "float32", "3f800001"),
-        ("[1.0000000596046447753906250000000008271806125530276748, -0.0]", "complex64", "800000003f800001"),
+        (
+            "[1.0000000596046447753906250000000008271806125530276748, -0.0]",
+            "complex64",
+            "800000003f800001",
+        ),
     ],
 )
 def test_float_fill_from_document_rounds_once(text, data_type, expected):
     """V3-FILL-003: a decimal fill rounds directly to the nearest value of the type."""
-    doc = json.dumps(array_doc(data_type=data_type, fill_value=0)).replace('"fill_value": 0', f'"fill_value": {text}')
+    doc = json.dumps(array_doc(data_type=data_type, fill_value=0)).replace(
+        '"fill_value": 0', f'"fill_value": {text}'
+    )
     array = FORMAT.open_array(make_store({"zarr.json": doc.encode()}), "")
     assert bits(array.fill_value) == expected
 
@@ -165,7 +182,11 @@ def _nearest_reference(x: Fraction, ftype: np.dtype) -> int:
     unsigned = {2: "u2", 4: "u4"}[ftype.itemsize]
     overflow = Fraction(2) ** (info.maxexp)  # 'infinity' sits one ulp past max in the rounding rule
     if abs(x) >= overflow:
-        return int(np.array(math.copysign(math.inf, x), dtype=ftype).view({2: "u2", 4: "u4"}[ftype.itemsize]))
+        return int(
+            np.array(math.copysign(math.inf, x), dtype=ftype).view(
+                {2: "u2", 4: "u4"}[ftype.itemsize]
+            )
+        )
     with np.errstate(over="ignore"):
         near = np.array(float(x) if abs(x) < 2**1000 else math.copysign(math.inf, x), dtype=ftype)
     candidates = {int(near.view(unsigned))}
@@ -173,7 +194,10 @@ def _nearest_reference(x: Fraction, ftype: np.dtype) -> int:
         for c in list(candidates):
             v = np.array(c, dtype=unsigned).view(ftype)
             with np.errstate(over="ignore"):
-                steps = (np.nextafter(v, np.array(np.inf, ftype)), np.nextafter(v, np.array(-np.inf, ftype)))
+                steps = (
+                    np.nextafter(v, np.array(np.inf, ftype)),
+                    np.nextafter(v, np.array(-np.inf, ftype)),
+                )
             for d in steps:
                 candidates.add(int(np.array(d, dtype=ftype).view(unsigned)))
 
@@ -181,7 +205,9 @@ def _nearest_reference(x: Fraction, ftype: np.dtype) -> int:
         f = float(np.array(b, dtype=unsigned).view(ftype))
         return math.copysign(overflow, f) if math.isinf(f) else Fraction(f)
 
-    finite = [b for b in candidates if not math.isnan(float(np.array(b, dtype=unsigned).view(ftype)))]
+    finite = [
+        b for b in candidates if not math.isnan(float(np.array(b, dtype=unsigned).view(ftype)))
+    ]
     best = min(finite, key=lambda b: (abs(value(b) - x), b & 1, b))
     if value(best) == 0:  # an underflow keeps the sign of x
         return int(np.array(-0.0 if x < 0 else 0.0, dtype=ftype).view(unsigned))
@@ -215,7 +241,9 @@ def test_float32_midpoints_round_to_even_or_away(bits_):
         text = Decimal(x.numerator) / Decimal(x.denominator) if x.denominator < 2**200 else None
         if text is None:
             continue
-        assert int(round_to_float(text, np.dtype("f4")).view("u4")) == _nearest_reference(Fraction(text), np.dtype("f4"))
+        assert int(round_to_float(text, np.dtype("f4")).view("u4")) == _nearest_reference(
+            Fraction(text), np.dtype("f4")
+        )
 
 
 # ---- canonical writing ---------------------------------------------------------------------------
@@ -265,7 +293,10 @@ def test_canonical_fill_value_json(data_type, value, expected):
 
 
 @settings(max_examples=300, deadline=None)
-@given(raw=st.binary(min_size=8, max_size=8), data_type=st.sampled_from(["float16", "float32", "float64", "complex64"]))
+@given(
+    raw=st.binary(min_size=8, max_size=8),
+    data_type=st.sampled_from(["float16", "float32", "float64", "complex64"]),
+)
 def test_any_float_bits_survive_a_json_round_trip(raw, data_type):
     """Every bit pattern (NaN payloads, -0.0, subnormals) is written so that it reads back exactly;
     the JSON text goes through the same exact-decimal path as a stored document."""
@@ -280,8 +311,12 @@ def test_writer_emits_hex_for_negative_nan_in_metadata():
     """V3-FILL-006 W / V3-FILL-004 W: the stored document has '0x...' or 'NaN', never a NaN token."""
     store = make_store({})
     neg_nan = np.array(0xFFC00000, "u4").view("f4")
-    FORMAT.create_array(store, "a", FORMAT.array_metadata((2,), (2,), "float32", fill_value=neg_nan))
-    FORMAT.create_array(store, "b", FORMAT.array_metadata((2,), (2,), "float32", fill_value=float("nan")))
+    FORMAT.create_array(
+        store, "a", FORMAT.array_metadata((2,), (2,), "float32", fill_value=neg_nan)
+    )
+    FORMAT.create_array(
+        store, "b", FORMAT.array_metadata((2,), (2,), "float32", fill_value=float("nan"))
+    )
     assert json.loads(store.get("a/zarr.json"))["fill_value"] == "0xffc00000"
     assert json.loads(store.get("b/zarr.json"))["fill_value"] == "NaN"
     assert FORMAT.open_array(store, "a")[:].view("u4").tolist() == [0xFFC00000] * 2
@@ -289,7 +324,13 @@ def test_writer_emits_hex_for_negative_nan_in_metadata():
 
 def test_default_fill_is_written_down():
     """V3-ARR-011: a fill chosen by the implementation is recorded in the metadata."""
-    for dtype, expected in [("int32", 0), ("float64", 0.0), ("bool", False), ("complex64", [0.0, 0.0]), ("r16", [0, 0])]:
+    for dtype, expected in [
+        ("int32", 0),
+        ("float64", 0.0),
+        ("bool", False),
+        ("complex64", [0.0, 0.0]),
+        ("r16", [0, 0]),
+    ]:
         assert FORMAT.array_metadata((3,), (3,), dtype)["fill_value"] == expected
 
 

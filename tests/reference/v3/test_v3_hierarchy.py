@@ -25,8 +25,20 @@ def meta(shape=(2,), chunks=(2,), dtype="int8", **options):
 
 @pytest.mark.parametrize(
     "path, normal",
-    [("", ""), ("/", ""), ("foo", "foo"), ("/foo/bar", "foo/bar"), ("a.b/c-d_e", "a.b/c-d_e"), ("é/日本語", "é/日本語"),
-     ("a b", "a b"), (".a", ".a"), ("a..", "a.."), ("_a", "_a"), ("a__", "a__"), ("FOO", "FOO")],
+    [
+        ("", ""),
+        ("/", ""),
+        ("foo", "foo"),
+        ("/foo/bar", "foo/bar"),
+        ("a.b/c-d_e", "a.b/c-d_e"),
+        ("é/日本語", "é/日本語"),
+        ("a b", "a b"),
+        (".a", ".a"),
+        ("a..", "a.."),
+        ("_a", "_a"),
+        ("a__", "a__"),
+        ("FOO", "FOO"),
+    ],
 )
 def test_valid_paths(path, normal):
     assert normalize_path(path) == normal
@@ -129,7 +141,9 @@ def test_names_are_case_sensitive():
 
 def test_non_ascii_and_space_names_list_and_open():
     """V3-NAME-007."""
-    store = make_store({"zarr.json": group_doc(), "日本語/zarr.json": group_doc(), "a b/zarr.json": array_doc()})
+    store = make_store(
+        {"zarr.json": group_doc(), "日本語/zarr.json": group_doc(), "a b/zarr.json": array_doc()}
+    )
     assert FORMAT.children(store, "") == {"a b": "array", "日本語": "group"}
     assert ref.open_node(store, "a b").kind == "array"
     assert ref.open_node(store, "/日本語").kind == "group"
@@ -175,7 +189,13 @@ def test_spec_discovery_example():
     store = MemoryStore()
     FORMAT.create_group(store, "/foo/bar")
     FORMAT.create_array(store, "/foo/baz/qux", meta())
-    assert {"foo/bar/zarr.json", "foo/baz/qux/zarr.json", "foo/baz/zarr.json", "foo/zarr.json", "zarr.json"} == set(store.data)
+    assert {
+        "foo/bar/zarr.json",
+        "foo/baz/qux/zarr.json",
+        "foo/baz/zarr.json",
+        "foo/zarr.json",
+        "zarr.json",
+    } == set(store.data)
     assert FORMAT.children(store, "/foo") == {"bar": "group", "baz": "group"}
     assert FORMAT.children(store, "foo/baz") == {"qux": "array"}
 
@@ -192,8 +212,14 @@ def test_no_implicit_groups():
 
 def test_root_array_hierarchy():
     """V3-GRP-007: a root zarr.json can be an array with its chunks at c/..."""
-    store = make_store({"zarr.json": array_doc(shape=[2], chunk_grid={"name": "regular", "configuration": {"chunk_shape": [2]}}),
-                        "c/0": np.array([5, 6], "<i4").tobytes()})
+    store = make_store(
+        {
+            "zarr.json": array_doc(
+                shape=[2], chunk_grid={"name": "regular", "configuration": {"chunk_shape": [2]}}
+            ),
+            "c/0": np.array([5, 6], "<i4").tobytes(),
+        }
+    )
     node = ref.open_node(store)
     assert node.kind == "array" and node[:].tolist() == [5, 6]
     assert ref.detect_format(store) == "v3"
@@ -201,7 +227,9 @@ def test_root_array_hierarchy():
 
 
 def test_children_of_array_and_listing_errors():
-    store = make_store({"zarr.json": group_doc(), "a/zarr.json": array_doc(), "b/zarr.json": b"{not json"})
+    store = make_store(
+        {"zarr.json": group_doc(), "a/zarr.json": array_doc(), "b/zarr.json": b"{not json"}
+    )
     expect_reason("invalid-node-type", FORMAT.children, store, "a")
     expect_reason("invalid-json", FORMAT.children, store, "")
 
@@ -219,7 +247,10 @@ def test_create_refuses_to_overwrite_unless_asked():
     expect_reason("node-exists", FORMAT.create_group, store, "")
     assert store.data == before
     FORMAT.create_array(store, "a", meta(shape=(4,), chunks=(2,), fill_value=9), overwrite=True)
-    assert sorted(store.data) == ["a/zarr.json", "zarr.json"]  # the old chunks went with the old node
+    assert sorted(store.data) == [
+        "a/zarr.json",
+        "zarr.json",
+    ]  # the old chunks went with the old node
     assert FORMAT.open_array(store, "a")[:].tolist() == [9, 9, 9, 9]
 
 
@@ -249,16 +280,28 @@ def test_create_validates_before_writing(metadata, reason):
 
 
 def test_created_document_key_order():
-    document = meta(shape=(3, 4), chunks=(2, 2), dtype="float32", dimension_names=["y", None], fill_value=0.5)
+    document = meta(
+        shape=(3, 4), chunks=(2, 2), dtype="float32", dimension_names=["y", None], fill_value=0.5
+    )
     assert list(document) == [
-        "zarr_format", "node_type", "shape", "data_type", "chunk_grid", "chunk_key_encoding",
-        "fill_value", "codecs", "dimension_names",
+        "zarr_format",
+        "node_type",
+        "shape",
+        "data_type",
+        "chunk_grid",
+        "chunk_key_encoding",
+        "fill_value",
+        "codecs",
+        "dimension_names",
     ]
     store = MemoryStore()
     FORMAT.create_array(store, "", document, attributes={"a": 1})
     stored = json.loads(store.data["zarr.json"])
     assert list(stored)[-1] == "attributes" and stored["fill_value"] == 0.5
-    assert stored["chunk_key_encoding"] == {"name": "default", "configuration": {"separator": "/"}}  # V3-CKE-006
+    assert stored["chunk_key_encoding"] == {
+        "name": "default",
+        "configuration": {"separator": "/"},
+    }  # V3-CKE-006
 
 
 def test_attributes_round_trip_and_live_only_in_zarr_json():
@@ -275,7 +318,11 @@ def test_attributes_round_trip_and_live_only_in_zarr_json():
     assert FORMAT.open_array(store, "g/a").attrs == {"new": "value"}
     group = FORMAT.open_group(store, "g")
     group.set_attributes({"k": [1, 2]})
-    assert json.loads(store.data["g/zarr.json"]) == {"zarr_format": 3, "node_type": "group", "attributes": {"k": [1, 2]}}
+    assert json.loads(store.data["g/zarr.json"]) == {
+        "zarr_format": 3,
+        "node_type": "group",
+        "attributes": {"k": [1, 2]},
+    }
 
 
 @pytest.mark.parametrize("attributes", [{"x": float("nan")}, {1: "x"}, {"x": object()}, ["x"]])
@@ -290,7 +337,9 @@ def test_unwritable_attributes_are_rejected(attributes):
 
 
 def test_write_attributes_keeps_other_members():
-    store = make_store({"zarr.json": array_doc(foo={"must_understand": False}, dimension_names=["a", "b"])})
+    store = make_store(
+        {"zarr.json": array_doc(foo={"must_understand": False}, dimension_names=["a", "b"])}
+    )
     array = FORMAT.open_array(store, "")
     array.set_attributes({"x": 1})
     stored = json.loads(store.data["zarr.json"])

@@ -7,7 +7,12 @@ import json
 import numpy as np
 import pytest
 
-from conformance.reference.formats.v3 import FORMAT, parse_array_metadata, parse_data_type, read_consolidated
+from conformance.reference.formats.v3 import (
+    FORMAT,
+    parse_array_metadata,
+    parse_data_type,
+    read_consolidated,
+)
 from conformance.reference.formats.v3.metadata import load_document
 
 from .helpers import DROP, LE, array_doc, expect_reason, group_doc, make_store, open_doc
@@ -43,17 +48,51 @@ REJECT_ARRAY = [
     ("V3-ARR-010", {"foo": {"must_understand": "false"}}, "unknown-field"),
     ("V3-ARR-010", {"foo": None}, "unknown-field"),
     ("V3-ARR-010", {"consolidated_metadata": None}, "unknown-field"),  # only groups carry it
-    ("V3-ARR-012", {"chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [5]}}}, "invalid-chunk-shape"),
+    (
+        "V3-ARR-012",
+        {"chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [5]}}},
+        "invalid-chunk-shape",
+    ),
     ("V3-ATTR-001", {"attributes": []}, "invalid-attributes"),
     ("V3-ATTR-001", {"attributes": None}, "invalid-attributes"),
-    ("V3-EXT-001", {"chunk_key_encoding": {"name": "default", "configuration": 5}}, "invalid-chunk-key-encoding"),
+    (
+        "V3-EXT-001",
+        {"chunk_key_encoding": {"name": "default", "configuration": 5}},
+        "invalid-chunk-key-encoding",
+    ),
     ("V3-EXT-001", {"chunk_key_encoding": {"configuration": {}}}, "invalid-chunk-key-encoding"),
-    ("V3-EXT-001", {"chunk_key_encoding": {"name": "default", "extra": 1}}, "invalid-chunk-key-encoding"),
-    ("V3-EXT-003", {"data_type": {"name": "my_unknown", "must_understand": False}}, "invalid-data-type"),
+    (
+        "V3-EXT-001",
+        {"chunk_key_encoding": {"name": "default", "extra": 1}},
+        "invalid-chunk-key-encoding",
+    ),
+    (
+        "V3-EXT-003",
+        {"data_type": {"name": "my_unknown", "must_understand": False}},
+        "invalid-data-type",
+    ),
     ("V3-EXT-003", {"data_type": {"name": "int32", "must_understand": False}}, "invalid-data-type"),
-    ("V3-EXT-003", {"chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2, 3]}, "must_understand": False}}, "invalid-chunk-grid"),
-    ("V3-EXT-003", {"chunk_key_encoding": {"name": "default", "must_understand": False}}, "invalid-chunk-key-encoding"),
-    ("V3-EXT-003", {"chunk_key_encoding": {"name": "weird", "must_understand": False}}, "invalid-chunk-key-encoding"),
+    (
+        "V3-EXT-003",
+        {
+            "chunk_grid": {
+                "name": "regular",
+                "configuration": {"chunk_shape": [2, 3]},
+                "must_understand": False,
+            }
+        },
+        "invalid-chunk-grid",
+    ),
+    (
+        "V3-EXT-003",
+        {"chunk_key_encoding": {"name": "default", "must_understand": False}},
+        "invalid-chunk-key-encoding",
+    ),
+    (
+        "V3-EXT-003",
+        {"chunk_key_encoding": {"name": "weird", "must_understand": False}},
+        "invalid-chunk-key-encoding",
+    ),
     ("V3-EXT-004", {"codecs": [LE, {"name": "no_such_codec"}]}, "unknown-codec"),
     ("V3-EXT-005", {"chunk_grid": {"name": "rectilinear_x"}}, "invalid-chunk-grid"),
     ("V3-EXT-005", {"chunk_key_encoding": {"name": "weird"}}, "invalid-chunk-key-encoding"),
@@ -63,22 +102,62 @@ REJECT_ARRAY = [
     ("V3-DT-007", {"data_type": "r12"}, "invalid-data-type"),
     ("V3-DT-008", {"data_type": "int128"}, "invalid-data-type"),
     ("V3-DT-008", {"data_type": 5}, "invalid-data-type"),
-    ("V3-DT-008", {"data_type": {"name": "datetime", "configuration": {"unit": "ns"}}}, "invalid-data-type"),
-    ("V3-GRID-001", {"chunk_grid": {"name": "regular", "chunk_shape": [2, 3]}}, "invalid-chunk-grid"),
+    (
+        "V3-DT-008",
+        {"data_type": {"name": "datetime", "configuration": {"unit": "ns"}}},
+        "invalid-data-type",
+    ),
+    (
+        "V3-GRID-001",
+        {"chunk_grid": {"name": "regular", "chunk_shape": [2, 3]}},
+        "invalid-chunk-grid",
+    ),
     ("V3-GRID-001", {"chunk_grid": "regular"}, "invalid-chunk-grid"),
-    ("V3-GRID-001", {"chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2, 3], "x": 1}}}, "invalid-chunk-grid"),
-    ("V3-GRID-001", {"chunk_grid": {"name": "regular", "configuration": {"chunk_shape": "2,3"}}}, "invalid-chunk-shape"),
-    ("V3-GRID-009", {"chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [0, 3]}}}, "invalid-chunk-shape"),
-    ("V3-GRID-009", {"chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [-2, 3]}}}, "invalid-chunk-shape"),
-    ("V3-CKE-003", {"chunk_key_encoding": {"name": "default", "configuration": {"separator": "-"}}}, "invalid-chunk-key-encoding"),
-    ("V3-CKE-003", {"chunk_key_encoding": {"name": "default", "configuration": {"separator": ""}}}, "invalid-chunk-key-encoding"),
-    ("V3-CKE-003", {"chunk_key_encoding": {"name": "v2", "configuration": {"separator": ["/"]}}}, "invalid-chunk-key-encoding"),
+    (
+        "V3-GRID-001",
+        {"chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2, 3], "x": 1}}},
+        "invalid-chunk-grid",
+    ),
+    (
+        "V3-GRID-001",
+        {"chunk_grid": {"name": "regular", "configuration": {"chunk_shape": "2,3"}}},
+        "invalid-chunk-shape",
+    ),
+    (
+        "V3-GRID-009",
+        {"chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [0, 3]}}},
+        "invalid-chunk-shape",
+    ),
+    (
+        "V3-GRID-009",
+        {"chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [-2, 3]}}},
+        "invalid-chunk-shape",
+    ),
+    (
+        "V3-CKE-003",
+        {"chunk_key_encoding": {"name": "default", "configuration": {"separator": "-"}}},
+        "invalid-chunk-key-encoding",
+    ),
+    (
+        "V3-CKE-003",
+        {"chunk_key_encoding": {"name": "default", "configuration": {"separator": ""}}},
+        "invalid-chunk-key-encoding",
+    ),
+    (
+        "V3-CKE-003",
+        {"chunk_key_encoding": {"name": "v2", "configuration": {"separator": ["/"]}}},
+        "invalid-chunk-key-encoding",
+    ),
     ("V3-FILL-010", {"fill_value": None}, "invalid-fill-value"),
     ("V3-FILL-002", {"fill_value": 1.0}, "invalid-fill-value"),
 ]
 
 
-@pytest.mark.parametrize("requirement, overrides, reason", REJECT_ARRAY, ids=[f"{r[0]}-{i}" for i, r in enumerate(REJECT_ARRAY)])
+@pytest.mark.parametrize(
+    "requirement, overrides, reason",
+    REJECT_ARRAY,
+    ids=[f"{r[0]}-{i}" for i, r in enumerate(REJECT_ARRAY)],
+)
 def test_invalid_array_documents_are_rejected(requirement, overrides, reason):
     error = expect_reason(reason, open_doc, array_doc(**overrides), "a")
     assert error.requirement is not None
@@ -150,7 +229,9 @@ def test_spec_core_example_opens():
 def test_spec_extension_example_is_rejected():
     """The core spec's made-up `datetime` extension type is unknown here (and its null fill is
     valid only for an extension that defines it)."""
-    doc = array_doc(data_type={"name": "datetime", "configuration": {"unit": "ns"}}, fill_value=None)
+    doc = array_doc(
+        data_type={"name": "datetime", "configuration": {"unit": "ns"}}, fill_value=None
+    )
     expect_reason("invalid-data-type", open_doc, doc)
 
 
@@ -206,9 +287,23 @@ def test_ignored_member_is_noted():
 @pytest.mark.parametrize(
     "name, dtype",
     [
-        ("bool", "?"), ("int8", "i1"), ("int16", "i2"), ("int32", "i4"), ("int64", "i8"), ("uint8", "u1"),
-        ("uint16", "u2"), ("uint32", "u4"), ("uint64", "u8"), ("float16", "f2"), ("float32", "f4"),
-        ("float64", "f8"), ("complex64", "c8"), ("complex128", "c16"), ("r8", "V1"), ("r16", "V2"), ("r24", "V3"),
+        ("bool", "?"),
+        ("int8", "i1"),
+        ("int16", "i2"),
+        ("int32", "i4"),
+        ("int64", "i8"),
+        ("uint8", "u1"),
+        ("uint16", "u2"),
+        ("uint32", "u4"),
+        ("uint64", "u8"),
+        ("float16", "f2"),
+        ("float32", "f4"),
+        ("float64", "f8"),
+        ("complex64", "c8"),
+        ("complex128", "c16"),
+        ("r8", "V1"),
+        ("r16", "V2"),
+        ("r24", "V3"),
     ],
 )
 def test_core_data_types_map_to_native_numpy(name, dtype):
@@ -217,7 +312,9 @@ def test_core_data_types_map_to_native_numpy(name, dtype):
     assert not data_type.extension and data_type.to_json() == name
 
 
-@pytest.mark.parametrize("name", ["r0", "r08", "r-8", "r", "R8", "r8 ", "float", "complex", "uint", "string8"])
+@pytest.mark.parametrize(
+    "name", ["r0", "r08", "r-8", "r", "R8", "r8 ", "float", "complex", "uint", "string8"]
+)
 def test_malformed_data_type_names(name):
     expect_reason("invalid-data-type", parse_data_type, name)
 
@@ -226,9 +323,18 @@ def test_malformed_data_type_names(name):
     "value, dtype",
     [
         ({"name": "numpy.datetime64", "configuration": {"unit": "s", "scale_factor": 1}}, "M8[s]"),
-        ({"name": "numpy.datetime64", "configuration": {"unit": "μs", "scale_factor": 10}}, "M8[10us]"),
-        ({"name": "numpy.timedelta64", "configuration": {"unit": "ns", "scale_factor": 1}}, "m8[ns]"),
-        ({"name": "numpy.timedelta64", "configuration": {"unit": "generic", "scale_factor": 1}}, "m8"),
+        (
+            {"name": "numpy.datetime64", "configuration": {"unit": "μs", "scale_factor": 10}},
+            "M8[10us]",
+        ),
+        (
+            {"name": "numpy.timedelta64", "configuration": {"unit": "ns", "scale_factor": 1}},
+            "m8[ns]",
+        ),
+        (
+            {"name": "numpy.timedelta64", "configuration": {"unit": "generic", "scale_factor": 1}},
+            "m8",
+        ),
         ("string", "O"),
         ("bytes", "O"),
         ("variable_length_bytes", "O"),
@@ -253,7 +359,11 @@ def test_extension_data_types(value, dtype):
     ],
 )
 def test_malformed_time_data_types(config):
-    value = {"name": "numpy.datetime64"} if config is None else {"name": "numpy.datetime64", "configuration": config}
+    value = (
+        {"name": "numpy.datetime64"}
+        if config is None
+        else {"name": "numpy.datetime64", "configuration": config}
+    )
     expect_reason("invalid-data-type", parse_data_type, value)
 
 
@@ -292,7 +402,9 @@ def test_consolidated_metadata_object_and_null():
     assert group.notes and "V3-GRP-004" in group.notes[0]
     assert read_consolidated(store, "") is None
     assert read_consolidated(make_store({"zarr.json": group_doc()})) is None
-    bad = make_store({"zarr.json": group_doc(consolidated_metadata={"kind": "file", "metadata": {}})})
+    bad = make_store(
+        {"zarr.json": group_doc(consolidated_metadata={"kind": "file", "metadata": {}})}
+    )
     expect_reason("invalid-metadata", read_consolidated, bad, "")
 
 
@@ -302,7 +414,13 @@ def test_consolidated_metadata_object_and_null():
 @pytest.mark.parametrize(
     "overrides, reason",
     [
-        ({"shape": [1] * 65, "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [1] * 65}}}, "too-large"),
+        (
+            {
+                "shape": [1] * 65,
+                "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [1] * 65}},
+            },
+            "too-large",
+        ),
         ({"shape": [2**64, 1]}, "too-large"),
         ({"data_type": "r99999999992"}, "invalid-data-type"),
         ({"data_type": "r999999992"}, "too-large"),
@@ -314,7 +432,12 @@ def test_hostile_documents_fail_cleanly(overrides, reason):
 
 
 def test_deeply_nested_document_is_invalid_json():
-    data = b'{"zarr_format": 3, "node_type": "group", "attributes": {"x": ' + b"[" * 100000 + b"]" * 100000 + b"}}"
+    data = (
+        b'{"zarr_format": 3, "node_type": "group", "attributes": {"x": '
+        + b"[" * 100000
+        + b"]" * 100000
+        + b"}}"
+    )
     expect_reason("invalid-json", FORMAT.open_group, make_store({"zarr.json": data}), "")
 
 

@@ -13,8 +13,24 @@ from conformance.reference import MemoryStore
 from conformance.reference.formats.v3 import FORMAT, encode_fill_value, parse_data_type
 
 DATA_TYPES = [
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
-    "float64", "complex64", "complex128", "r8", "r16", "r24", "r48",
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+    "r8",
+    "r16",
+    "r24",
+    "r48",
     {"name": "numpy.datetime64", "configuration": {"unit": "ms", "scale_factor": 1}},
     {"name": "numpy.timedelta64", "configuration": {"unit": "s", "scale_factor": 7}},
 ]
@@ -26,7 +42,9 @@ def random_values(draw, shape, dtype: np.dtype) -> np.ndarray:
     """Values with arbitrary bit patterns (NaN payloads, -0.0, NaT); bools only 0/1."""
     count = math.prod(shape)
     if dtype.kind == "b":
-        return np.array(draw(st.lists(st.booleans(), min_size=count, max_size=count)), dtype="?").reshape(shape)
+        return np.array(
+            draw(st.lists(st.booleans(), min_size=count, max_size=count)), dtype="?"
+        ).reshape(shape)
     raw = draw(st.binary(min_size=count * dtype.itemsize, max_size=count * dtype.itemsize))
     return np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
 
@@ -45,7 +63,10 @@ def array_case(draw, with_codecs: bool):
 
 def bytes_codec(draw, data_type) -> dict:
     if data_type.has_endianness:
-        return {"name": "bytes", "configuration": {"endian": draw(st.sampled_from(["little", "big"]))}}
+        return {
+            "name": "bytes",
+            "configuration": {"endian": draw(st.sampled_from(["little", "big"]))},
+        }
     return {"name": "bytes"}
 
 
@@ -53,7 +74,16 @@ def compressors(draw, itemsize: int) -> list[dict]:
     choices = [
         {"name": "gzip", "configuration": {"level": 1}},
         {"name": "zstd", "configuration": {"level": 1, "checksum": False}},
-        {"name": "blosc", "configuration": {"cname": "lz4", "clevel": 5, "shuffle": "shuffle", "typesize": itemsize, "blocksize": 0}},
+        {
+            "name": "blosc",
+            "configuration": {
+                "cname": "lz4",
+                "clevel": 5,
+                "shuffle": "shuffle",
+                "typesize": itemsize,
+                "blocksize": 0,
+            },
+        },
         {"name": "crc32c"},
     ]
     return draw(st.lists(st.sampled_from(choices), max_size=2))
@@ -68,12 +98,18 @@ def pipelines(draw, data_type, chunk_shape):
         codecs.append({"name": "transpose", "configuration": {"order": list(order)}})
         shape = tuple(shape[i] for i in order)  # sharding sees the transposed chunk (V3-TRANS-004)
     if draw(st.booleans()):
-        inner = tuple(draw(st.sampled_from([d for d in range(1, n + 1) if n % d == 0])) for n in shape)
+        inner = tuple(
+            draw(st.sampled_from([d for d in range(1, n + 1) if n % d == 0])) for n in shape
+        )
         inner_codecs = [bytes_codec(draw, data_type), *compressors(draw, data_type.itemsize)]
         index_codecs = [{"name": "bytes", "configuration": {"endian": "little"}}]
         if draw(st.booleans()):
             index_codecs.append({"name": "crc32c"})
-        configuration = {"chunk_shape": list(inner), "codecs": inner_codecs, "index_codecs": index_codecs}
+        configuration = {
+            "chunk_shape": list(inner),
+            "codecs": inner_codecs,
+            "index_codecs": index_codecs,
+        }
         if draw(st.booleans()):
             configuration["index_location"] = draw(st.sampled_from(["start", "end"]))
         codecs.append({"name": "sharding_indexed", "configuration": configuration})
@@ -86,7 +122,9 @@ def pipelines(draw, data_type, chunk_shape):
 def create(case):
     data_type, shape, chunks, fill, codecs, encoding = case
     store = MemoryStore()
-    metadata = FORMAT.array_metadata(shape, chunks, data_type, fill_value=fill, codecs=codecs, chunk_key_encoding=encoding)
+    metadata = FORMAT.array_metadata(
+        shape, chunks, data_type, fill_value=fill, codecs=codecs, chunk_key_encoding=encoding
+    )
     array = FORMAT.create_array(store, "p/a", metadata)
     return store, array
 

@@ -20,11 +20,38 @@ from zarr.storage import LocalStore  # noqa: E402
 CASES = [
     # (id, shape, chunks, dtype, create_array keyword arguments)
     ("i4-raw", (5, 7), (2, 3), "<i4", {"compressors": None, "fill_value": -1}),
-    ("big-endian-f8-order-F", (6, 4), (4, 3), ">f8", {"compressors": None, "order": "F", "fill_value": float("nan")}),
-    ("u2-blosc-shuffle", (9,), (4,), "<u2", {"compressors": numcodecs.Blosc(cname="lz4", shuffle=1)}),
-    ("u1-blosc-autoshuffle", (9,), (4,), "|u1", {"compressors": numcodecs.Blosc(cname="zstd", shuffle=-1), "fill_value": 3}),
+    (
+        "big-endian-f8-order-F",
+        (6, 4),
+        (4, 3),
+        ">f8",
+        {"compressors": None, "order": "F", "fill_value": float("nan")},
+    ),
+    (
+        "u2-blosc-shuffle",
+        (9,),
+        (4,),
+        "<u2",
+        {"compressors": numcodecs.Blosc(cname="lz4", shuffle=1)},
+    ),
+    (
+        "u1-blosc-autoshuffle",
+        (9,),
+        (4,),
+        "|u1",
+        {"compressors": numcodecs.Blosc(cname="zstd", shuffle=-1), "fill_value": 3},
+    ),
     ("c8-gzip", (5,), (2,), "<c8", {"compressors": numcodecs.GZip(level=3)}),
-    ("b1-zstd-nested-keys", (5, 5), (2, 2), "|b1", {"compressors": numcodecs.Zstd(level=1), "chunk_key_encoding": {"name": "v2", "separator": "/"}}),
+    (
+        "b1-zstd-nested-keys",
+        (5, 5),
+        (2, 2),
+        "|b1",
+        {
+            "compressors": numcodecs.Zstd(level=1),
+            "chunk_key_encoding": {"name": "v2", "separator": "/"},
+        },
+    ),
     ("i8-zero-d", (), (), "<i8", {"compressors": None, "fill_value": 5}),
 ]
 
@@ -34,8 +61,16 @@ def test_upgraded_metadata_reads_the_v2_chunks(tmp_path, case):
     _, shape, chunks, dtype, kwargs = case
     path = str(tmp_path / "v2.zarr")
     order = kwargs.pop("order", "C")
-    v2 = zarr.create_array(LocalStore(path), name="a", shape=shape, chunks=chunks, dtype=dtype, zarr_format=2,
-                           order=order, **kwargs)
+    v2 = zarr.create_array(
+        LocalStore(path),
+        name="a",
+        shape=shape,
+        chunks=chunks,
+        dtype=dtype,
+        zarr_format=2,
+        order=order,
+        **kwargs,
+    )
     rng = np.random.default_rng(1)
     values = rng.integers(0, 100, shape).astype(dtype) if shape else np.array(7, dtype=dtype)
     if shape:
@@ -54,13 +89,30 @@ def test_upgraded_metadata_reads_the_v2_chunks(tmp_path, case):
 
 
 def test_upgrade_mappings():
-    zarray = {"zarr_format": 2, "shape": [4, 4], "chunks": [2, 2], "dtype": ">i4", "order": "F", "fill_value": None,
-              "compressor": {"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0}, "filters": None}
+    zarray = {
+        "zarr_format": 2,
+        "shape": [4, 4],
+        "chunks": [2, 2],
+        "dtype": ">i4",
+        "order": "F",
+        "fill_value": None,
+        "compressor": {"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0},
+        "filters": None,
+    }
     document = upgrade_v2_metadata(zarray)
     assert document["codecs"] == [
         {"name": "transpose", "configuration": {"order": [1, 0]}},
         {"name": "bytes", "configuration": {"endian": "big"}},
-        {"name": "blosc", "configuration": {"cname": "lz4", "clevel": 5, "shuffle": "shuffle", "typesize": 4, "blocksize": 0}},
+        {
+            "name": "blosc",
+            "configuration": {
+                "cname": "lz4",
+                "clevel": 5,
+                "shuffle": "shuffle",
+                "typesize": 4,
+                "blocksize": 0,
+            },
+        },
     ]
     assert document["fill_value"] == 0 and document["data_type"] == "int32"
     assert document["chunk_key_encoding"] == {"name": "v2", "configuration": {"separator": "."}}
@@ -78,8 +130,17 @@ def test_upgrade_mappings():
     ],
 )
 def test_upgrade_refuses_what_v3_cannot_express(changes, reason):
-    zarray = {"zarr_format": 2, "shape": [4], "chunks": [2], "dtype": "<i4", "order": "C", "fill_value": 0,
-              "compressor": None, "filters": None, **changes}
+    zarray = {
+        "zarr_format": 2,
+        "shape": [4],
+        "chunks": [2],
+        "dtype": "<i4",
+        "order": "C",
+        "fill_value": 0,
+        "compressor": None,
+        "filters": None,
+        **changes,
+    }
     with pytest.raises(ZarrError) as info:
         upgrade_v2_metadata(zarray)
     assert info.value.reason == reason

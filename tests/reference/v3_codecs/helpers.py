@@ -13,10 +13,24 @@ BE = {"name": "bytes", "configuration": {"endian": "big"}}
 CRC = {"name": "crc32c"}
 
 DATA_TYPES = {
-    "bool": "bool", "int8": "i1", "int16": "<i2", "int32": "<i4", "int64": "<i8",
-    "uint8": "u1", "uint16": "<u2", "uint32": "<u4", "uint64": "<u8",
-    "float16": "<f2", "float32": "<f4", "float64": "<f8", "complex64": "<c8", "complex128": "<c16",
-    "r8": "V1", "r16": "V2", "r48": "V6", "numpy.datetime64": "<M8[s]",
+    "bool": "bool",
+    "int8": "i1",
+    "int16": "<i2",
+    "int32": "<i4",
+    "int64": "<i8",
+    "uint8": "u1",
+    "uint16": "<u2",
+    "uint32": "<u4",
+    "uint64": "<u8",
+    "float16": "<f2",
+    "float32": "<f4",
+    "float64": "<f8",
+    "complex64": "<c8",
+    "complex128": "<c16",
+    "r8": "V1",
+    "r16": "V2",
+    "r48": "V6",
+    "numpy.datetime64": "<M8[s]",
 }
 
 
@@ -62,7 +76,9 @@ def pipeline(codecs, shape, data_type="int32", fill=0, dtype=None):
     return build_pipeline(codecs, tuple(shape), dtype, fill_value, data_type)
 
 
-def rejects(reason: str, codecs, shape=(4,), data_type="int32", requirement: str | None = None, **kw):
+def rejects(
+    reason: str, codecs, shape=(4,), data_type="int32", requirement: str | None = None, **kw
+):
     """Assert that building the pipeline fails with `reason` (and `requirement` when given)."""
     with pytest.raises(ZarrError) as info:
         pipeline(codecs, shape, data_type, **kw)
@@ -77,8 +93,11 @@ def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
     if a.shape != b.shape:
         return False
     if a.dtype.hasobject or b.dtype.hasobject:
-        return a.dtype == b.dtype and all(type(x) is type(y) and x == y for x, y in zip(a.flat, b.flat))
+        return a.dtype == b.dtype and all(
+            type(x) is type(y) and x == y for x, y in zip(a.flat, b.flat)
+        )
     native = a.dtype.newbyteorder("=")
     return (
-        np.ascontiguousarray(a, dtype=native).tobytes() == np.ascontiguousarray(b, dtype=native).tobytes()
+        np.ascontiguousarray(a, dtype=native).tobytes()
+        == np.ascontiguousarray(b, dtype=native).tobytes()
     )

@@ -61,7 +61,9 @@ def test_bool_bytes():
 
 
 def test_datetime64_and_opaque_types():
-    _roundtrip([BE], np.array([1, -1], "<M8[s]"), "numpy.datetime64", "0000000000000001 ffffffffffffffff")
+    _roundtrip(
+        [BE], np.array([1, -1], "<M8[s]"), "numpy.datetime64", "0000000000000001 ffffffffffffffff"
+    )
     nat = np.array(["NaT"], "<M8[s]")
     _roundtrip([LE], nat, "numpy.datetime64", "0000000000000080")
     r16 = np.frombuffer(b"\x01\x02\x03\x04", dtype="V2")

@@ -88,7 +88,9 @@ def test_gzip_reads_foreign_members():
     values = np.arange(50, dtype="u1")
     p = _u8([gzip()], 50)
     assert same_bits(p.decode(stdlib_gzip.compress(values.tobytes(), mtime=123456)), values)
-    two_members = stdlib_gzip.compress(values[:20].tobytes()) + stdlib_gzip.compress(values[20:].tobytes())
+    two_members = stdlib_gzip.compress(values[:20].tobytes()) + stdlib_gzip.compress(
+        values[20:].tobytes()
+    )
     assert same_bits(p.decode(two_members), values)
 
 
@@ -98,7 +100,12 @@ def test_gzip_rejects_zlib_and_raw_deflate():
     error = _raises("corrupt-chunk", p.decode, zlib.compress(raw), requirement="V3-GZIP-002")
     assert "zlib" in error.message
     deflater = zlib.compressobj(wbits=-15)
-    _raises("corrupt-chunk", p.decode, deflater.compress(raw) + deflater.flush(), requirement="V3-GZIP-002")
+    _raises(
+        "corrupt-chunk",
+        p.decode,
+        deflater.compress(raw) + deflater.flush(),
+        requirement="V3-GZIP-002",
+    )
 
 
 def test_gzip_rejects_truncated_corrupt_and_trailing_junk():
@@ -115,7 +122,9 @@ def test_gzip_rejects_truncated_corrupt_and_trailing_junk():
 def test_gzip_bomb_stops_at_the_expected_size():
     bomb = stdlib_gzip.compress(bytes(50_000_000), 1)  # ~50 KB that inflate to 50 MB
     _raises("corrupt-chunk", _u8([gzip()], 100).decode, bomb)
-    _raises("corrupt-chunk", _u8([gzip()], 100).decode, stdlib_gzip.compress(bytes(99)))  # too short
+    _raises(
+        "corrupt-chunk", _u8([gzip()], 100).decode, stdlib_gzip.compress(bytes(99))
+    )  # too short
 
 
 # ---- zstd -------------------------------------------------------------------------------
@@ -173,7 +182,9 @@ def test_zstd_huge_declared_size_is_refused_before_allocation():
 # ---- blosc ------------------------------------------------------------------------------
 def _header(data: bytes) -> dict:
     return {
-        "flags": data[2], "typesize": data[3], "nbytes": int.from_bytes(data[4:8], "little"),
+        "flags": data[2],
+        "typesize": data[3],
+        "nbytes": int.from_bytes(data[4:8], "little"),
         "cbytes": int.from_bytes(data[12:16], "little"),
     }
 
@@ -184,7 +195,9 @@ def test_blosc_header_records_shuffle_and_typesize(shuffle, flag):
     p = pipeline([LE, blosc(shuffle=shuffle, typesize=4)], (4096,), "int32")
     data = p.encode(values)
     header = _header(data)
-    assert header["nbytes"] == 4 * 4096 and header["cbytes"] == len(data) and header["typesize"] == 4
+    assert (
+        header["nbytes"] == 4 * 4096 and header["cbytes"] == len(data) and header["typesize"] == 4
+    )
     assert header["flags"] & flag
     assert same_bits(p.decode(data), values)
 

@@ -23,7 +23,10 @@ def _divisors(n: int) -> list[int]:
 
 
 def _bytes_codec(draw, endian=None):
-    return {"name": "bytes", "configuration": {"endian": endian or draw(st.sampled_from(["little", "big"]))}}
+    return {
+        "name": "bytes",
+        "configuration": {"endian": endian or draw(st.sampled_from(["little", "big"]))},
+    }
 
 
 def _maybe_transpose(draw, shape):
@@ -34,10 +37,15 @@ def _maybe_transpose(draw, shape):
 
 
 def _compressors(draw, itemsize: int):
-    options = [gzip(1), zstd(1), zstd(-3, checksum=True), CRC,
-               blosc(cname="lz4", shuffle="shuffle", typesize=itemsize),
-               blosc(cname="zstd", shuffle="bitshuffle", typesize=itemsize, clevel=1),
-               blosc(cname="blosclz", shuffle="noshuffle", typesize=None, blocksize=64)]
+    options = [
+        gzip(1),
+        zstd(1),
+        zstd(-3, checksum=True),
+        CRC,
+        blosc(cname="lz4", shuffle="shuffle", typesize=itemsize),
+        blosc(cname="zstd", shuffle="bitshuffle", typesize=itemsize, clevel=1),
+        blosc(cname="blosclz", shuffle="noshuffle", typesize=None, blocksize=64),
+    ]
     return draw(st.lists(st.sampled_from(options), max_size=2))
 
 
@@ -63,14 +71,18 @@ def fixed_size_cases(draw):
     codecs += _array_to_bytes(draw, encoded_shape, dtype.itemsize, 0, _bytes_codec)
     codecs += _compressors(draw, dtype.itemsize)
     n = math.prod(shape)
-    fill = np.frombuffer(draw(st.binary(min_size=dtype.itemsize, max_size=dtype.itemsize)), dtype).reshape(())
+    fill = np.frombuffer(
+        draw(st.binary(min_size=dtype.itemsize, max_size=dtype.itemsize)), dtype
+    ).reshape(())
     raw = draw(st.binary(min_size=n * dtype.itemsize, max_size=n * dtype.itemsize))
     values = np.frombuffer(raw, dtype).reshape(shape).copy()
     if dtype == np.bool_:
         fill = np.array(bool(fill.view("u1") & 1))
         values = np.asarray(values.view("u1") & 1).astype(bool)
     # runs of fill values, so sharding sees empty inner chunks
-    mask = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool).reshape(shape)
+    mask = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool).reshape(
+        shape
+    )
     values[mask] = fill
     return data_type, dtype, shape, codecs, fill, values
 
@@ -120,7 +132,14 @@ def variable_size_cases(draw):
     vlen = "vlen-utf8" if data_type == "string" else "vlen-bytes"
     codecs += _array_to_bytes(draw, encoded_shape, 1, 0, lambda draw: {"name": vlen})
     codecs += _compressors(draw, 1)
-    return data_type, np.dtype(object), shape, codecs, np.array(fill, dtype=object), values.reshape(shape)
+    return (
+        data_type,
+        np.dtype(object),
+        shape,
+        codecs,
+        np.array(fill, dtype=object),
+        values.reshape(shape),
+    )
 
 
 @settings(max_examples=60, deadline=None)

@@ -27,19 +27,28 @@ def _chunks(values: np.ndarray, chunk_shape, fill):
     for index in itertools.product(*map(range, grid)):
         chunk = np.empty(chunk_shape, dtype=values.dtype)
         chunk[...] = fill
-        region = tuple(slice(i * c, min((i + 1) * c, s)) for i, c, s in zip(index, chunk_shape, values.shape))
+        region = tuple(
+            slice(i * c, min((i + 1) * c, s)) for i, c, s in zip(index, chunk_shape, values.shape)
+        )
         chunk[tuple(slice(0, r.stop - r.start) for r in region)] = values[region]
         yield index, chunk
 
 
 def _write_by_hand(root, values, chunk_shape, data_type, fill_json, fill, codecs):
     """A store written by the reference pipeline alone: zarr.json by hand, one key per chunk."""
-    pipeline = build_pipeline(codecs, chunk_shape, values.dtype, np.array(fill, dtype=values.dtype), data_type)
+    pipeline = build_pipeline(
+        codecs, chunk_shape, values.dtype, np.array(fill, dtype=values.dtype), data_type
+    )
     metadata = {
-        "zarr_format": 3, "node_type": "array", "shape": list(values.shape), "data_type": data_type,
+        "zarr_format": 3,
+        "node_type": "array",
+        "shape": list(values.shape),
+        "data_type": data_type,
         "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": list(chunk_shape)}},
         "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
-        "fill_value": fill_json, "codecs": codecs, "attributes": {},
+        "fill_value": fill_json,
+        "codecs": codecs,
+        "attributes": {},
     }
     (root / "zarr.json").write_text(json.dumps(metadata))
     for index, chunk in _chunks(values, chunk_shape, fill):
@@ -99,13 +108,18 @@ def test_zarr_python_reads_all_empty_shard_written_as_index_only(tmp_path):
 def test_zarr_python_reads_reference_float_nan_payloads(tmp_path):
     raw = np.array([0x7FC00001, 0xFFC00000, 0x80000000, 0x7F800000, 0, 1], dtype="<u4")
     values = raw.view("<f4").reshape(2, 3)
-    _write_by_hand(tmp_path, values, (2, 2), "float32", "NaN", np.float32("nan"), [shard([1, 2], [BE])])
+    _write_by_hand(
+        tmp_path, values, (2, 2), "float32", "NaN", np.float32("nan"), [shard([1, 2], [BE])]
+    )
     assert same_bits(_read_with_zarr_python(tmp_path), values)
 
 
 def test_zarr_python_reads_reference_strings(tmp_path):
     values = np.array([["", "é", "日本"], ["x" * 40, "", "🦆"]], dtype=object)
-    codecs = [transpose([1, 0]), shard([1, 2], [{"name": "vlen-utf8", "configuration": {}}, zstd(1)])]
+    codecs = [
+        transpose([1, 0]),
+        shard([1, 2], [{"name": "vlen-utf8", "configuration": {}}, zstd(1)]),
+    ]
     _write_by_hand(tmp_path, values, (2, 2), "string", "", "", codecs)
     out = _read_with_zarr_python(tmp_path)
     assert [[str(v) for v in row] for row in out] == values.tolist()
@@ -117,8 +131,15 @@ def test_zarr_python_reads_reference_strings(tmp_path):
     [
         {"chunks": (4, 4), "shards": (8, 8)},
         {"chunks": (2, 4), "shards": (4, 8), "compressors": [zarr.codecs.GzipCodec(level=1)]},
-        {"chunks": (3, 3), "compressors": [zarr.codecs.BloscCodec(cname="zstd", shuffle="bitshuffle", typesize=8)]},
-        {"chunks": (3, 3), "order": "F", "compressors": [zarr.codecs.ZstdCodec(level=5, checksum=True)]},
+        {
+            "chunks": (3, 3),
+            "compressors": [zarr.codecs.BloscCodec(cname="zstd", shuffle="bitshuffle", typesize=8)],
+        },
+        {
+            "chunks": (3, 3),
+            "order": "F",
+            "compressors": [zarr.codecs.ZstdCodec(level=5, checksum=True)],
+        },
     ],
     ids=["sharded-zstd", "sharded-gzip", "blosc", "zstd-checksum"],
 )
@@ -127,7 +148,9 @@ def test_reference_decodes_zarr_python_chunks(tmp_path, options):
     values[0, 0] = -0.0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        array = zarr.create_array(store=str(tmp_path), shape=values.shape, dtype="float64", fill_value=0.0, **options)
+        array = zarr.create_array(
+            store=str(tmp_path), shape=values.shape, dtype="float64", fill_value=0.0, **options
+        )
         array[...] = values
     metadata = json.loads((tmp_path / "zarr.json").read_text())
     chunk_shape = tuple(metadata["chunk_grid"]["configuration"]["chunk_shape"])

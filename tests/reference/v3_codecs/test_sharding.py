@@ -19,7 +19,10 @@ FF16 = b"\xff" * 16
 
 def _index(entries, crc=True) -> bytes:
     """Encode (offset, nbytes) pairs (None = empty) as the little-endian index (+ crc32c)."""
-    raw = b"".join(FF16 if e is None else e[0].to_bytes(8, "little") + e[1].to_bytes(8, "little") for e in entries)
+    raw = b"".join(
+        FF16 if e is None else e[0].to_bytes(8, "little") + e[1].to_bytes(8, "little")
+        for e in entries
+    )
     return raw + crc32c.crc32c(raw).to_bytes(4, "little") if crc else raw
 
 
@@ -75,7 +78,7 @@ def test_empty_inner_chunk_reads_as_fill_and_is_not_written():
 
 def test_half_empty_index_entry_is_corrupt():
     data = _chunk(A, 0, 0) + _index([(0, 16), (0, 16), (0, 16), None])
-    bad = bytearray(data[:-4 - 16]) + b"\xff" * 8 + (16).to_bytes(8, "little")
+    bad = bytearray(data[: -4 - 16]) + b"\xff" * 8 + (16).to_bytes(8, "little")
     bad += crc32c.crc32c(bytes(bad[16:])).to_bytes(4, "little")
     _raises("corrupt-shard-index", _shard_4x4().decode, bytes(bad), requirement="V3-SHARD-007")
 
@@ -130,15 +133,19 @@ def test_inner_codecs_encode_each_inner_chunk():
             offset, nbytes = (int(v) for v in index[i, j])
             blob = data[offset : offset + nbytes]
             assert blob[:2] == b"\x1f\x8b"
-            assert stdlib_gzip.decompress(blob) == A[2 * i : 2 * i + 2, 2 * j : 2 * j + 2].astype(">i4").tobytes()
+            assert (
+                stdlib_gzip.decompress(blob)
+                == A[2 * i : 2 * i + 2, 2 * j : 2 * j + 2].astype(">i4").tobytes()
+            )
     assert same_bits(p.decode(data), A)
 
 
 def test_index_codecs_without_crc_and_big_endian():
     p = pipeline([shard([2], index_codecs=[BE])], (4,), "int16", fill=0)
     data = p.encode(np.array([1, 2, 3, 4], "<i2"))
-    assert data == bytes.fromhex("01000200 03000400") + (0).to_bytes(8, "big") + (4).to_bytes(8, "big") + (
-        4).to_bytes(8, "big") + (4).to_bytes(8, "big")
+    assert data == bytes.fromhex("01000200 03000400") + (0).to_bytes(8, "big") + (4).to_bytes(
+        8, "big"
+    ) + (4).to_bytes(8, "big") + (4).to_bytes(8, "big")
 
 
 def test_nested_sharding():
@@ -207,7 +214,12 @@ def test_corrupted_index_checksum():
 )
 def test_ranges_outside_the_chunk_data(entries):
     body = b"".join(_chunk(A, i, j) for i in range(2) for j in range(2))
-    _raises("corrupt-shard-index", _shard_4x4().decode, body + _index(entries), requirement="V3-SHARD-016")
+    _raises(
+        "corrupt-shard-index",
+        _shard_4x4().decode,
+        body + _index(entries),
+        requirement="V3-SHARD-016",
+    )
 
 
 def test_shard_shorter_than_its_index():
@@ -257,7 +269,9 @@ def test_partial_read_fetches_index_and_needed_chunks_only(location):
     assert same_bits(out, a[3:5, 6:7])
     assert [r[0] for r in store.requests] == ["range"] * 3  # index + inner chunks (1, 3) and (2, 3)
     first = store.requests[0]
-    assert first == (("range", 0, 16 * 16 + 4) if location == "start" else ("range", -(16 * 16 + 4), 16 * 16 + 4))
+    assert first == (
+        ("range", 0, 16 * 16 + 4) if location == "start" else ("range", -(16 * 16 + 4), 16 * 16 + 4)
+    )
 
 
 def test_partial_read_equals_full_read_everywhere():
@@ -307,8 +321,11 @@ def test_partial_read_through_a_non_involutive_transpose(order):
     p = pipeline([transpose(order), shard([1] * 3, index_codecs=[LE])], a.shape, "int16", fill=0)
     assert p.sharding.chunks_per_shard == encoded_shape
     store = MemoryStore({"k": p.encode(a)})
-    for sel in [(slice(0, 1), slice(1, 3), slice(0, 4)), (slice(1, 2), slice(0, 3), slice(2, 3)),
-                (slice(0, 2), slice(2, 3), slice(1, 4))]:
+    for sel in [
+        (slice(0, 1), slice(1, 3), slice(0, 4)),
+        (slice(1, 2), slice(0, 3), slice(2, 3)),
+        (slice(0, 2), slice(2, 3), slice(1, 4)),
+    ]:
         assert same_bits(p.decode_partial(store, "k", sel), a[sel])
 
 

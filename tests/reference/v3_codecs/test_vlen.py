@@ -22,7 +22,7 @@ def _strings(values, shape=None):
 def test_utf8_framing():
     p = pipeline([UTF8], (3,), "string", fill="")
     data = p.encode(_strings(["a", "bcd", ""]))
-    assert data == bytes.fromhex("03000000" "01000000 61" "03000000 626364" "00000000".replace(" ", ""))
+    assert data == bytes.fromhex("0300000001000000 6103000000 62636400000000".replace(" ", ""))
     assert same_bits(p.decode(data), _strings(["a", "bcd", ""]))
 
 

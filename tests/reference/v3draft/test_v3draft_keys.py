@@ -67,7 +67,9 @@ def test_chunk_id_has_no_separator_after_c(fmt):
     assert a.chunk_key((1, 23, 45)) == "data/x/c1/23/45"
     a[1, 23, 45] = 3
     assert "data/x/c1/23/45" in store.data
-    dotted = fmt.create_array(store, "y", fmt.array_metadata((2, 24, 46), (1, 1, 1), "uint8", separator="."))
+    dotted = fmt.create_array(
+        store, "y", fmt.array_metadata((2, 24, 46), (1, 1, 1), "uint8", separator=".")
+    )
     assert dotted.chunk_key((1, 23, 45)) == "data/y/c1.23.45"
 
 
@@ -110,7 +112,9 @@ def test_every_written_key_uses_the_key_charset(fmt):
     fmt.create_group(store, "", {"x": 1})
     fmt.create_group(store, "g-1/sub_2", {"y": 2})
     fmt.create_array(store, "g-1/a.b", _meta(fmt, separator="."))[:] = 1
-    fmt.create_array(store, "s", _meta(fmt, storage_transformers=[ref.formats.v3draft.sharding([2, 1])]))[:] = 2
+    fmt.create_array(
+        store, "s", _meta(fmt, storage_transformers=[ref.formats.v3draft.sharding([2, 1])])
+    )[:] = 2
     fmt.create_array(store, "z", fmt.array_metadata((), (), "uint8"))[()] = 3
     assert len(store.data) > 10
     for key in store.data:
@@ -119,7 +123,10 @@ def test_every_written_key_uses_the_key_charset(fmt):
 
 def test_no_entry_point_no_hierarchy(fmt, make_store, array_doc):
     """V3DRAFT-KEY-001: meta/ keys without zarr.json cannot be opened."""
-    store = make_store({"meta/foo.array.json": array_doc(), "meta/group.json": {"attributes": {}}}, entry_point=None)
+    store = make_store(
+        {"meta/foo.array.json": array_doc(), "meta/group.json": {"attributes": {}}},
+        entry_point=None,
+    )
     assert fmt.node_kind(store, "foo") is None and fmt.node_kind(store, "") is None
     assert fmt.flavour(store) is None
     with pytest.raises(NodeNotFoundError) as err:
@@ -155,14 +162,21 @@ def test_creating_a_node_writes_no_ancestors(fmt):
 
 def test_discover_children_spec_example(fmt, make_store, array_doc):
     """V3DRAFT-KEY-009 with the spec example's key corrected (§8 defect 2)."""
-    store = make_store({"meta/foo/bar.group.json": {"attributes": {}}, "meta/foo/baz/qux.array.json": array_doc()})
+    store = make_store(
+        {"meta/foo/bar.group.json": {"attributes": {}}, "meta/foo/baz/qux.array.json": array_doc()}
+    )
     assert fmt.children(store, "foo") == {"bar": "group", "baz": "group"}
     assert fmt.children(store, "") == {"foo": "group"}
-    assert not fmt.open_group(store, "foo/bar").implicit and fmt.open_group(store, "foo/baz").implicit
+    assert (
+        not fmt.open_group(store, "foo/bar").implicit and fmt.open_group(store, "foo/baz").implicit
+    )
     assert sorted(ref.open_node(store, "foo").members()) == ["bar", "baz"]
     # The spec's literal key puts qux under bar, so /foo then has only the child bar.
     literal = make_store(
-        {"meta/foo/bar.group.json": {"attributes": {}}, "meta/foo/bar/baz/qux.array.json": array_doc()}
+        {
+            "meta/foo/bar.group.json": {"attributes": {}},
+            "meta/foo/bar/baz/qux.array.json": array_doc(),
+        }
     )
     assert fmt.children(literal, "foo") == {"bar": "group"}
 
@@ -183,7 +197,11 @@ def test_children_kinds_and_ignored_keys(fmt, make_store, array_doc):
 def test_existence_order_array_first(fmt, make_store, array_doc):
     """V3DRAFT-KEY-010: meta/x.array.json and meta/x/... make x an array."""
     store = make_store(
-        {"meta/x.array.json": array_doc(), "meta/x.group.json": {"attributes": {}}, "meta/x/y.array.json": array_doc()}
+        {
+            "meta/x.array.json": array_doc(),
+            "meta/x.group.json": {"attributes": {}},
+            "meta/x/y.array.json": array_doc(),
+        }
     )
     assert fmt.node_kind(store, "x") == "array"
     assert fmt.children(store, "") == {"x": "array"}

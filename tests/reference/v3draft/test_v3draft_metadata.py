@@ -42,12 +42,26 @@ def _entry(**overrides):
         (_entry(zarr_format="https://purl.org/zarr/spec/core/3"), "invalid-zarr-format"),
         (_entry(zarr_format=None), "missing-field"),
         (_entry(metadata_encoding="json"), "invalid-metadata"),  # string form refused
-        (_entry(metadata_encoding={"type": "json", "metadata_key_suffix": ".JSON"}), "invalid-metadata"),
-        (_entry(metadata_encoding={"extension": "https://example.org/cbor", "type": "cbor",
-                                   "metadata_key_suffix": ".cbor"}), "must-understand"),
+        (
+            _entry(metadata_encoding={"type": "json", "metadata_key_suffix": ".JSON"}),
+            "invalid-metadata",
+        ),
+        (
+            _entry(
+                metadata_encoding={
+                    "extension": "https://example.org/cbor",
+                    "type": "cbor",
+                    "metadata_key_suffix": ".cbor",
+                }
+            ),
+            "must-understand",
+        ),
         (_entry(metadata_encoding=None), "missing-field"),
         (_entry(extensions=None), "missing-field"),
-        (_entry(extensions=[{"extension": "https://example.org/x", "must_understand": True}]), "must-understand"),
+        (
+            _entry(extensions=[{"extension": "https://example.org/x", "must_understand": True}]),
+            "must-understand",
+        ),
         (_entry(extensions=[{"extension": "https://example.org/x"}]), "invalid-extension"),
         (_entry(extensions={}), "invalid-extension"),
         (_entry(extra=1), "unknown-field"),
@@ -58,8 +72,15 @@ def test_entry_point_rejections(fmt, make_store, array_doc, entry, reason):
 
 
 def test_entry_point_acceptances(fmt, make_store, array_doc):
-    optional = {"extension": "https://example.org/x", "must_understand": False, "configuration": {"foo": "bar"}}
-    assert _open(fmt, make_store, array_doc(), entry_point=_entry(extensions=[optional])).shape == (4, 6)
+    optional = {
+        "extension": "https://example.org/x",
+        "must_understand": False,
+        "configuration": {"foo": "bar"},
+    }
+    assert _open(fmt, make_store, array_doc(), entry_point=_entry(extensions=[optional])).shape == (
+        4,
+        6,
+    )
     # a 3.x minor version opens, and its new names are ignored (stability policy)
     minor = _entry(zarr_format="https://purl.org/zarr/spec/core/3.1", later_feature={"x": 1})
     assert _open(fmt, make_store, array_doc(new_member=1), entry_point=minor).shape == (4, 6)
@@ -77,14 +98,34 @@ def test_invalid_entry_point_json(fmt):
 
 
 # ---- array members (V3DRAFT-META-004/005) ------------------------------------------------------
-@pytest.mark.parametrize("member", ["shape", "data_type", "chunk_grid", "chunk_memory_layout", "fill_value",
-                                    "extensions", "attributes"])
+@pytest.mark.parametrize(
+    "member",
+    [
+        "shape",
+        "data_type",
+        "chunk_grid",
+        "chunk_memory_layout",
+        "fill_value",
+        "extensions",
+        "attributes",
+    ],
+)
 def test_required_members(fmt, make_store, array_doc, member):
-    assert _reason(fmt, make_store, array_doc(**{member: None})) == ("missing-field", "V3DRAFT-META-004")
+    assert _reason(fmt, make_store, array_doc(**{member: None})) == (
+        "missing-field",
+        "V3DRAFT-META-004",
+    )
 
 
-@pytest.mark.parametrize("member, value", [("dimension_names", ["x", "y"]), ("zarr_format", 3),
-                                           ("compressor", None), ("node_type", "array")])
+@pytest.mark.parametrize(
+    "member, value",
+    [
+        ("dimension_names", ["x", "y"]),
+        ("zarr_format", 3),
+        ("compressor", None),
+        ("node_type", "array"),
+    ],
+)
 def test_unknown_members_rejected(fmt, make_store, array_doc, member, value):
     doc = array_doc()
     doc[member] = value
@@ -105,18 +146,50 @@ def test_array_extensions(fmt, make_store, array_doc):
         ("shape", [4, True], "invalid-shape"),
         ("shape", "4,6", "invalid-shape"),
         ("shape", [1] * 65, "invalid-shape"),
-        ("chunk_grid", {"name": "regular", "configuration": {"chunk_shape": [2, 3]}}, "invalid-chunk-grid"),
-        ("chunk_grid", {"type": "rectilinear", "chunk_shape": [2, 3], "separator": "/"}, "invalid-chunk-grid"),
+        (
+            "chunk_grid",
+            {"name": "regular", "configuration": {"chunk_shape": [2, 3]}},
+            "invalid-chunk-grid",
+        ),
+        (
+            "chunk_grid",
+            {"type": "rectilinear", "chunk_shape": [2, 3], "separator": "/"},
+            "invalid-chunk-grid",
+        ),
         ("chunk_grid", {"extension": "https://example.org/g", "type": "g"}, "must-understand"),
-        ("chunk_grid", {"type": "regular", "chunk_shape": [2, 3], "separator": "-"}, "invalid-chunk-key-encoding"),
-        ("chunk_grid", {"type": "regular", "chunk_shape": [2], "separator": "/"}, "invalid-chunk-shape"),
-        ("chunk_grid", {"type": "regular", "chunk_shape": [2, 0], "separator": "/"}, "invalid-chunk-shape"),
-        ("chunk_grid", {"type": "regular", "chunk_shape": [2, 3], "separator": "/", "x": 1}, "invalid-chunk-grid"),
+        (
+            "chunk_grid",
+            {"type": "regular", "chunk_shape": [2, 3], "separator": "-"},
+            "invalid-chunk-key-encoding",
+        ),
+        (
+            "chunk_grid",
+            {"type": "regular", "chunk_shape": [2], "separator": "/"},
+            "invalid-chunk-shape",
+        ),
+        (
+            "chunk_grid",
+            {"type": "regular", "chunk_shape": [2, 0], "separator": "/"},
+            "invalid-chunk-shape",
+        ),
+        (
+            "chunk_grid",
+            {"type": "regular", "chunk_shape": [2, 3], "separator": "/", "x": 1},
+            "invalid-chunk-grid",
+        ),
         ("chunk_memory_layout", "A", "invalid-order"),
-        ("chunk_memory_layout", {"extension": "https://example.org/morton", "type": "z"}, "must-understand"),
+        (
+            "chunk_memory_layout",
+            {"extension": "https://example.org/morton", "type": "z"},
+            "must-understand",
+        ),
         ("attributes", [], "invalid-attributes"),
         ("storage_transformers", {}, "invalid-storage-transformer"),
-        ("storage_transformers", [{"extension": "https://example.org/cache", "type": "lru"}], "must-understand"),
+        (
+            "storage_transformers",
+            [{"extension": "https://example.org/cache", "type": "lru"}],
+            "must-understand",
+        ),
     ],
 )
 def test_malformed_members(fmt, make_store, array_doc, member, value, reason):
@@ -138,26 +211,48 @@ def test_zero_length_dimension(fmt, make_store, array_doc):
 
 
 # ---- data types (V3DRAFT-META-006/007/008) -----------------------------------------------------
-@pytest.mark.parametrize("name, numpy", [("bool", "|b1"), ("int8", "i1"), ("int16", "<i2"), ("int32", "<i4"),
-                                         ("uint8", "u1"), ("uint16", "<u2"), ("uint32", "<u4"),
-                                         ("float16", "<f2"), ("float32", "<f4"), ("float64", "<f8"),
-                                         ("complex64", "<c8"), ("complex128", "<c16"), ("r8", "V1"),
-                                         ("r24", "V3")])
+@pytest.mark.parametrize(
+    "name, numpy",
+    [
+        ("bool", "|b1"),
+        ("int8", "i1"),
+        ("int16", "<i2"),
+        ("int32", "<i4"),
+        ("uint8", "u1"),
+        ("uint16", "<u2"),
+        ("uint32", "<u4"),
+        ("float16", "<f2"),
+        ("float32", "<f4"),
+        ("float64", "<f8"),
+        ("complex64", "<c8"),
+        ("complex128", "<c16"),
+        ("r8", "V1"),
+        ("r24", "V3"),
+    ],
+)
 def test_core_data_types(fmt, make_store, array_doc, name, numpy):
     kind = np.dtype(numpy).kind
     fill = "0x" + "00" * np.dtype(numpy).itemsize if kind in "cV" else (False if kind == "b" else 0)
-    assert _open(fmt, make_store, array_doc(data_type=name, fill_value=fill)).dtype == np.dtype(numpy)
+    assert _open(fmt, make_store, array_doc(data_type=name, fill_value=fill)).dtype == np.dtype(
+        numpy
+    )
 
 
-@pytest.mark.parametrize("name", ["int64", "uint64", "<f8", "<i4", "float", "r12", "r0", "R8", "r08", 5, None])
+@pytest.mark.parametrize(
+    "name", ["int64", "uint64", "<f8", "<i4", "float", "r12", "r0", "R8", "r08", 5, None]
+)
 def test_rejected_data_types(fmt, make_store, array_doc, name):
-    reason, requirement = _reason(fmt, make_store, array_doc(data_type=name) if name is not None else
-                                  array_doc(data_type=[]))
+    reason, requirement = _reason(
+        fmt, make_store, array_doc(data_type=name) if name is not None else array_doc(data_type=[])
+    )
     assert reason == "invalid-data-type" and requirement == "V3DRAFT-META-006"
 
 
 def test_raw_type_too_large(fmt, make_store, array_doc):
-    assert _reason(fmt, make_store, array_doc(data_type="r9999999992", fill_value="0x00"))[0] == "too-large"
+    assert (
+        _reason(fmt, make_store, array_doc(data_type="r9999999992", fill_value="0x00"))[0]
+        == "too-large"
+    )
 
 
 def test_extension_data_type_fallback(fmt, make_store, array_doc):
@@ -165,13 +260,23 @@ def test_extension_data_type_fallback(fmt, make_store, array_doc):
     ext = {"extension": "https://example.org/dt/money", "type": "money", "fallback": "int32"}
     chunk = np.arange(6, dtype="<i4").tobytes()
     with pytest.warns(FallbackDataTypeWarning):
-        a = _open(fmt, make_store, array_doc(data_type=ext, fill_value=-5), chunks={"data/a/c0/0": chunk})
+        a = _open(
+            fmt, make_store, array_doc(data_type=ext, fill_value=-5), chunks={"data/a/c0/0": chunk}
+        )
     assert a.dtype == np.dtype("<i4")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FallbackDataTypeWarning)
         np.testing.assert_array_equal(a[0:2, 0:4], [[0, 1, 2, -5], [3, 4, 5, -5]])
         # the first *known* fallback of a list wins
-        listed = dict(ext, fallback=["<i8", {"extension": "https://example.org/other", "type": "t"}, "uint16", "int32"])
+        listed = dict(
+            ext,
+            fallback=[
+                "<i8",
+                {"extension": "https://example.org/other", "type": "t"},
+                "uint16",
+                "int32",
+            ],
+        )
         assert _open(fmt, make_store, array_doc(data_type=listed)).dtype == np.dtype("<u2")
 
 
@@ -180,13 +285,18 @@ def test_extension_data_type_without_known_fallback(fmt, make_store, array_doc, 
     ext = {"extension": "https://example.org/dt/money", "type": "money"}
     if fallback is not None:
         ext["fallback"] = fallback
-    assert _reason(fmt, make_store, array_doc(data_type=ext)) == ("must-understand", "V3DRAFT-META-007")
+    assert _reason(fmt, make_store, array_doc(data_type=ext)) == (
+        "must-understand",
+        "V3DRAFT-META-007",
+    )
 
 
 def test_default_representation_is_little_endian(fmt, make_store, array_doc):
     """V3DRAFT-META-008/012: with no codecs an int16 chunk is raw little-endian C order."""
     doc = array_doc(data_type="int16", shape=[2, 3])
-    a = _open(fmt, make_store, doc, chunks={"data/a/c0/0": bytes.fromhex("0100 0002 ff7f 0080 fffe 0000")})
+    a = _open(
+        fmt, make_store, doc, chunks={"data/a/c0/0": bytes.fromhex("0100 0002 ff7f 0080 fffe 0000")}
+    )
     np.testing.assert_array_equal(a[:], [[1, 512, 32767], [-32768, -257, 0]])
     store = MemoryStore()
     w = fmt.create_array(store, "w", fmt.array_metadata((2, 3), (2, 3), "int32"))
@@ -200,11 +310,16 @@ V2_CHUNK_006 = bytes.fromhex("00000000 03000000 01000000 04000000 02000000 05000
 
 
 def test_f_layout_reads_v2_chunk_006_bytes(fmt, make_store, array_doc):
-    doc = array_doc(shape=[2, 3], chunk_grid={"type": "regular", "chunk_shape": [2, 3], "separator": "/"},
-                    chunk_memory_layout="F")
+    doc = array_doc(
+        shape=[2, 3],
+        chunk_grid={"type": "regular", "chunk_shape": [2, 3], "separator": "/"},
+        chunk_memory_layout="F",
+    )
     a = _open(fmt, make_store, doc, chunks={"data/a/c0/0": V2_CHUNK_006})
     np.testing.assert_array_equal(a[:], np.arange(6).reshape(2, 3))
-    c = _open(fmt, make_store, dict(doc, chunk_memory_layout="C"), chunks={"data/a/c0/0": V2_CHUNK_006})
+    c = _open(
+        fmt, make_store, dict(doc, chunk_memory_layout="C"), chunks={"data/a/c0/0": V2_CHUNK_006}
+    )
     np.testing.assert_array_equal(c[:], [[0, 3, 1], [4, 2, 5]])
 
 
@@ -291,17 +406,25 @@ def test_fill_value_fills_missing_chunks(fmt, make_store, array_doc):
     assert a[:].dtype == np.float32 and np.isposinf(a[:]).all()
 
 
-@pytest.mark.parametrize("dtype, value, written, bits", [
-    ("float32", np.nan, "NaN", "0000c07f"),
-    ("float64", -np.inf, "-Infinity", "000000000000f0ff"),
-    ("float32", 0.5, 0.5, "0000003f"),
-    ("float32", np.frombuffer(bytes.fromhex("0100c07f"), "<f4")[0], "0x7fc00001", "0100c07f"),
-    ("complex128", 1 - 2j, "0x3ff0000000000000c000000000000000", "000000000000f03f00000000000000c0"),
-    ("int16", -3, -3, "fdff"),
-    ("bool", 1, True, "01"),
-    ("r16", b"\x01\x02", "0x0102", "0102"),
-    ("float32", "0x3f800000", "0x3f800000", "0000803f"),
-])
+@pytest.mark.parametrize(
+    "dtype, value, written, bits",
+    [
+        ("float32", np.nan, "NaN", "0000c07f"),
+        ("float64", -np.inf, "-Infinity", "000000000000f0ff"),
+        ("float32", 0.5, 0.5, "0000003f"),
+        ("float32", np.frombuffer(bytes.fromhex("0100c07f"), "<f4")[0], "0x7fc00001", "0100c07f"),
+        (
+            "complex128",
+            1 - 2j,
+            "0x3ff0000000000000c000000000000000",
+            "000000000000f03f00000000000000c0",
+        ),
+        ("int16", -3, -3, "fdff"),
+        ("bool", 1, True, "01"),
+        ("r16", b"\x01\x02", "0x0102", "0102"),
+        ("float32", "0x3f800000", "0x3f800000", "0000803f"),
+    ],
+)
 def test_array_metadata_fill_encoding(fmt, dtype, value, written, bits):
     doc = fmt.array_metadata((2,), (2,), dtype, fill_value=value)
     assert doc["fill_value"] == written
@@ -318,13 +441,16 @@ def test_array_metadata_rejects_bad_fill(fmt):
 
 
 # ---- groups (V3DRAFT-META-016) -----------------------------------------------------------------
-@pytest.mark.parametrize("doc, reason", [
-    ({"attributes": {}, "extensions": []}, "unknown-field"),
-    ({"attributes": {}, "zarr_format": CORE}, "unknown-field"),
-    ({}, "missing-field"),
-    ({"attributes": "x"}, "invalid-attributes"),
-    ([], "invalid-metadata"),
-])
+@pytest.mark.parametrize(
+    "doc, reason",
+    [
+        ({"attributes": {}, "extensions": []}, "unknown-field"),
+        ({"attributes": {}, "zarr_format": CORE}, "unknown-field"),
+        ({}, "missing-field"),
+        ({"attributes": "x"}, "invalid-attributes"),
+        ([], "invalid-metadata"),
+    ],
+)
 def test_group_document_rejections(fmt, make_store, doc, reason):
     store = make_store({"meta/g.group.json": doc})
     with pytest.raises(ZarrError) as err:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from zom_fixtures import raw, v2_hierarchy_store, v3_array, v3_group, v3_hierarchy_store, zarray
 
 from conformance.reference import MemoryStore, zom
 from conformance.reference.errors import MetadataError
 from conformance.reference.zom.rules import glob_to_regex
-from zom_fixtures import raw, v2_hierarchy_store, v3_array, v3_group, v3_hierarchy_store, zarray
 
 
 def errors(findings):
@@ -28,10 +28,18 @@ def test_a_store_conforms_to_its_own_zom(make):
 def test_missing_extra_and_changed_nodes_are_found():
     store = v2_hierarchy_store()
     expected = zom.to_json(zom.from_store(store))
-    expected["members"]["extra"] = {"zarr_format": 2, "attributes": {}, "members": {}}  # missing from the store
+    expected["members"]["extra"] = {
+        "zarr_format": 2,
+        "attributes": {},
+        "members": {},
+    }  # missing from the store
     del expected["members"]["flags"]  # unexpected in the store
     expected["members"]["ints"]["shape"] = [6]  # changed metadata
-    expected["members"]["g"]["members"]["temp"] = {"zarr_format": 2, "attributes": {}, "members": {}}  # kind
+    expected["members"]["g"]["members"]["temp"] = {
+        "zarr_format": 2,
+        "attributes": {},
+        "members": {},
+    }  # kind
     findings = zom.check_against(store, zom.from_json(expected))
     by_path = {f.path: f for f in findings}
     assert set(by_path) == {"extra", "flags", "ints", "g/temp"}
@@ -51,7 +59,9 @@ def test_at_least_allows_extra_members():
 
 def test_metadata_is_compared_as_json_values():
     """0 and 0.0 (and false) are different fill values; member order is irrelevant."""
-    store = MemoryStore({".zgroup": raw({"zarr_format": 2}), "a/.zarray": raw(zarray(dtype="<f8", fill_value=0.0))})
+    store = MemoryStore(
+        {".zgroup": raw({"zarr_format": 2}), "a/.zarray": raw(zarray(dtype="<f8", fill_value=0.0))}
+    )
     expected = zom.to_json(zom.from_store(store))
     assert zom.check_against(store, zom.from_json(expected)) == []
     expected["members"]["a"]["fill_value"] = 0
@@ -90,7 +100,11 @@ def test_findings_under_a_path_use_store_paths():
 def test_finding_json():
     finding = zom.Finding("ZOM-004", "error", "a/b", "missing member")
     assert finding.to_json() == {
-        "requirement": "ZOM-004", "severity": "error", "path": "a/b", "message": "missing member", "reason": "model-mismatch",
+        "requirement": "ZOM-004",
+        "severity": "error",
+        "path": "a/b",
+        "message": "missing member",
+        "reason": "model-mismatch",
     }
     assert str(finding) == "ERROR ZOM-004 at 'a/b': missing member"
 
@@ -126,11 +140,23 @@ def test_xarray_rule(dims, problem):
 
 
 def test_xarray_rule_accepts_v3_dimension_names():
-    good = MemoryStore({"zarr.json": raw(v3_group()), "t/zarr.json": raw(v3_array((2, 3), (2, 3), dimension_names=["y", "x"]))})
+    good = MemoryStore(
+        {
+            "zarr.json": raw(v3_group()),
+            "t/zarr.json": raw(v3_array((2, 3), (2, 3), dimension_names=["y", "x"])),
+        }
+    )
     assert zom.xarray_rules("", zom.from_store(good)) == []
-    partial = MemoryStore({"zarr.json": raw(v3_group()), "t/zarr.json": raw(v3_array((2, 3), (2, 3), dimension_names=["y", None]))})
+    partial = MemoryStore(
+        {
+            "zarr.json": raw(v3_group()),
+            "t/zarr.json": raw(v3_array((2, 3), (2, 3), dimension_names=["y", None])),
+        }
+    )
     assert "list of strings" in zom.xarray_rules("", zom.from_store(partial))[0].message
-    missing = MemoryStore({"zarr.json": raw(v3_group()), "t/zarr.json": raw(v3_array((2, 3), (2, 3)))})
+    missing = MemoryStore(
+        {"zarr.json": raw(v3_group()), "t/zarr.json": raw(v3_array((2, 3), (2, 3)))}
+    )
     assert len(zom.xarray_rules("", zom.from_store(missing))) == 1
 
 
@@ -163,15 +189,29 @@ def write_model(tmp_path, doc) -> str:
 
 def test_model_file_with_rules_only(tmp_path):
     store = v2_hierarchy_store()
-    model_path = write_model(tmp_path, {
-        "zom_model_file": 1,
-        "rule_sets": ["xarray"],
-        "attributes": [
-            {"path": "", "node_type": "group", "schema": {"type": "object", "required": ["title"]}},
-            {"path": "**/temp", "node_type": "array", "schema": {"properties": {"units": {"enum": ["K", "degC"]}}, "required": ["units"]}},
-            {"path": "pressure", "node_type": "array", "required": True, "schema": True},
-        ],
-    })
+    model_path = write_model(
+        tmp_path,
+        {
+            "zom_model_file": 1,
+            "rule_sets": ["xarray"],
+            "attributes": [
+                {
+                    "path": "",
+                    "node_type": "group",
+                    "schema": {"type": "object", "required": ["title"]},
+                },
+                {
+                    "path": "**/temp",
+                    "node_type": "array",
+                    "schema": {
+                        "properties": {"units": {"enum": ["K", "degC"]}},
+                        "required": ["units"],
+                    },
+                },
+                {"path": "pressure", "node_type": "array", "required": True, "schema": True},
+            ],
+        },
+    )
     findings = zom.validate_model_file(store, model_path)
     summary = sorted((f.path, f.requirement) for f in findings)
     # xarray: ints and flags lack _ARRAY_DIMENSIONS; the required `pressure` array is missing
@@ -185,10 +225,14 @@ def test_model_file_with_rules_only(tmp_path):
 def test_model_file_with_a_hierarchy(tmp_path):
     store = v3_hierarchy_store()
     hierarchy = zom.to_json(zom.from_store(store))
-    model_path = write_model(tmp_path, {"zom_model_file": 1, "hierarchy": hierarchy, "members": "at-least"})
+    model_path = write_model(
+        tmp_path, {"zom_model_file": 1, "hierarchy": hierarchy, "members": "at-least"}
+    )
     assert zom.validate_model_file(store, model_path) == []
     hierarchy["members"]["c64"]["fill_value"] = ["NaN", 1]
-    [finding] = zom.validate_model_file(store, write_model(tmp_path, {"zom_model_file": 1, "hierarchy": hierarchy}))
+    [finding] = zom.validate_model_file(
+        store, write_model(tmp_path, {"zom_model_file": 1, "hierarchy": hierarchy})
+    )
     assert finding.path == "c64" and finding.requirement == "ZOM-002"
 
 
@@ -210,7 +254,11 @@ def test_a_plain_zom_is_a_model_file(tmp_path):
         {"zom_model_file": 1, "attributes": [{"path": "", "schema": {"type": "not-a-type"}}]},
         {"zom_model_file": 1, "attributes": [{"schema": {}}]},
         {"zom_model_file": 1, "hierarchy": {"zarr_format": 3, "node_type": "group"}},
-        {"zom_model_file": 1, "zarr_format": 2, "hierarchy": {"zarr_format": 3, "node_type": "group", "attributes": {}}},
+        {
+            "zom_model_file": 1,
+            "zarr_format": 2,
+            "hierarchy": {"zarr_format": 3, "node_type": "group", "attributes": {}},
+        },
         {"zom_model_file": 1, "surprise": True},
         [],
     ],

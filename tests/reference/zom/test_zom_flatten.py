@@ -6,10 +6,10 @@ import json
 import warnings
 
 import pytest
+from zom_fixtures import group_005_store, raw, v2_hierarchy_store, v3_hierarchy_store, zarray
 
 from conformance.reference import DirectoryStore, MemoryStore, get_format, zom
 from conformance.reference.errors import MetadataError, UnsupportedError
-from zom_fixtures import group_005_store, raw, v2_hierarchy_store, v3_hierarchy_store, zarray
 
 
 def test_v2_flatten_is_the_zmetadata_shape():
@@ -37,7 +37,11 @@ def test_v2_flatten_matches_the_v2_consolidation_of_a_reference_written_store():
 def test_v3_flatten_is_the_inline_consolidated_metadata_shape():
     model = zom.from_store(v3_hierarchy_store())
     flat = zom.flatten(model)
-    assert flat["zarr_format"] == 3 and flat["node_type"] == "group" and flat["attributes"] == {"title": "root"}
+    assert (
+        flat["zarr_format"] == 3
+        and flat["node_type"] == "group"
+        and flat["attributes"] == {"title": "root"}
+    )
     inline = flat["consolidated_metadata"]
     assert inline["kind"] == "inline" and inline["must_understand"] is False
     assert sorted(inline["metadata"]) == ["big", "c64", "g", "g/empty", "g/temp"]
@@ -66,7 +70,14 @@ def test_unflatten_keeps_only_real_members():
         ({"zarr_consolidated_format": 1, "metadata": {"a/.zarray": zarray()}}, 2),
         ({"zarr_consolidated_format": 1, "metadata": {".zgroup": []}}, 2),
         ({"zarr_format": 3, "node_type": "group"}, 3),
-        ({"zarr_format": 3, "node_type": "group", "consolidated_metadata": {"kind": "inline", "metadata": {"a": 1}}}, 3),
+        (
+            {
+                "zarr_format": 3,
+                "node_type": "group",
+                "consolidated_metadata": {"kind": "inline", "metadata": {"a": 1}},
+            },
+            3,
+        ),
         ([], 3),
         ({}, 4),
     ],

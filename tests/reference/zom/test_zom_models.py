@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 
 import pytest
+from zom_fixtures import deep, v3_array, v3_group, zarray
 
 from conformance.reference import zom
 from conformance.reference.errors import LimitError, MetadataError, UnsupportedError
-from conformance.reference.zom.names import metadata_to_zom_keys, node_name_problem, zom_to_metadata_keys
-from zom_fixtures import deep, v3_array, v3_group, zarray
+from conformance.reference.zom.names import (
+    metadata_to_zom_keys,
+    node_name_problem,
+    zom_to_metadata_keys,
+)
 
 
 def v2_array_node(**extra):
@@ -54,7 +58,10 @@ def test_array_never_has_members_even_as_a_v3_extension_member():
     assert info.value.requirement == "ZOM-003"
 
 
-@pytest.mark.parametrize("key", ["zarr_format", "shape", "chunks", "dtype", "compressor", "fill_value", "order", "filters"])
+@pytest.mark.parametrize(
+    "key",
+    ["zarr_format", "shape", "chunks", "dtype", "compressor", "fill_value", "order", "filters"],
+)
 def test_v2_array_requires_every_zarray_key(key):
     node = v2_array_node()
     del node[key]
@@ -62,7 +69,19 @@ def test_v2_array_requires_every_zarray_key(key):
         zom.from_json(node, zarr_format=2)
 
 
-@pytest.mark.parametrize("key", ["zarr_format", "node_type", "shape", "data_type", "chunk_grid", "chunk_key_encoding", "fill_value", "codecs"])
+@pytest.mark.parametrize(
+    "key",
+    [
+        "zarr_format",
+        "node_type",
+        "shape",
+        "data_type",
+        "chunk_grid",
+        "chunk_key_encoding",
+        "fill_value",
+        "codecs",
+    ],
+)
 def test_v3_array_requires_every_required_member(key):
     node = v3_array_node()
     del node[key]
@@ -91,10 +110,21 @@ def test_v3_unset_optional_members_stay_absent_and_null_is_kept_in_the_zom():
 @pytest.mark.parametrize(
     "field, value",
     [
-        ("shape", [-1]), ("shape", [1.5]), ("shape", "10"), ("shape", [True]),
-        ("order", "A"), ("compressor", {"level": 1}), ("filters", {}), ("filters", [{"dtype": "<f8"}]),
-        ("dtype", 5), ("dtype", [["a"]]), ("dtype", [["a", "<i4", [-1]]]), ("dimension_separator", "-"),
-        ("dimension_separator", None), ("zarr_format", 3), ("zarr_format", "2"),
+        ("shape", [-1]),
+        ("shape", [1.5]),
+        ("shape", "10"),
+        ("shape", [True]),
+        ("order", "A"),
+        ("compressor", {"level": 1}),
+        ("filters", {}),
+        ("filters", [{"dtype": "<f8"}]),
+        ("dtype", 5),
+        ("dtype", [["a"]]),
+        ("dtype", [["a", "<i4", [-1]]]),
+        ("dimension_separator", "-"),
+        ("dimension_separator", None),
+        ("zarr_format", 3),
+        ("zarr_format", "2"),
     ],
 )
 def test_v2_array_structure_is_checked(field, value):
@@ -105,11 +135,23 @@ def test_v2_array_structure_is_checked(field, value):
 @pytest.mark.parametrize(
     "field, value",
     [
-        ("codecs", []), ("codecs", [{"name": "bytes", "configuration": None}]), ("codecs", [{"configuration": {}}]),
-        ("codecs", [{"name": "bytes", "extra": 1}]), ("codecs", [""]), ("chunk_grid", 5),
-        ("dimension_names", [1, 2]), ("fill_value", None), ("fill_value", {"re": 0}), ("fill_value", [1, 2, 3.5]),
-        ("fill_value", [True, False]), ("fill_value", float("inf")), ("storage_transformers", {}),
-        ("foo", 1), ("foo", {"bar": 1}), ("foo", {"must_understand": True}), ("node_type", "Array"),
+        ("codecs", []),
+        ("codecs", [{"name": "bytes", "configuration": None}]),
+        ("codecs", [{"configuration": {}}]),
+        ("codecs", [{"name": "bytes", "extra": 1}]),
+        ("codecs", [""]),
+        ("chunk_grid", 5),
+        ("dimension_names", [1, 2]),
+        ("fill_value", None),
+        ("fill_value", {"re": 0}),
+        ("fill_value", [1, 2, 3.5]),
+        ("fill_value", [True, False]),
+        ("fill_value", float("inf")),
+        ("storage_transformers", {}),
+        ("foo", 1),
+        ("foo", {"bar": 1}),
+        ("foo", {"must_understand": True}),
+        ("node_type", "Array"),
     ],
 )
 def test_v3_array_structure_is_checked(field, value):
@@ -120,11 +162,21 @@ def test_v3_array_structure_is_checked(field, value):
 @pytest.mark.parametrize(
     "field, value",
     [
-        ("codecs", ["bytes", "crc32c"]), ("codecs", [{"name": "crc32c"}]), ("chunk_key_encoding", "default"),
-        ("dimension_names", ["x", None]), ("fill_value", ["NaN", 0]), ("fill_value", ["0x7fc00001", "-Infinity"]),
-        ("fill_value", [1, 2, 3]), ("fill_value", "0x3f800000"), ("fill_value", 18446744073709551615),
-        ("data_type", {"name": "numpy.datetime64", "configuration": {"unit": "s", "scale_factor": 1}}),
-        ("storage_transformers", []), ("foo", {"must_understand": False, "x": [1]}),
+        ("codecs", ["bytes", "crc32c"]),
+        ("codecs", [{"name": "crc32c"}]),
+        ("chunk_key_encoding", "default"),
+        ("dimension_names", ["x", None]),
+        ("fill_value", ["NaN", 0]),
+        ("fill_value", ["0x7fc00001", "-Infinity"]),
+        ("fill_value", [1, 2, 3]),
+        ("fill_value", "0x3f800000"),
+        ("fill_value", 18446744073709551615),
+        (
+            "data_type",
+            {"name": "numpy.datetime64", "configuration": {"unit": "s", "scale_factor": 1}},
+        ),
+        ("storage_transformers", []),
+        ("foo", {"must_understand": False, "x": [1]}),
         ("codecs", [{"name": "bytes", "must_understand": True}]),
     ],
 )
@@ -159,11 +211,20 @@ def test_v3_member_names(name):
 @pytest.mark.parametrize("name", ["", "a/b", ".", "..", "a\\b", "café"])
 def test_v2_member_names(name):
     with pytest.raises(MetadataError) as info:
-        zom.from_json({"zarr_format": 2, "attributes": {}, "members": {name: {"zarr_format": 2, "attributes": {}}}})
+        zom.from_json(
+            {
+                "zarr_format": 2,
+                "attributes": {},
+                "members": {name: {"zarr_format": 2, "attributes": {}}},
+            }
+        )
     assert info.value.requirement == "ZOM-005"
 
 
-@pytest.mark.parametrize("name, fmt", [("日本語", 3), ("a b", 3), ("é", 3), (".x", 3), ("_x", 3), ("...x", 2), ("__x", 2)])
+@pytest.mark.parametrize(
+    "name, fmt",
+    [("日本語", 3), ("a b", 3), ("é", 3), (".x", 3), ("_x", 3), ("...x", 2), ("__x", 2)],
+)
 def test_valid_member_names(name, fmt):
     assert node_name_problem(name, fmt) is None
 
@@ -186,7 +247,10 @@ def test_zep_v2_zarr_version_spelling_is_refused():
     [
         ({"members": 1}, {"_members": 1}),
         ({"members": 1, "_members": 2}, {"__members": 1, "_members": 2}),
-        ({"members": 1, "_members": 2, "__members": 3}, {"___members": 1, "_members": 2, "__members": 3}),
+        (
+            {"members": 1, "_members": 2, "__members": 3},
+            {"___members": 1, "_members": 2, "__members": 3},
+        ),
         ({"other": 1}, {"other": 1}),
     ],
 )
@@ -217,7 +281,8 @@ def test_json_output_is_deterministic_and_ordered():
     doc = v3_group(
         attributes={"z": 1, "a": 2},
         members={"b": v3_array_node(), "a": v3_group(attributes={})},
-        zzz={"must_understand": False}, aaa={"must_understand": False},
+        zzz={"must_understand": False},
+        aaa={"must_understand": False},
     )
     model = zom.from_json(json.dumps(doc))
     out = zom.to_json(model)
@@ -234,7 +299,16 @@ def test_from_json_text_must_be_strict_json():
     assert info.value.reason == "invalid-json"
 
 
-@pytest.mark.parametrize("doc", [[], "x", {"zarr_format": 4, "attributes": {}}, {"zarr_format": True, "attributes": {}}, {"attributes": {}}])
+@pytest.mark.parametrize(
+    "doc",
+    [
+        [],
+        "x",
+        {"zarr_format": 4, "attributes": {}},
+        {"zarr_format": True, "attributes": {}},
+        {"attributes": {}},
+    ],
+)
 def test_from_json_needs_a_known_zarr_format(doc):
     with pytest.raises(MetadataError):
         zom.from_json(doc)

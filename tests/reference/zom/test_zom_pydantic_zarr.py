@@ -21,15 +21,29 @@ def write_hierarchy(root, zarr_format: int):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        group = zarr.open_group(str(root), mode="w", zarr_format=zarr_format, attributes={"title": "t", "n": [1, None]})
+        group = zarr.open_group(
+            str(root), mode="w", zarr_format=zarr_format, attributes={"title": "t", "n": [1, None]}
+        )
         sub = group.create_group("sub", attributes={"ü": {"x": 1.5}})
         sub.create_group("empty")
         extra = {"dimension_names": ["y", None]} if zarr_format == 3 else {}
-        group.create_array("ints", shape=(7, 5), chunks=(3, 2), dtype="int32", fill_value=-1, attributes={"units": "m"}, **extra)
+        group.create_array(
+            "ints",
+            shape=(7, 5),
+            chunks=(3, 2),
+            dtype="int32",
+            fill_value=-1,
+            attributes={"units": "m"},
+            **extra,
+        )
         sub.create_array("floats", shape=(4,), chunks=(3,), dtype="float64", fill_value=np.nan)
         sub.create_array("flags", shape=(3, 3), chunks=(2, 2), dtype="bool", fill_value=True)
-        compressors = GZip(level=2) if zarr_format == 2 else [{"name": "gzip", "configuration": {"level": 2}}]
-        group.create_array("small", shape=(10,), chunks=(4,), dtype="uint8", compressors=compressors)
+        compressors = (
+            GZip(level=2) if zarr_format == 2 else [{"name": "gzip", "configuration": {"level": 2}}]
+        )
+        group.create_array(
+            "small", shape=(10,), chunks=(4,), dtype="uint8", compressors=compressors
+        )
         return zarr.open_group(str(root), mode="r", zarr_format=zarr_format)
 
 
@@ -63,7 +77,10 @@ def test_pydantic_zarr_agrees_on_structure_and_metadata(tmp_path, zarr_format):
     compare(ours, theirs, "", differences)
     assert differences == []
     # both define the core of every array
-    core = {2: {"shape", "chunks", "dtype", "fill_value", "order", "compressor", "filters"}, 3: {"shape", "data_type", "chunk_grid", "chunk_key_encoding", "fill_value", "codecs"}}
+    core = {
+        2: {"shape", "chunks", "dtype", "fill_value", "order", "compressor", "filters"},
+        3: {"shape", "data_type", "chunk_grid", "chunk_key_encoding", "fill_value", "codecs"},
+    }
     assert core[zarr_format] <= set(ours["members"]["ints"]) & set(theirs["members"]["ints"])
 
 

@@ -11,10 +11,10 @@ import json
 
 import pytest
 from jsonschema import Draft202012Validator
+from zom_fixtures import DATA, v3_array, v3_group, zarray, zep6_example
 
 from conformance.reference import MemoryStore, zom
 from conformance.reference.errors import MetadataError
-from zom_fixtures import DATA, v3_array, v3_group, zarray, zep6_example
 
 V3_ARRAY = {**v3_array(), "attributes": {}}
 V2_ARRAY = {**zarray(), "attributes": {}}
@@ -69,24 +69,65 @@ V3_TABLE = [
     ("ZOM-005", group3(members={"__x": group3(members={})}), True, False),
     ("ZOM-005", group3(members={"日本語": group3(members={})}), True, True),
     ("ZOM-008", group3(members={"a": V3_ARRAY}), True, True),
-    *[("ZOM-008", group3(members={"a": v3_with(**{key: KeyError})}), False, False)
-      for key in ("shape", "data_type", "chunk_grid", "chunk_key_encoding", "fill_value", "codecs")],
+    *[
+        ("ZOM-008", group3(members={"a": v3_with(**{key: KeyError})}), False, False)
+        for key in (
+            "shape",
+            "data_type",
+            "chunk_grid",
+            "chunk_key_encoding",
+            "fill_value",
+            "codecs",
+        )
+    ],
     ("ZOM-008", group3(members={"a": v3_with(zarr_format=2)}), False, False),
     ("ZOM-008", group3(members={"a": v3_with(node_type="group")}), False, False),
     ("ZOM-008", group3(members={"a": v3_with(foo=1)}), False, False),
     ("ZOM-008", group3(members={"a": v3_with(foo={"must_understand": False})}), False, True),
     ("ZOM-009", group3(), False, True),
     ("ZOM-009", group3(members={}), True, True),
-    ("ZOM-010", original_v3_array(v3_with(codecs=[{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}])), False, True),
+    (
+        "ZOM-010",
+        original_v3_array(
+            v3_with(
+                codecs=[
+                    {"name": "bytes", "configuration": {"endian": "little"}},
+                    {"name": "crc32c"},
+                ]
+            )
+        ),
+        False,
+        True,
+    ),
     ("ZOM-010", original_v3_array(v3_with(codecs=["bytes"], data_type="uint8")), False, True),
     ("ZOM-010", original_v3_array(v3_with(chunk_key_encoding={"name": "default"})), False, True),
-    ("ZOM-010", original_v3_array(v3_with(codecs=[{"name": "bytes", "configuration": None}])), True, False),
+    (
+        "ZOM-010",
+        original_v3_array(v3_with(codecs=[{"name": "bytes", "configuration": None}])),
+        True,
+        False,
+    ),
     ("ZOM-011", original_v3_array(v3_with(dimension_names=["x", None])), False, True),
     ("ZOM-011", original_v3_array(v3_with(dimension_names=["x"])), True, True),
     ("ZOM-011", original_v3_array(v3_with(dimension_names=[1])), False, False),
-    ("ZOM-012", original_v3_array(v3_with(data_type="complex64", fill_value=["NaN", 0])), False, True),
-    ("ZOM-012", original_v3_array(v3_with(data_type="complex64", fill_value=[1.5, -2])), True, True),
-    ("ZOM-012", original_v3_array(v3_with(data_type="float32", fill_value="0x7fc00001")), True, True),
+    (
+        "ZOM-012",
+        original_v3_array(v3_with(data_type="complex64", fill_value=["NaN", 0])),
+        False,
+        True,
+    ),
+    (
+        "ZOM-012",
+        original_v3_array(v3_with(data_type="complex64", fill_value=[1.5, -2])),
+        True,
+        True,
+    ),
+    (
+        "ZOM-012",
+        original_v3_array(v3_with(data_type="float32", fill_value="0x7fc00001")),
+        True,
+        True,
+    ),
     ("ZOM-012", original_v3_array(v3_with(data_type="r16", fill_value=[1, 2])), True, True),
     ("ZOM-012", original_v3_array(v3_with(fill_value=None)), False, False),
     ("ZOM-013", original_v3_array(v3_with(storage_transformers=None)), True, True),
@@ -94,16 +135,26 @@ V3_TABLE = [
 ]
 
 
-@pytest.mark.parametrize("requirement, instance, zep_accepts, ours_accepts", V3_TABLE, ids=lambda v: v if isinstance(v, str) else None)
+@pytest.mark.parametrize(
+    "requirement, instance, zep_accepts, ours_accepts",
+    V3_TABLE,
+    ids=lambda v: v if isinstance(v, str) else None,
+)
 def test_v3_schema_table(requirement, instance, zep_accepts, ours_accepts):
-    assert zom.is_valid(instance, "zep6-original-v3") is zep_accepts, zom.schema_errors(instance, "zep6-original-v3")
+    assert zom.is_valid(instance, "zep6-original-v3") is zep_accepts, zom.schema_errors(
+        instance, "zep6-original-v3"
+    )
     assert zom.is_valid(instance, "v3") is ours_accepts, zom.schema_errors(instance, "v3")
 
 
 def zep_v2_typo_only_fixed() -> dict:
     """The ZEP's v2 schema with nothing changed but `attributess` -> `attributes` and `zarr_version`
     -> `zarr_format`, to show the defects that remain after those two (ZOM-016)."""
-    text = json.dumps(zom.load_schema("zep6-original-v2")).replace("attributess", "attributes").replace("zarr_version", "zarr_format")
+    text = (
+        json.dumps(zom.load_schema("zep6-original-v2"))
+        .replace("attributess", "attributes")
+        .replace("zarr_version", "zarr_format")
+    )
     return json.loads(text)
 
 
@@ -117,22 +168,96 @@ V2_TABLE = [
     ("ZOM-014", {"zarr_version": 2, "attributes": {}, "members": {}}, True, False, False),
     ("ZOM-014", group2(), False, False, True),
     ("ZOM-014", group2(members={}, foo=1), False, False, False),
-    ("ZOM-015", {"zarr_version": 2, "attributes": {}, "members": {"a": {k: v for k, v in V2_ARRAY.items() if k != "zarr_format"}}}, False, False, False),
-    ("ZOM-015", group2(members={"a": v2_with(compressor={"id": "zlib", "level": 1}, filters=[])}), False, True, True),
+    (
+        "ZOM-015",
+        {
+            "zarr_version": 2,
+            "attributes": {},
+            "members": {"a": {k: v for k, v in V2_ARRAY.items() if k != "zarr_format"}},
+        },
+        False,
+        False,
+        False,
+    ),
+    (
+        "ZOM-015",
+        group2(members={"a": v2_with(compressor={"id": "zlib", "level": 1}, filters=[])}),
+        False,
+        True,
+        True,
+    ),
     ("ZOM-016", group2(members={"a": V2_ARRAY}), False, False, True),
-    ("ZOM-016", group2(members={"a": v2_with(compressor={"id": "zlib"}, filters=None)}), False, False, True),
+    (
+        "ZOM-016",
+        group2(members={"a": v2_with(compressor={"id": "zlib"}, filters=None)}),
+        False,
+        False,
+        True,
+    ),
     ("ZOM-016", group2(members={"a": v2_with(compressor=None, filters=[])}), False, False, True),
-    ("ZOM-016", group2(members={"a": v2_with(compressor={"id": "zlib"}, filters={})}), False, False, False),
-    ("ZOM-016", group2(members={"a": v2_with(compressor={"id": "zlib"}, filters=[], dimension_separator="-")}), False, False, False),
-    ("ZOM-016", group2(members={"a": v2_with(compressor={"id": "zlib"}, filters=[], fill_value={"any": "thing"})}), False, True, True),
-    ("ZOM-016", group2(members={"a": v2_with(compressor={"id": "zlib"}, filters=[], fill_value=KeyError)}), False, True, False),
-    ("ZOM-016", group2(members={"a": v2_with(compressor={"id": "zlib"}, filters=[], dtype=[["x", "<f4"], ["y", "<f4", [2]]])}), False, False, True),
-    ("ZOM-003", group2(members={"a": v2_with(compressor={"id": "zlib"}, filters=[], members={})}), False, False, False),
+    (
+        "ZOM-016",
+        group2(members={"a": v2_with(compressor={"id": "zlib"}, filters={})}),
+        False,
+        False,
+        False,
+    ),
+    (
+        "ZOM-016",
+        group2(
+            members={"a": v2_with(compressor={"id": "zlib"}, filters=[], dimension_separator="-")}
+        ),
+        False,
+        False,
+        False,
+    ),
+    (
+        "ZOM-016",
+        group2(
+            members={
+                "a": v2_with(compressor={"id": "zlib"}, filters=[], fill_value={"any": "thing"})
+            }
+        ),
+        False,
+        True,
+        True,
+    ),
+    (
+        "ZOM-016",
+        group2(members={"a": v2_with(compressor={"id": "zlib"}, filters=[], fill_value=KeyError)}),
+        False,
+        True,
+        False,
+    ),
+    (
+        "ZOM-016",
+        group2(
+            members={
+                "a": v2_with(
+                    compressor={"id": "zlib"}, filters=[], dtype=[["x", "<f4"], ["y", "<f4", [2]]]
+                )
+            }
+        ),
+        False,
+        False,
+        True,
+    ),
+    (
+        "ZOM-003",
+        group2(members={"a": v2_with(compressor={"id": "zlib"}, filters=[], members={})}),
+        False,
+        False,
+        False,
+    ),
     ("ZOM-005", group2(members={"a\\b": group2(members={})}), False, True, False),
 ]
 
 
-@pytest.mark.parametrize("requirement, instance, zep_accepts, typo_fixed, ours_accepts", V2_TABLE, ids=lambda v: v if isinstance(v, str) else None)
+@pytest.mark.parametrize(
+    "requirement, instance, zep_accepts, typo_fixed, ours_accepts",
+    V2_TABLE,
+    ids=lambda v: v if isinstance(v, str) else None,
+)
 def test_v2_schema_table(requirement, instance, zep_accepts, typo_fixed, ours_accepts):
     assert zom.is_valid(instance, "zep6-original-v2") is zep_accepts
     assert typo_fixed_accepts(instance) is typo_fixed
@@ -143,7 +268,10 @@ def test_zep_v2_array_schema_is_unsatisfiable():
     """ZOM-015: `required` names `attributess` while `additionalProperties` is false."""
     array_schema = zom.load_schema("zep6-original-v2")["definitions"]["Array"]
     assert "attributess" in array_schema["required"]
-    assert "attributess" not in array_schema["properties"] and array_schema["additionalProperties"] is False
+    assert (
+        "attributess" not in array_schema["properties"]
+        and array_schema["additionalProperties"] is False
+    )
 
 
 # ---- ZOM-019: the ZEP's own examples are negative fixtures ---------------------------------------
@@ -190,7 +318,10 @@ def test_zep_v3_example_is_structurally_a_zom_but_not_valid_v3():
     with pytest.raises(MetadataError) as info:
         zom.to_store(zom.from_json(example), MemoryStore())
     assert info.value.reason in ("unknown-codec", "codec-order", "invalid-codec")
-    example["members"]["array"]["codecs"] = [{"name": "bytes"}, {"name": "gzip", "configuration": {"level": 1}}]
+    example["members"]["array"]["codecs"] = [
+        {"name": "bytes"},
+        {"name": "gzip", "configuration": {"level": 1}},
+    ]
     store = MemoryStore()
     zom.to_store(zom.from_json(example), store)
     assert "storage_transformers" not in json.loads(store.get("array/zarr.json"))  # ZOM-013
@@ -202,30 +333,58 @@ AGREEMENT_EXAMPLES = (
     [row[1] for row in V3_TABLE]
     + [row[1] for row in V2_TABLE]
     + [V3_ARRAY, V2_ARRAY, v3_with(attributes={"a": [1, None]}), v2_with(attributes=[])]
-    + [v3_with(**{k: v}) for k, v in [
-        ("shape", [-1]), ("shape", []), ("codecs", []), ("codecs", ["bytes", {"name": "crc32c", "configuration": {}}]),
-        ("data_type", {"name": "numpy.datetime64", "configuration": {"unit": "s", "scale_factor": 1}}),
-        ("data_type", {"name": "x", "must_understand": "no"}), ("fill_value", [1, 2, 300]), ("fill_value", []),
-        ("fill_value", True), ("fill_value", "NaN"), ("dimension_names", None), ("storage_transformers", [{"name": "t"}]),
-        ("zarr_format", "3"),
-    ]]
-    + [v2_with(**{k: v}) for k, v in [
-        ("order", "A"), ("compressor", {"level": 1}), ("filters", [{"id": "delta", "dtype": "<i4"}]),
-        ("dtype", [["a", [["b", "<i4"]]]]), ("dtype", [["a", "<i4", [2], "extra"]]), ("shape", [1, -1]),
-        ("dimension_separator", "."), ("zarr_format", 2.5),
-    ]]
+    + [
+        v3_with(**{k: v})
+        for k, v in [
+            ("shape", [-1]),
+            ("shape", []),
+            ("codecs", []),
+            ("codecs", ["bytes", {"name": "crc32c", "configuration": {}}]),
+            (
+                "data_type",
+                {"name": "numpy.datetime64", "configuration": {"unit": "s", "scale_factor": 1}},
+            ),
+            ("data_type", {"name": "x", "must_understand": "no"}),
+            ("fill_value", [1, 2, 300]),
+            ("fill_value", []),
+            ("fill_value", True),
+            ("fill_value", "NaN"),
+            ("dimension_names", None),
+            ("storage_transformers", [{"name": "t"}]),
+            ("zarr_format", "3"),
+        ]
+    ]
+    + [
+        v2_with(**{k: v})
+        for k, v in [
+            ("order", "A"),
+            ("compressor", {"level": 1}),
+            ("filters", [{"id": "delta", "dtype": "<i4"}]),
+            ("dtype", [["a", [["b", "<i4"]]]]),
+            ("dtype", [["a", "<i4", [2], "extra"]]),
+            ("shape", [1, -1]),
+            ("dimension_separator", "."),
+            ("zarr_format", 2.5),
+        ]
+    ]
 )
 
 
 @pytest.mark.parametrize("instance", AGREEMENT_EXAMPLES)
 def test_published_schema_agrees_with_the_models(instance):
-    version = 2 if (instance.get("zarr_format") == 2 or "zarr_version" in instance or "chunks" in instance) else 3
+    version = (
+        2
+        if (instance.get("zarr_format") == 2 or "zarr_version" in instance or "chunks" in instance)
+        else 3
+    )
     try:
         model = zom.from_json(instance, zarr_format=version)
         model_accepts = True
     except MetadataError:
         model_accepts = False
-    assert zom.is_valid(instance, f"v{version}") is model_accepts, zom.schema_errors(instance, f"v{version}")
+    assert zom.is_valid(instance, f"v{version}") is model_accepts, zom.schema_errors(
+        instance, f"v{version}"
+    )
     if model_accepts:
         # what the models accept also passes pydantic's own (looser) generated schema
         cls = type(model)

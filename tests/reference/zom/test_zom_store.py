@@ -5,10 +5,23 @@ from __future__ import annotations
 import json
 
 import pytest
+from zom_fixtures import (
+    group_005_store,
+    raw,
+    v2_hierarchy_store,
+    v3_array,
+    v3_group,
+    v3_hierarchy_store,
+    zarray,
+)
 
 from conformance.reference import MemoryStore, zom
-from conformance.reference.errors import LimitError, MetadataError, NodeNotFoundError, UnsupportedError
-from zom_fixtures import group_005_store, raw, v2_hierarchy_store, v3_array, v3_group, v3_hierarchy_store, zarray
+from conformance.reference.errors import (
+    LimitError,
+    MetadataError,
+    NodeNotFoundError,
+    UnsupportedError,
+)
 
 
 class RecordingStore(MemoryStore):
@@ -31,7 +44,9 @@ METADATA_NAMES = ("zarr.json", ".zarray", ".zgroup", ".zattrs")
 
 
 def metadata_documents(store: MemoryStore) -> dict:
-    return {k: json.loads(v) for k, v in store.data.items() if k.rsplit("/", 1)[-1] in METADATA_NAMES}
+    return {
+        k: json.loads(v) for k, v in store.data.items() if k.rsplit("/", 1)[-1] in METADATA_NAMES
+    }
 
 
 # ---- ZOM-004: members are exactly the direct children -------------------------------------------
@@ -91,7 +106,12 @@ def test_v3_array_is_the_zarr_json_unchanged():
 
 def test_group_metadata_members_round_trips_as_underscore_members():
     ext = {"must_understand": False, "anything": [1, 2]}
-    store = MemoryStore({"zarr.json": raw(v3_group(members=ext, attributes={"a": 1})), "x/zarr.json": raw(v3_group())})
+    store = MemoryStore(
+        {
+            "zarr.json": raw(v3_group(members=ext, attributes={"a": 1})),
+            "x/zarr.json": raw(v3_group()),
+        }
+    )
     model = zom.from_store(store)
     out = zom.to_json(model)
     assert out["_members"] == ext and set(out["members"]) == {"x"}
@@ -103,7 +123,12 @@ def test_group_metadata_members_round_trips_as_underscore_members():
 
 def test_consolidated_metadata_is_not_part_of_the_zom():
     consolidated = {"kind": "inline", "must_understand": False, "metadata": {"x": v3_group()}}
-    store = MemoryStore({"zarr.json": raw(v3_group(consolidated_metadata=consolidated)), "x/zarr.json": raw(v3_group())})
+    store = MemoryStore(
+        {
+            "zarr.json": raw(v3_group(consolidated_metadata=consolidated)),
+            "x/zarr.json": raw(v3_group()),
+        }
+    )
     assert "consolidated_metadata" not in zom.to_json(zom.from_store(store))
 
 
@@ -135,7 +160,9 @@ def test_round_trip_store_zom_store_zom(make):
     copy = MemoryStore()
     zom.to_store(model, copy)
     assert zom.dumps(zom.from_store(copy)) == zom.dumps(model)
-    assert not [k for k in copy.data if k.rsplit("/", 1)[-1] not in METADATA_NAMES]  # no chunks written
+    assert not [
+        k for k in copy.data if k.rsplit("/", 1)[-1] not in METADATA_NAMES
+    ]  # no chunks written
     want, got = metadata_documents(original), metadata_documents(copy)
     # v3 documents are the same JSON values apart from an empty `attributes` a writer may add;
     # v2 `.zattrs` files exist exactly for non-empty attributes
@@ -159,7 +186,11 @@ def test_round_trip_below_a_path():
 
 
 def test_materialised_v2_user_metadata_is_in_zattrs():
-    doc = {"zarr_format": 2, "attributes": {"g": 1}, "members": {"a": {**zarray(), "attributes": {"units": "m"}}}}
+    doc = {
+        "zarr_format": 2,
+        "attributes": {"g": 1},
+        "members": {"a": {**zarray(), "attributes": {"units": "m"}}},
+    }
     store = MemoryStore()
     zom.to_store(zom.from_json(doc), store)
     assert json.loads(store.get(".zattrs")) == {"g": 1}

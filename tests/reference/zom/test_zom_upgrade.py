@@ -8,10 +8,10 @@ import warnings
 
 import numpy as np
 import pytest
+from zom_fixtures import raw, zarray
 
 from conformance.reference import DirectoryStore, MemoryStore, get_format, zom
 from conformance.reference.errors import MetadataError, UnsupportedError, ZarrError
-from zom_fixtures import raw, zarray
 
 BLOSC = {"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0}
 
@@ -50,7 +50,16 @@ def test_order_f_becomes_a_reversing_transpose():
     assert doc["codecs"][1]["name"] == "bytes"
 
 
-@pytest.mark.parametrize("shuffle, dtype, expected", [(0, "<i4", "noshuffle"), (1, "<i4", "shuffle"), (2, "<f8", "bitshuffle"), (-1, "|u1", "bitshuffle"), (-1, "<i2", "shuffle")])
+@pytest.mark.parametrize(
+    "shuffle, dtype, expected",
+    [
+        (0, "<i4", "noshuffle"),
+        (1, "<i4", "shuffle"),
+        (2, "<f8", "bitshuffle"),
+        (-1, "|u1", "bitshuffle"),
+        (-1, "<i2", "shuffle"),
+    ],
+)
 def test_blosc_shuffle_becomes_a_string_with_typesize(shuffle, dtype, expected):
     doc = upgraded(dtype=dtype, compressor={**BLOSC, "shuffle": shuffle})
     blosc = doc["codecs"][-1]
@@ -61,9 +70,14 @@ def test_blosc_shuffle_becomes_a_string_with_typesize(shuffle, dtype, expected):
 
 
 def test_gzip_and_zstd():
-    assert upgraded(compressor={"id": "gzip", "level": 6})["codecs"][-1] == {"name": "gzip", "configuration": {"level": 6}}
+    assert upgraded(compressor={"id": "gzip", "level": 6})["codecs"][-1] == {
+        "name": "gzip",
+        "configuration": {"level": 6},
+    }
     assert upgraded(compressor={"id": "zstd", "level": 3})["codecs"][-1]["name"] == "zstd"
-    assert upgraded(compressor={"id": "zstd", "level": 3})["codecs"][-1]["configuration"]["level"] == 3
+    assert (
+        upgraded(compressor={"id": "zstd", "level": 3})["codecs"][-1]["configuration"]["level"] == 3
+    )
 
 
 def test_no_compressor_is_just_bytes_and_one_byte_types_need_no_endian():
@@ -73,8 +87,16 @@ def test_no_compressor_is_just_bytes_and_one_byte_types_need_no_endian():
 
 @pytest.mark.parametrize(
     "dtype, fill, expected",
-    [("<f8", "NaN", "NaN"), ("<f4", "-Infinity", "-Infinity"), ("<f8", None, 0.0), ("<i8", None, 0), ("|b1", None, False),
-     ("<c16", [1.0, "NaN"], [1.0, "NaN"]), ("<u8", 18446744073709551615, 18446744073709551615), ("<f2", 0.5, 0.5)],
+    [
+        ("<f8", "NaN", "NaN"),
+        ("<f4", "-Infinity", "-Infinity"),
+        ("<f8", None, 0.0),
+        ("<i8", None, 0),
+        ("|b1", None, False),
+        ("<c16", [1.0, "NaN"], [1.0, "NaN"]),
+        ("<u8", 18446744073709551615, 18446744073709551615),
+        ("<f2", 0.5, 0.5),
+    ],
 )
 def test_fill_values(dtype, fill, expected):
     doc = upgraded(dtype=dtype, fill_value=fill)
@@ -103,7 +125,9 @@ def test_empty_filters_are_no_filters():
     assert upgraded(filters=[])["codecs"] == upgraded(filters=None)["codecs"]
 
 
-@pytest.mark.parametrize("bad", [{"zarr_format": 2}, zarray(order="A"), zarray(dtype="f8"), [], zarray(shape=(-1,))])
+@pytest.mark.parametrize(
+    "bad", [{"zarr_format": 2}, zarray(order="A"), zarray(dtype="f8"), [], zarray(shape=(-1,))]
+)
 def test_invalid_v2_metadata_is_refused(bad):
     with pytest.raises(MetadataError):
         zom.upgrade_v2_array(bad, {})
@@ -120,7 +144,9 @@ def test_attributes_must_be_an_object():
 def reference_values(store, path, version):
     array = get_format(version).open_array(store, path)
     values = array[...]
-    return values.dtype.newbyteorder("=").name, values.astype(values.dtype.newbyteorder("<")).tobytes()
+    return values.dtype.newbyteorder("=").name, values.astype(
+        values.dtype.newbyteorder("<")
+    ).tobytes()
 
 
 def make_reference_v2_store() -> MemoryStore:
@@ -130,10 +156,30 @@ def make_reference_v2_store() -> MemoryStore:
     rng = np.random.default_rng(5)
     specs = {
         "a/i4": dict(shape=(7, 5), chunks=(3, 2), dtype="<i4", fill_value=-1, compressor=BLOSC),
-        "a/be": dict(shape=(6, 4), chunks=(4, 4), dtype=">i4", order="F", fill_value=7, dimension_separator="/"),
-        "f8": dict(shape=(3, 4, 5), chunks=(2, 3, 2), dtype="<f8", order="F", fill_value="NaN", compressor={"id": "gzip", "level": 1}),
+        "a/be": dict(
+            shape=(6, 4),
+            chunks=(4, 4),
+            dtype=">i4",
+            order="F",
+            fill_value=7,
+            dimension_separator="/",
+        ),
+        "f8": dict(
+            shape=(3, 4, 5),
+            chunks=(2, 3, 2),
+            dtype="<f8",
+            order="F",
+            fill_value="NaN",
+            compressor={"id": "gzip", "level": 1},
+        ),
         "u1": dict(shape=(33,), chunks=(8,), dtype="|u1", compressor={**BLOSC, "shuffle": -1}),
-        "b1": dict(shape=(5,), chunks=(2,), dtype="|b1", fill_value=True, compressor={"id": "zstd", "level": 1}),
+        "b1": dict(
+            shape=(5,),
+            chunks=(2,),
+            dtype="|b1",
+            fill_value=True,
+            compressor={"id": "zstd", "level": 1},
+        ),
         "scalar": dict(shape=(), chunks=(), dtype="<f4", fill_value=1.5),
     }
     for path, spec in specs.items():
@@ -141,9 +187,15 @@ def make_reference_v2_store() -> MemoryStore:
         v2.create_array(store, path, doc, {"name": path})
         array = v2.open_array(store, path)
         dtype = np.dtype(spec["dtype"])
-        values = (rng.random(spec["shape"]) * 100).astype(dtype) if dtype.kind != "b" else rng.random(spec["shape"]) > 0.5
+        values = (
+            (rng.random(spec["shape"]) * 100).astype(dtype)
+            if dtype.kind != "b"
+            else rng.random(spec["shape"]) > 0.5
+        )
         if spec["shape"]:
-            region = tuple(slice(0, max(1, n - 2)) for n in spec["shape"])  # leave some chunks missing
+            region = tuple(
+                slice(0, max(1, n - 2)) for n in spec["shape"]
+            )  # leave some chunks missing
             array[region] = values[region]
         else:
             array[...] = values
@@ -152,13 +204,23 @@ def make_reference_v2_store() -> MemoryStore:
 
 def test_upgrade_store_reads_identically_with_the_reference():
     store = make_reference_v2_store()
-    before = {path: reference_values(store, path, "v2") for path, node in zom.iter_nodes(zom.from_store(store)) if node.kind == "array"}
-    chunk_keys = {k: v for k, v in store.data.items() if not k.endswith((".zarray", ".zgroup", ".zattrs"))}
+    before = {
+        path: reference_values(store, path, "v2")
+        for path, node in zom.iter_nodes(zom.from_store(store))
+        if node.kind == "array"
+    }
+    chunk_keys = {
+        k: v for k, v in store.data.items() if not k.endswith((".zarray", ".zgroup", ".zattrs"))
+    }
     model = zom.upgrade_store(store)
     assert model.version == 3 and model.attributes == {"title": "root"}
     after = {path: reference_values(store, path, "v3") for path in before}
     assert after == before
-    assert {k: v for k, v in store.data.items() if not k.endswith(("zarr.json", ".zarray", ".zgroup", ".zattrs"))} == chunk_keys
+    assert {
+        k: v
+        for k, v in store.data.items()
+        if not k.endswith(("zarr.json", ".zarray", ".zgroup", ".zattrs"))
+    } == chunk_keys
     assert json.loads(store.get("a/i4/zarr.json"))["attributes"] == {"name": "a/i4"}
 
 
@@ -172,7 +234,9 @@ def test_upgrade_store_writes_nothing_when_any_array_cannot_upgrade():
 
 
 def test_upgrade_store_refuses_names_v3_reserves():
-    store = MemoryStore({".zgroup": raw({"zarr_format": 2}), "__x/.zgroup": raw({"zarr_format": 2})})
+    store = MemoryStore(
+        {".zgroup": raw({"zarr_format": 2}), "__x/.zgroup": raw({"zarr_format": 2})}
+    )
     with pytest.raises(UnsupportedError):
         zom.upgrade_store(store)
     assert "zarr.json" not in store.data
@@ -198,18 +262,61 @@ def test_upgrade_store_can_remove_the_v2_documents():
 
 def zarr_python_v2_hierarchy(root) -> dict[str, np.ndarray]:
     zarr = pytest.importorskip("zarr")
-    from numcodecs import GZip, Zstd, Blosc
+    from numcodecs import Blosc, GZip, Zstd
 
     rng = np.random.default_rng(11)
-    group = zarr.open_group(str(root), mode="w", zarr_format=2, attributes={"made_by": "zarr-python"})
+    group = zarr.open_group(
+        str(root), mode="w", zarr_format=2, attributes={"made_by": "zarr-python"}
+    )
     sub = group.create_group("sub", attributes={"level": 1})
     specs = {
-        "i4": (group, dict(shape=(9, 7), chunks=(4, 3), dtype="<i4", fill_value=-3, compressors=Blosc(cname="zstd", shuffle=Blosc.SHUFFLE))),
-        "be": (group, dict(shape=(5, 6), chunks=(2, 4), dtype=">i2", order="F", fill_value=9, compressors=None)),
-        "nan": (sub, dict(shape=(4, 3, 5), chunks=(3, 2, 2), dtype="<f8", order="F", fill_value=np.nan, compressors=GZip(level=3))),
-        "u1": (sub, dict(shape=(40,), chunks=(16,), dtype="|u1", fill_value=0, compressors=Blosc(shuffle=Blosc.AUTOSHUFFLE))),
-        "c16": (sub, dict(shape=(6,), chunks=(4,), dtype="<c16", fill_value=1 + 2j, compressors=Zstd(level=2))),
-        "flags": (group, dict(shape=(7,), chunks=(3,), dtype="|b1", fill_value=False, compressors=None)),
+        "i4": (
+            group,
+            dict(
+                shape=(9, 7),
+                chunks=(4, 3),
+                dtype="<i4",
+                fill_value=-3,
+                compressors=Blosc(cname="zstd", shuffle=Blosc.SHUFFLE),
+            ),
+        ),
+        "be": (
+            group,
+            dict(
+                shape=(5, 6), chunks=(2, 4), dtype=">i2", order="F", fill_value=9, compressors=None
+            ),
+        ),
+        "nan": (
+            sub,
+            dict(
+                shape=(4, 3, 5),
+                chunks=(3, 2, 2),
+                dtype="<f8",
+                order="F",
+                fill_value=np.nan,
+                compressors=GZip(level=3),
+            ),
+        ),
+        "u1": (
+            sub,
+            dict(
+                shape=(40,),
+                chunks=(16,),
+                dtype="|u1",
+                fill_value=0,
+                compressors=Blosc(shuffle=Blosc.AUTOSHUFFLE),
+            ),
+        ),
+        "c16": (
+            sub,
+            dict(
+                shape=(6,), chunks=(4,), dtype="<c16", fill_value=1 + 2j, compressors=Zstd(level=2)
+            ),
+        ),
+        "flags": (
+            group,
+            dict(shape=(7,), chunks=(3,), dtype="|b1", fill_value=False, compressors=None),
+        ),
     }
     written = {}
     for name, (parent, spec) in specs.items():
@@ -230,10 +337,14 @@ def zarr_python_v2_hierarchy(root) -> dict[str, np.ndarray]:
 
 def as_bytes(values: np.ndarray) -> tuple[str, bytes]:
     values = np.asarray(values)
-    return values.dtype.newbyteorder("=").name, values.astype(values.dtype.newbyteorder("<")).tobytes()
+    return values.dtype.newbyteorder("=").name, values.astype(
+        values.dtype.newbyteorder("<")
+    ).tobytes()
 
 
-def test_upgrade_of_a_zarr_python_store_reads_identically_in_zarr_python_3_and_the_reference(tmp_path):
+def test_upgrade_of_a_zarr_python_store_reads_identically_in_zarr_python_3_and_the_reference(
+    tmp_path,
+):
     zarr = pytest.importorskip("zarr")
     root = tmp_path / "h.zarr"
     with warnings.catch_warnings():
@@ -245,7 +356,9 @@ def test_upgrade_of_a_zarr_python_store_reads_identically_in_zarr_python_3_and_t
 
     zom.upgrade_store(store)
 
-    warnings.filterwarnings("ignore", message="Object at .z", category=UserWarning)  # v2 keys stay beside
+    warnings.filterwarnings(
+        "ignore", message="Object at .z", category=UserWarning
+    )  # v2 keys stay beside
     for path, values in v2_values.items():
         v3_array = zarr.open_array(str(root), path=path, mode="r", zarr_format=3)
         assert v3_array.metadata.zarr_format == 3
@@ -253,4 +366,6 @@ def test_upgrade_of_a_zarr_python_store_reads_identically_in_zarr_python_3_and_t
         assert reference_values(store, path, "v3") == as_bytes(values), path
     group = zarr.open_group(str(root), mode="r", zarr_format=3)
     assert group.attrs.asdict() == {"made_by": "zarr-python"}
-    assert sorted(name for name, _ in group.members(max_depth=None)) == sorted(["sub", "i4", "be", "flags", "sub/nan", "sub/u1", "sub/c16"])
+    assert sorted(name for name, _ in group.members(max_depth=None)) == sorted(
+        ["sub", "i4", "be", "flags", "sub/nan", "sub/u1", "sub/c16"]
+    )

@@ -8,7 +8,17 @@ from .metadata import ArrayMeta, array_metadata, parse_array_metadata, parse_gro
 from .paths import normalize_path
 
 __all__ = [
-    "FORMAT", "V2Format", "ArrayMeta", "array_metadata", "parse_array_metadata", "parse_group_metadata",
-    "parse_dtype", "dtype_to_json", "parse_fill_value", "encode_fill_value", "normalize_path",
-    "write_consolidated", "read_consolidated",
+    "FORMAT",
+    "ArrayMeta",
+    "V2Format",
+    "array_metadata",
+    "dtype_to_json",
+    "encode_fill_value",
+    "normalize_path",
+    "parse_array_metadata",
+    "parse_dtype",
+    "parse_fill_value",
+    "parse_group_metadata",
+    "read_consolidated",
+    "write_consolidated",
 ]

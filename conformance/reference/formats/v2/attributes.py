@@ -13,15 +13,22 @@ def encode_attributes(attributes: Any, requirement: str = "V2-ATTR-001") -> byte
     """ASCII JSON for an attributes mapping. Anything that would not read back as the same JSON
     value (NaN, non-string keys, tuples, NumPy scalars, ...) is refused rather than altered."""
     if not isinstance(attributes, dict):
-        raise MetadataError("invalid-attributes", f"attributes must be a dict, got {type(attributes).__name__}",
-                            requirement)
+        raise MetadataError(
+            "invalid-attributes",
+            f"attributes must be a dict, got {type(attributes).__name__}",
+            requirement,
+        )
     try:
         data = jsonio.dumps_ascii(attributes)
         same = jsonio.loads(data) == attributes and _same_types(jsonio.loads(data), attributes)
     except (TypeError, ValueError, RecursionError, MetadataError) as exc:
-        raise MetadataError("invalid-attributes", f"attributes are not plain JSON: {exc}", requirement) from None
+        raise MetadataError(
+            "invalid-attributes", f"attributes are not plain JSON: {exc}", requirement
+        ) from None
     if not same:
-        raise MetadataError("invalid-attributes", "attributes would not read back unchanged as JSON", requirement)
+        raise MetadataError(
+            "invalid-attributes", "attributes would not read back unchanged as JSON", requirement
+        )
     return data
 
 
@@ -42,6 +49,9 @@ def decode_attributes(data: bytes | None, what: str, requirement: str = "V2-ATTR
         return {}
     doc = jsonio.loads(data, what, requirement)
     if not isinstance(doc, dict):
-        raise MetadataError("invalid-attributes", f"{what} must be a JSON object, got {type(doc).__name__}",
-                            requirement)
+        raise MetadataError(
+            "invalid-attributes",
+            f"{what} must be a JSON object, got {type(doc).__name__}",
+            requirement,
+        )
     return doc

@@ -33,35 +33,51 @@ CHECKSUM_CODECS = frozenset({"crc32", "crc32c", "adler32", "fletcher32", "jenkin
 def build_codec(config: Any, role: str, requirement: str) -> Codec:
     """A numcodecs codec from a v2 compressor or filter object (which must carry an "id")."""
     if not isinstance(config, dict):
-        raise MetadataError("invalid-codec", f"{role} must be a JSON object, got {config!r}", requirement)
+        raise MetadataError(
+            "invalid-codec", f"{role} must be a JSON object, got {config!r}", requirement
+        )
     codec_id = config.get("id")
     if codec_id is None:
-        raise MetadataError("invalid-codec", f"{role} {config!r} has no \"id\"", requirement)
+        raise MetadataError("invalid-codec", f'{role} {config!r} has no "id"', requirement)
     if not isinstance(codec_id, str):
-        raise MetadataError("invalid-codec", f"{role} id {codec_id!r} must be a string", requirement)
+        raise MetadataError(
+            "invalid-codec", f"{role} id {codec_id!r} must be a string", requirement
+        )
     if codec_id in REFUSED_CODECS:
-        raise UnsupportedError(f"{role} {codec_id!r} is refused: {REFUSED_CODECS[codec_id]}", requirement)
+        raise UnsupportedError(
+            f"{role} {codec_id!r} is refused: {REFUSED_CODECS[codec_id]}", requirement
+        )
     try:
         codec = numcodecs.get_codec(dict(config))
         if codec_id in _PROBED:  # (not lzma: a high preset costs hundreds of MB to try)
             codec.encode(bytes(16))
         return codec
     except numcodecs.errors.UnknownCodecError:
-        raise MetadataError("unknown-codec", f"{role} {codec_id!r} is not a known codec", "V2-CHUNK-008") from None
+        raise MetadataError(
+            "unknown-codec", f"{role} {codec_id!r} is not a known codec", "V2-CHUNK-008"
+        ) from None
     except Exception as exc:  # the codec refused its configuration
-        raise MetadataError("invalid-codec", f"{role} {config!r} is not a valid configuration: {exc}",
-                            requirement) from None
+        raise MetadataError(
+            "invalid-codec", f"{role} {config!r} is not a valid configuration: {exc}", requirement
+        ) from None
 
 
 def _check_blosc_header(data: bytes, bound: int = MAX_CHUNK_BYTES) -> None:
     """Refuse a Blosc frame whose header disagrees with its length before the C library sees it."""
     if len(data) < 16:
-        raise ChunkError("corrupt-chunk", f"blosc chunk of {len(data)} bytes is shorter than its 16-byte header")
+        raise ChunkError(
+            "corrupt-chunk", f"blosc chunk of {len(data)} bytes is shorter than its 16-byte header"
+        )
     nbytes, _blocksize, cbytes = struct.unpack_from("<III", data, 4)
     if cbytes != len(data):
-        raise ChunkError("corrupt-chunk", f"blosc header says {cbytes} compressed bytes, the chunk has {len(data)}")
+        raise ChunkError(
+            "corrupt-chunk",
+            f"blosc header says {cbytes} compressed bytes, the chunk has {len(data)}",
+        )
     if nbytes > bound:
-        raise ChunkError("corrupt-chunk", f"blosc header claims {nbytes} decoded bytes, at most {bound} expected")
+        raise ChunkError(
+            "corrupt-chunk", f"blosc header claims {nbytes} decoded bytes, at most {bound} expected"
+        )
 
 
 def _check_vlen_header(buf: Any, count: int) -> None:
@@ -72,7 +88,10 @@ def _check_vlen_header(buf: Any, count: int) -> None:
         raise ChunkError("corrupt-chunk", "vlen chunk is shorter than its 4-byte item count")
     (items,) = struct.unpack_from("<I", raw.tobytes()[:4])
     if items != count or raw.nbytes < 4 + 4 * items:
-        raise ChunkError("corrupt-chunk", f"vlen chunk claims {items} items in {raw.nbytes} bytes, expected {count}")
+        raise ChunkError(
+            "corrupt-chunk",
+            f"vlen chunk claims {items} items in {raw.nbytes} bytes, expected {count}",
+        )
 
 
 def _check_lz4_header(data: bytes, bound: int = MAX_CHUNK_BYTES) -> None:
@@ -92,9 +111,14 @@ def _bounded_decompress(codec_id: str, data: bytes, bound: int) -> bytes | None:
         try:
             out = inflater.decompress(data, bound + 1)
         except zlib.error as exc:
-            raise ChunkError("corrupt-chunk", f"{codec_id} stream cannot be decoded: {exc}") from None
+            raise ChunkError(
+                "corrupt-chunk", f"{codec_id} stream cannot be decoded: {exc}"
+            ) from None
         if len(out) > bound or inflater.unconsumed_tail:
-            raise ChunkError("corrupt-chunk", f"{codec_id} stream decodes to more than the {bound} bytes expected")
+            raise ChunkError(
+                "corrupt-chunk",
+                f"{codec_id} stream decodes to more than the {bound} bytes expected",
+            )
         if not inflater.eof:
             raise ChunkError("corrupt-chunk", f"{codec_id} stream is truncated")
         return out
@@ -105,7 +129,9 @@ def _bounded_decompress(codec_id: str, data: bytes, bound: int) -> bytes | None:
         except (OSError, ValueError) as exc:
             raise ChunkError("corrupt-chunk", f"bz2 stream cannot be decoded: {exc}") from None
         if len(out) > bound or not inflater.eof:
-            raise ChunkError("corrupt-chunk", f"bz2 stream is truncated or decodes to more than {bound} bytes")
+            raise ChunkError(
+                "corrupt-chunk", f"bz2 stream is truncated or decodes to more than {bound} bytes"
+            )
         return out
     if codec_id == "blosc":
         _check_blosc_header(data, bound)
@@ -115,15 +141,23 @@ def _bounded_decompress(codec_id: str, data: bytes, bound: int) -> bytes | None:
         from ..v3.codecs.zstd_frames import walk
 
         if walk(data).bound > bound:
-            raise ChunkError("corrupt-chunk", f"zstd frames may decode to more than the {bound} bytes expected")
+            raise ChunkError(
+                "corrupt-chunk", f"zstd frames may decode to more than the {bound} bytes expected"
+            )
     return None
 
 
 class V2ChunkCodec:
     """The ChunkCodec of a v2 (or v1) array."""
 
-    def __init__(self, dtype: np.dtype, chunk_shape: tuple[int, ...], order: str,
-                 filters: list[Codec], compressor: Codec | None):
+    def __init__(
+        self,
+        dtype: np.dtype,
+        chunk_shape: tuple[int, ...],
+        order: str,
+        filters: list[Codec],
+        compressor: Codec | None,
+    ):
         self.dtype = dtype
         self.chunk_shape = chunk_shape
         self.order = order
@@ -150,7 +184,11 @@ class V2ChunkCodec:
         buf: Any = data
         if self.compressor is not None:
             # Without filters the decoded size is known exactly; filters may change it.
-            bound = self.count * self.dtype.itemsize if not self.filters and not self.dtype.hasobject else MAX_CHUNK_BYTES
+            bound = (
+                self.count * self.dtype.itemsize
+                if not self.filters and not self.dtype.hasobject
+                else MAX_CHUNK_BYTES
+            )
             out = _bounded_decompress(self.compressor.codec_id, bytes(data), bound)
             buf = self.compressor.decode(buf) if out is None else out
         for f in reversed(self.filters):
@@ -160,16 +198,24 @@ class V2ChunkCodec:
                 buf = f.decode(buf)
             except Exception as exc:
                 if f.codec_id in CHECKSUM_CODECS:
-                    raise ChunkError("checksum-mismatch", f"{f.codec_id} check failed: {exc}") from None
+                    raise ChunkError(
+                        "checksum-mismatch", f"{f.codec_id} check failed: {exc}"
+                    ) from None
                 raise
         if self.dtype.hasobject:
             flat = np.asarray(buf)
             if flat.dtype != object or flat.size != self.count:
-                raise ChunkError("corrupt-chunk", f"object chunk decodes to {flat.size} items, expected {self.count}")
+                raise ChunkError(
+                    "corrupt-chunk",
+                    f"object chunk decodes to {flat.size} items, expected {self.count}",
+                )
             return flat.reshape(self.chunk_shape, order=self.order)
         raw = ensure_contiguous_ndarray(buf).view(np.uint8)
         expected = self.count * self.dtype.itemsize
         if raw.nbytes != expected:
-            raise ChunkError("corrupt-chunk", f"chunk decodes to {raw.nbytes} bytes, expected {expected}",
-                             "V2-CHUNK-005")
+            raise ChunkError(
+                "corrupt-chunk",
+                f"chunk decodes to {raw.nbytes} bytes, expected {expected}",
+                "V2-CHUNK-005",
+            )
         return np.frombuffer(raw, dtype=self.dtype).reshape(self.chunk_shape, order=self.order)

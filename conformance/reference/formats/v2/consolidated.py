@@ -11,7 +11,15 @@ from __future__ import annotations
 from ... import jsonio
 from ...errors import MetadataError
 from ...stores import Store
-from .paths import ARRAY_KEY, ATTRS_KEY, CONSOLIDATED_KEY, GROUP_KEY, key_prefix, node_key, normalize_path
+from .paths import (
+    ARRAY_KEY,
+    ATTRS_KEY,
+    CONSOLIDATED_KEY,
+    GROUP_KEY,
+    key_prefix,
+    node_key,
+    normalize_path,
+)
 
 _METADATA_NAMES = (ARRAY_KEY, GROUP_KEY, ATTRS_KEY)
 
@@ -23,7 +31,7 @@ def write_consolidated(store: Store, path: str = "") -> dict:
     metadata = {}
     for key in sorted(store.list_prefix(prefix)):
         if key.rsplit("/", 1)[-1] in _METADATA_NAMES:
-            metadata[key[len(prefix):]] = jsonio.loads(store.get(key), key)
+            metadata[key[len(prefix) :]] = jsonio.loads(store.get(key), key)
     document = {"zarr_consolidated_format": 1, "metadata": metadata}
     store.set(node_key(path, CONSOLIDATED_KEY), jsonio.dumps_ascii(document))
     return document
@@ -36,13 +44,19 @@ def read_consolidated(store: Store, path: str = "") -> dict | None:
     if data is None:
         return None
     document = jsonio.load_object(data, CONSOLIDATED_KEY)
-    if document.get("zarr_consolidated_format") != 1 or isinstance(document.get("zarr_consolidated_format"), bool):
-        raise MetadataError("invalid-zarr-format",
-                            f"zarr_consolidated_format must be 1, got {document.get('zarr_consolidated_format')!r}")
+    if document.get("zarr_consolidated_format") != 1 or isinstance(
+        document.get("zarr_consolidated_format"), bool
+    ):
+        raise MetadataError(
+            "invalid-zarr-format",
+            f"zarr_consolidated_format must be 1, got {document.get('zarr_consolidated_format')!r}",
+        )
     metadata = document.get("metadata")
     if not isinstance(metadata, dict):
-        raise MetadataError("invalid-metadata", ".zmetadata has no \"metadata\" object")
+        raise MetadataError("invalid-metadata", '.zmetadata has no "metadata" object')
     for key, value in metadata.items():
         if key.rsplit("/", 1)[-1] not in _METADATA_NAMES or not isinstance(value, dict):
-            raise MetadataError("invalid-metadata", f".zmetadata entry {key!r} is not a metadata document")
+            raise MetadataError(
+                "invalid-metadata", f".zmetadata entry {key!r} is not a metadata document"
+            )
     return metadata

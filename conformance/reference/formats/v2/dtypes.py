@@ -29,13 +29,18 @@ def _bad(message: str, requirement: str = "V2-DTYPE-001") -> MetadataError:
     return MetadataError("invalid-data-type", message, requirement)
 
 
-def parse_typestr(text: Any, *, allow_object: bool = True, requirement: str = "V2-DTYPE-001") -> np.dtype:
+def parse_typestr(
+    text: Any, *, allow_object: bool = True, requirement: str = "V2-DTYPE-001"
+) -> np.dtype:
     """A simple typestr such as '<f8', '>i4', '|b1', '|S12', '<U3', '<M8[ns]', '|V3' or '|O'."""
     if not isinstance(text, str):
         raise _bad(f"data type must be a string or a list, got {type(text).__name__}", requirement)
     match = _TYPESTR.match(text)
     if match is None:
-        raise _bad(f"{text[:40]!r} is not a typestr with an explicit byte order ('<', '>' or '|')", requirement)
+        raise _bad(
+            f"{text[:40]!r} is not a typestr with an explicit byte order ('<', '>' or '|')",
+            requirement,
+        )
     order, kind, size_text, multiplier, unit = match.groups()
     if kind == "O":
         if size_text not in ("", "8") or unit is not None or order != "|":
@@ -50,7 +55,10 @@ def parse_typestr(text: Any, *, allow_object: bool = True, requirement: str = "V
         if size != 8:
             raise _bad(f"{text!r}: datetime/timedelta types are 8 bytes", "V2-DTYPE-004")
         if unit is None or unit not in _TIME_UNITS:
-            raise _bad(f"{text!r}: datetime/timedelta types need a unit in brackets, e.g. '<M8[ns]'", "V2-DTYPE-004")
+            raise _bad(
+                f"{text!r}: datetime/timedelta types need a unit in brackets, e.g. '<M8[ns]'",
+                "V2-DTYPE-004",
+            )
         if multiplier is not None and multiplier != "" and int(multiplier) == 0:
             raise _bad(f"{text!r}: the unit multiplier must be positive", "V2-DTYPE-004")
     elif unit is not None:
@@ -71,12 +79,22 @@ def parse_typestr(text: Any, *, allow_object: bool = True, requirement: str = "V
         order = "|"
     try:
         return np.dtype(order + text[1:])
-    except (TypeError, ValueError, OverflowError) as exc:  # e.g. a unit multiplier NumPy cannot hold
+    except (
+        TypeError,
+        ValueError,
+        OverflowError,
+    ) as exc:  # e.g. a unit multiplier NumPy cannot hold
         raise _bad(f"{text!r} is not a valid data type: {exc}", requirement) from None
 
 
-def parse_dtype(doc: Any, *, nested: bool = True, subarrays: bool = True, allow_object: bool = True,
-                _depth: int = 0) -> np.dtype:
+def parse_dtype(
+    doc: Any,
+    *,
+    nested: bool = True,
+    subarrays: bool = True,
+    allow_object: bool = True,
+    _depth: int = 0,
+) -> np.dtype:
     """The NumPy dtype for a v2 `dtype` member (a typestr or a list of fields).
 
     v1 passes nested=False, subarrays=False (V1-DTYPE-002)."""
@@ -91,7 +109,11 @@ def parse_dtype(doc: Any, *, nested: bool = True, subarrays: bool = True, allow_
     names, formats, offsets = [], [], []
     offset = 0
     for field in doc:
-        if not isinstance(field, list) or len(field) not in (2, 3) or (len(field) == 3 and not subarrays):
+        if (
+            not isinstance(field, list)
+            or len(field) not in (2, 3)
+            or (len(field) == 3 and not subarrays)
+        ):
             allowed = "[name, dtype] or [name, dtype, shape]" if subarrays else "[name, dtype]"
             raise _bad(f"structured field {field!r} must be {allowed}", "V2-DTYPE-007")
         name, spec = field[0], field[1]
@@ -100,19 +122,30 @@ def parse_dtype(doc: Any, *, nested: bool = True, subarrays: bool = True, allow_
         if name in names:
             raise _bad(f"structured field name {name!r} is repeated", "V2-DTYPE-007")
         if isinstance(spec, list) and not nested:
-            raise _bad(f"field {name!r}: nested structured types are not allowed here", "V2-DTYPE-008")
-        base = parse_dtype(spec, nested=nested, subarrays=subarrays, allow_object=False, _depth=_depth + 1)
+            raise _bad(
+                f"field {name!r}: nested structured types are not allowed here", "V2-DTYPE-008"
+            )
+        base = parse_dtype(
+            spec, nested=nested, subarrays=subarrays, allow_object=False, _depth=_depth + 1
+        )
         fmt: Any = base
         size = base.itemsize
         if len(field) == 3:
             shape = field[2]
-            if (not isinstance(shape, list) or len(shape) > 32
-                    or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape)):
-                raise _bad(f"field {name!r}: subarray shape {shape!r} must be a list of non-negative integers",
-                           "V2-DTYPE-007")
+            if (
+                not isinstance(shape, list)
+                or len(shape) > 32
+                or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape)
+            ):
+                raise _bad(
+                    f"field {name!r}: subarray shape {shape!r} must be a list of non-negative integers",
+                    "V2-DTYPE-007",
+                )
             count = math.prod(shape)
             if count * size > MAX_ITEMSIZE:
-                raise LimitError(f"field {name!r}: subarray of {shape} exceeds {MAX_ITEMSIZE} bytes")
+                raise LimitError(
+                    f"field {name!r}: subarray of {shape} exceeds {MAX_ITEMSIZE} bytes"
+                )
             if shape:
                 fmt = (base, tuple(shape))
                 size *= count
@@ -151,8 +184,10 @@ def dtype_to_json(dtype: Any) -> Any:
         parse_typestr(text)  # refuse anything the reader would refuse (long double, S0, ...)
         return text
     if not _is_packed(dtype):
-        raise _bad(f"structured dtype {dtype} has padding or out-of-order fields; v2 fields are packed",
-                   "V2-DTYPE-007")
+        raise _bad(
+            f"structured dtype {dtype} has padding or out-of-order fields; v2 fields are packed",
+            "V2-DTYPE-007",
+        )
     fields = []
     for name in dtype.names:
         field_dtype = dtype.fields[name][0]

@@ -39,12 +39,17 @@ def _is_number(value: Any) -> bool:
 def _parse_float(doc: Any, dtype: np.dtype) -> float:
     if isinstance(doc, str):
         if doc not in _FLOAT_WORDS:
-            raise _bad(f"float fill {doc!r} must be a number, 'NaN', 'Infinity' or '-Infinity'", "V2-FILL-001")
+            raise _bad(
+                f"float fill {doc!r} must be a number, 'NaN', 'Infinity' or '-Infinity'",
+                "V2-FILL-001",
+            )
         return _FLOAT_WORDS[doc]
     if not _is_number(doc):
         raise _bad(f"float fill {doc!r} must be a number", "V2-FILL-005")
     if isinstance(doc, float) and not math.isfinite(doc):
-        raise _bad("a non-finite float fill must be written as a string, not a bare token", "V2-META-009")
+        raise _bad(
+            "a non-finite float fill must be written as a string, not a bare token", "V2-META-009"
+        )
     try:
         value = float(doc)
     except OverflowError:
@@ -65,7 +70,9 @@ def _decode_base64(doc: Any, what: str, requirement: str) -> bytes:
         raise _bad(f"{what} fill {doc!r} is not standard Base64", requirement) from None
 
 
-def parse_fill_value(doc: Any, dtype: np.dtype, object_codec: str | None = None) -> np.ndarray | None:
+def parse_fill_value(
+    doc: Any, dtype: np.dtype, object_codec: str | None = None
+) -> np.ndarray | None:
     """The fill value a `.zarray` `fill_value` member denotes, as a 0-d array of `dtype` (or None)."""
     dtype = np.dtype(dtype)
     if doc is None:
@@ -74,7 +81,10 @@ def parse_fill_value(doc: Any, dtype: np.dtype, object_codec: str | None = None)
     if dtype.names is not None or kind == "V":
         raw = _decode_base64(doc, "structured" if dtype.names else "void", "V2-FILL-003")
         if len(raw) != dtype.itemsize:
-            raise _bad(f"fill decodes to {len(raw)} bytes, the item size is {dtype.itemsize}", "V2-FILL-003")
+            raise _bad(
+                f"fill decodes to {len(raw)} bytes, the item size is {dtype.itemsize}",
+                "V2-FILL-003",
+            )
         return np.frombuffer(raw, dtype=dtype).reshape(()).copy()
     if kind == "b":
         if isinstance(doc, bool) or (isinstance(doc, int) and doc in (0, 1)):
@@ -107,7 +117,9 @@ def parse_fill_value(doc: Any, dtype: np.dtype, object_codec: str | None = None)
         if isinstance(doc, float) and doc.is_integer():
             doc = int(doc)
         if not isinstance(doc, int) or isinstance(doc, bool) or not NAT <= doc < 2**63:
-            raise _bad(f"datetime/timedelta fill must be an int64 count, got {doc!r}", "V2-DTYPE-004")
+            raise _bad(
+                f"datetime/timedelta fill must be an int64 count, got {doc!r}", "V2-DTYPE-004"
+            )
         return np.array(doc, dtype=f"{dtype.str[0]}i8").view(dtype)
     if kind == "S":
         raw = _decode_base64(doc, "bytes", "V2-FILL-002")
@@ -144,7 +156,8 @@ NUMERIC_STRING_FILL = (
     "default for object arrays: the v2 spec (§Metadata, fill_value) asks only for a scalar, so it is "
     "allowed, but it does not say which string zero means; the reference reads missing elements as '' "
     "(the zero string, as zarrs does and as zarr-python 2 makes of fill 0 for '<U' arrays), while "
-    "zarr-python 2 returns the integer 0 and zarr-python 3 the string '0'; writers should write the string itself")
+    "zarr-python 2 returns the integer 0 and zarr-python 3 the string '0'; writers should write the string itself"
+)
 
 
 def _encode_float(value: float) -> Any:
@@ -164,7 +177,10 @@ def _as_fill_array(value: Any, dtype: np.dtype) -> np.ndarray:
         if dtype.names is not None or kind == "V":
             if isinstance(value, (bytes, bytearray)):
                 if len(value) != dtype.itemsize:
-                    raise _bad(f"fill of {len(value)} bytes for an item of {dtype.itemsize} bytes", "V2-FILL-003")
+                    raise _bad(
+                        f"fill of {len(value)} bytes for an item of {dtype.itemsize} bytes",
+                        "V2-FILL-003",
+                    )
                 return np.frombuffer(bytes(value), dtype=dtype).reshape(()).copy()
             return np.array(value, dtype=dtype)
         if kind == "S":
@@ -181,7 +197,11 @@ def _as_fill_array(value: Any, dtype: np.dtype) -> np.ndarray:
             out = np.empty((), dtype=object)
             out[()] = value
             return out
-        if kind in "iub" and isinstance(value, (float, np.floating)) and not float(value).is_integer():
+        if (
+            kind in "iub"
+            and isinstance(value, (float, np.floating))
+            and not float(value).is_integer()
+        ):
             raise _bad(f"fill {value!r} is not a value of {dtype}")
         if kind in "iu":
             info = np.iinfo(dtype)

@@ -3,7 +3,8 @@ explicit groups with ancestor creation (V2-GROUP-*), chunks under `P/<i.j...>` (
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ... import jsonio
 from ...array import Array, ArrayLayout, Group, join_path
@@ -12,7 +13,13 @@ from ...stores import Store
 from ..base import Format
 from .attributes import decode_attributes, encode_attributes
 from .codecs import V2ChunkCodec
-from .metadata import GROUP_DOCUMENT, ArrayMeta, array_metadata, parse_array_metadata, parse_group_metadata
+from .metadata import (
+    GROUP_DOCUMENT,
+    ArrayMeta,
+    array_metadata,
+    parse_array_metadata,
+    parse_group_metadata,
+)
 from .paths import ARRAY_KEY, ATTRS_KEY, GROUP_KEY, ancestors, key_prefix, node_key, normalize_path
 
 
@@ -29,8 +36,14 @@ def chunk_key_function(path: str, separator: str) -> Callable[[tuple[int, ...]],
 
 def layout_for(meta: ArrayMeta, path: str) -> ArrayLayout:
     codec = V2ChunkCodec(meta.dtype, meta.chunks, meta.order, list(meta.filters), meta.compressor)
-    return ArrayLayout(meta.shape, meta.chunks, meta.dtype, meta.fill_value,
-                       chunk_key_function(path, meta.dimension_separator), codec)
+    return ArrayLayout(
+        meta.shape,
+        meta.chunks,
+        meta.dtype,
+        meta.fill_value,
+        chunk_key_function(path, meta.dimension_separator),
+        codec,
+    )
 
 
 def _writable_path(path: str) -> str:
@@ -51,7 +64,9 @@ class V2Format(Format):
         is_array = store.contains(node_key(path, ARRAY_KEY))
         is_group = store.contains(node_key(path, GROUP_KEY))
         if is_array and is_group:
-            raise MetadataError("invalid-node-type", f"both .zarray and .zgroup exist at {path or '/'!r}")
+            raise MetadataError(
+                "invalid-node-type", f"both .zarray and .zgroup exist at {path or '/'!r}"
+            )
         return "array" if is_array else "group" if is_group else None
 
     def children(self, store: Store, path: str) -> dict[str, str]:
@@ -100,7 +115,10 @@ class V2Format(Format):
         for ancestor in ancestors(path):
             kind = self.node_kind(store, ancestor)
             if kind == "array":
-                raise MetadataError("invalid-node-type", f"cannot create {path!r} inside the array {ancestor or '/'!r}")
+                raise MetadataError(
+                    "invalid-node-type",
+                    f"cannot create {path!r} inside the array {ancestor or '/'!r}",
+                )
             if kind is None:
                 missing.append(ancestor)
         if self._exists(store, path) and not overwrite:
@@ -110,8 +128,16 @@ class V2Format(Format):
     def _exists(self, store: Store, path: str) -> bool:
         return any(store.contains(node_key(path, k)) for k in (ARRAY_KEY, GROUP_KEY))
 
-    def _write_node(self, store: Store, path: str, missing: list[str], key: str, document: dict,
-                    attributes: bytes | None, overwrite: bool) -> None:
+    def _write_node(
+        self,
+        store: Store,
+        path: str,
+        missing: list[str],
+        key: str,
+        document: dict,
+        attributes: bytes | None,
+        overwrite: bool,
+    ) -> None:
         if overwrite:  # the old node and everything under it go, as zarr-python's rmdir
             for old in store.list_prefix(key_prefix(path)):
                 store.erase(old)
@@ -121,20 +147,30 @@ class V2Format(Format):
         if attributes is not None:
             store.set(node_key(path, ATTRS_KEY), attributes)
 
-    def create_array(self, store: Store, path: str, metadata: dict, attributes: dict | None = None,
-                     overwrite: bool = False) -> Array:
+    def create_array(
+        self,
+        store: Store,
+        path: str,
+        metadata: dict,
+        attributes: dict | None = None,
+        overwrite: bool = False,
+    ) -> Array:
         path = _writable_path(path)
         parse_array_metadata(metadata)
         try:
             document = jsonio.loads(jsonio.dumps_ascii(metadata))
         except (TypeError, ValueError) as exc:
-            raise MetadataError("invalid-metadata", f"array metadata is not JSON: {exc}", "V2-META-009") from None
+            raise MetadataError(
+                "invalid-metadata", f"array metadata is not JSON: {exc}", "V2-META-009"
+            ) from None
         attrs = encode_attributes(attributes) if attributes else None
         missing = self._prepare(store, path, overwrite)
         self._write_node(store, path, missing, ARRAY_KEY, document, attrs, overwrite)
         return self.open_array(store, path)
 
-    def create_group(self, store: Store, path: str, attributes: dict | None = None, overwrite: bool = False) -> Group:
+    def create_group(
+        self, store: Store, path: str, attributes: dict | None = None, overwrite: bool = False
+    ) -> Group:
         path = _writable_path(path)
         attrs = encode_attributes(attributes) if attributes else None
         missing = self._prepare(store, path, overwrite)

@@ -13,8 +13,17 @@ from .data_types import DataType, resolve_data_type
 from .fill_value import encode_fill_value
 
 DEFAULT_FILL = {
-    "bool": False, "int": 0, "uint": 0, "float": 0.0, "complex": [0.0, 0.0],
-    "string": "", "bytes": b"", "datetime": 0, "timedelta": 0, "utf32": "", "nulbytes": b"",
+    "bool": False,
+    "int": 0,
+    "uint": 0,
+    "float": 0.0,
+    "complex": [0.0, 0.0],
+    "string": "",
+    "bytes": b"",
+    "datetime": 0,
+    "timedelta": 0,
+    "utf32": "",
+    "nulbytes": b"",
 }
 
 
@@ -61,14 +70,21 @@ def array_document(
         raise MetadataError("invalid-order", f"order must be 'C' or 'F', got {order!r}")
     codecs = list(codecs) if codecs is not None else default_codecs(data_type, endian)
     if order == "F" and len(shape) >= 2:
-        codecs = [{"name": "transpose", "configuration": {"order": list(range(len(shape) - 1, -1, -1))}}, *codecs]
+        codecs = [
+            {"name": "transpose", "configuration": {"order": list(range(len(shape) - 1, -1, -1))}},
+            *codecs,
+        ]
     fill = DEFAULT_FILL.get(data_type.kind) if fill_value is None else fill_value
     if fill_value is None and data_type.name == "float8_e8m0fnu":
         fill = 1.0  # the type has no zero
     if fill is None and data_type.kind == "struct":
         fill = np.zeros((), dtype=data_type.dtype)  # every field zero
     elif fill is None:  # raw types: all zero bytes
-        fill = [0] * data_type.itemsize if data_type.configuration is None else bytes(data_type.itemsize)
+        fill = (
+            [0] * data_type.itemsize
+            if data_type.configuration is None
+            else bytes(data_type.itemsize)
+        )
     doc: dict[str, Any] = {
         "zarr_format": 3,
         "node_type": "array",
@@ -112,4 +128,6 @@ def _int_tuple(value: Any, what: str) -> tuple[int, ...]:
     try:
         return tuple(int(n) for n in value)
     except (TypeError, ValueError):
-        raise MetadataError("invalid-shape", f"{what} must be a sequence of integers, got {value!r}") from None
+        raise MetadataError(
+            "invalid-shape", f"{what} must be a sequence of integers, got {value!r}"
+        ) from None

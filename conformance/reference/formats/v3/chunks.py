@@ -20,10 +20,17 @@ MAX_EDGES = 1 << 22  # explicit chunk edges per axis a rectilinear grid may expa
 def _unknown(point: str, name: str, invalid: str, unknown: str) -> MetadataError:
     if registry.is_registered(point, name):
         why = registry.REFUSED.get((point, name), "the reference does not implement it")
-        return ExtensionNotImplemented(unknown, f"{point} {name!r} is registered in {registry.REGISTRY_COMMIT} but {why}",
-                                       "V3-EXT-005")
-    return MetadataError(invalid, f"unknown {point} {name!r} (not registered in {registry.REGISTRY_COMMIT}; "
-                         "a reader must refuse to open the array)", "V3-EXT-005")
+        return ExtensionNotImplemented(
+            unknown,
+            f"{point} {name!r} is registered in {registry.REGISTRY_COMMIT} but {why}",
+            "V3-EXT-005",
+        )
+    return MetadataError(
+        invalid,
+        f"unknown {point} {name!r} (not registered in {registry.REGISTRY_COMMIT}; "
+        "a reader must refuse to open the array)",
+        "V3-EXT-005",
+    )
 
 
 def parse_rectilinear(configuration, rank: int) -> RectilinearGrid:
@@ -31,8 +38,11 @@ def parse_rectilinear(configuration, rank: int) -> RectilinearGrid:
     dimension (an integer repeated to cover the axis, or a list of lengths and [length, count]
     run-length pairs). The lengths of an axis must add up to at least its extent (checked with the
     shape, see `check_covers`)."""
+
     def bad(message: str) -> MetadataError:
-        return MetadataError("invalid-chunk-grid", f"rectilinear chunk grid: {message}", "V3-GRID-001")
+        return MetadataError(
+            "invalid-chunk-grid", f"rectilinear chunk grid: {message}", "V3-GRID-001"
+        )
 
     if not isinstance(configuration, dict) or set(configuration) != {"kind", "chunk_shapes"}:
         raise bad("the configuration must hold exactly 'kind' and 'chunk_shapes'")
@@ -42,9 +52,16 @@ def parse_rectilinear(configuration, rank: int) -> RectilinearGrid:
     if not isinstance(shapes, list):
         raise bad("chunk_shapes must be a list")
     if len(shapes) != rank:
-        raise MetadataError("invalid-chunk-shape", f"rectilinear chunk_shapes has {len(shapes)} entries, the array "
-                            f"has rank {rank}", "V3-ARR-012")
-    return RectilinearGrid([_axis_edges(entry, bad) for entry in shapes]) if rank else RectilinearGrid([])
+        raise MetadataError(
+            "invalid-chunk-shape",
+            f"rectilinear chunk_shapes has {len(shapes)} entries, the array has rank {rank}",
+            "V3-ARR-012",
+        )
+    return (
+        RectilinearGrid([_axis_edges(entry, bad) for entry in shapes])
+        if rank
+        else RectilinearGrid([])
+    )
 
 
 def _positive(value) -> bool:
@@ -60,12 +77,16 @@ def _axis_edges(entry, bad) -> list[int] | int:
     for item in entry:
         if _positive(item):
             edges.append(item)
-        elif isinstance(item, list) and len(item) == 2 and _positive(item[0]) and _positive(item[1]):
+        elif (
+            isinstance(item, list) and len(item) == 2 and _positive(item[0]) and _positive(item[1])
+        ):
             if len(edges) + item[1] > MAX_EDGES:
                 raise LimitError(f"a rectilinear axis expands to more than {MAX_EDGES} chunks")
             edges.extend([item[0]] * item[1])
         else:
-            raise bad(f"{item!r} is neither a positive edge length nor a [length, count] pair of positive integers")
+            raise bad(
+                f"{item!r} is neither a positive edge length nor a [length, count] pair of positive integers"
+            )
         if len(edges) > MAX_EDGES:
             raise LimitError(f"a rectilinear axis expands to more than {MAX_EDGES} chunks")
     return edges
@@ -85,10 +106,15 @@ def check_covers(grid, chunk_shapes_json, shape: tuple[int, ...]):
         else:
             axis_edges = list(grid.edges[axis])
             if sum(axis_edges) < extent:
-                raise MetadataError("invalid-chunk-grid", f"rectilinear chunk_shapes[{axis}] adds up to "
-                                    f"{sum(axis_edges)}, less than the extent {extent}", "V3-GRID-001")
+                raise MetadataError(
+                    "invalid-chunk-grid",
+                    f"rectilinear chunk_shapes[{axis}] adds up to "
+                    f"{sum(axis_edges)}, less than the extent {extent}",
+                    "V3-GRID-001",
+                )
             edges.append(axis_edges)
     return RectilinearGrid(edges)
+
 
 SEPARATORS = ("/", ".")
 
@@ -107,17 +133,27 @@ def parse_chunk_grid(value: Any, rank: int) -> tuple[int, ...]:
     config = ext.config()
     if set(config) != {"chunk_shape"}:
         raise MetadataError(
-            "invalid-chunk-grid", "a regular grid's configuration must hold exactly 'chunk_shape'", "V3-GRID-001"
+            "invalid-chunk-grid",
+            "a regular grid's configuration must hold exactly 'chunk_shape'",
+            "V3-GRID-001",
         )
     chunk_shape = config["chunk_shape"]
     if not isinstance(chunk_shape, list) or not all(type(n) is int for n in chunk_shape):
-        raise MetadataError("invalid-chunk-shape", f"chunk_shape must be a list of integers, got {chunk_shape!r}", "V3-GRID-001")
+        raise MetadataError(
+            "invalid-chunk-shape",
+            f"chunk_shape must be a list of integers, got {chunk_shape!r}",
+            "V3-GRID-001",
+        )
     if len(chunk_shape) != rank:
         raise MetadataError(
-            "invalid-chunk-shape", f"chunk_shape {chunk_shape} has rank {len(chunk_shape)}, the array has rank {rank}", "V3-ARR-012"
+            "invalid-chunk-shape",
+            f"chunk_shape {chunk_shape} has rank {len(chunk_shape)}, the array has rank {rank}",
+            "V3-ARR-012",
         )
     if any(n <= 0 for n in chunk_shape):
-        raise MetadataError("invalid-chunk-shape", f"chunk sizes must be positive, got {chunk_shape}", "V3-GRID-009")
+        raise MetadataError(
+            "invalid-chunk-shape", f"chunk sizes must be positive, got {chunk_shape}", "V3-GRID-009"
+        )
     return tuple(chunk_shape)
 
 
@@ -144,12 +180,23 @@ def parse_chunk_key_encoding(value: Any) -> ChunkKeyEncoding:
     names are read as 3.1 allows (V3-CKE-002, -003, -005, V3-EXT-002, V3-EXT-005)."""
     ext = parse_extension(value, "chunk_key_encoding", "invalid-chunk-key-encoding", "V3-EXT-001")
     if ext.name not in DEFAULT_SEPARATOR:
-        raise _unknown("chunk key encoding", ext.name, "invalid-chunk-key-encoding", "unknown-chunk-key-encoding")
+        raise _unknown(
+            "chunk key encoding",
+            ext.name,
+            "invalid-chunk-key-encoding",
+            "unknown-chunk-key-encoding",
+        )
     config = ext.config()
     unknown = sorted(set(config) - {"separator"})
     if unknown:
-        raise MetadataError("invalid-chunk-key-encoding", f"unknown configuration members {unknown}", "V3-CKE-003")
+        raise MetadataError(
+            "invalid-chunk-key-encoding", f"unknown configuration members {unknown}", "V3-CKE-003"
+        )
     separator = config.get("separator", DEFAULT_SEPARATOR[ext.name])
     if separator not in SEPARATORS or not isinstance(separator, str):
-        raise MetadataError("invalid-chunk-key-encoding", f"separator must be '/' or '.', got {separator!r}", "V3-CKE-003")
+        raise MetadataError(
+            "invalid-chunk-key-encoding",
+            f"separator must be '/' or '.', got {separator!r}",
+            "V3-CKE-003",
+        )
     return ChunkKeyEncoding(ext.name, separator)

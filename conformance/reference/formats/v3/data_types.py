@@ -56,7 +56,23 @@ COMPLEX_ALIASES = {"complex_float32": "c8", "complex_float64": "c16"}
 STRING_NAMES = ("string",)
 BYTES_NAMES = ("bytes", "variable_length_bytes")  # zarr-python 3.1 writes the second spelling
 TIME_TYPES = {"numpy.datetime64": ("datetime", "M8"), "numpy.timedelta64": ("timedelta", "m8")}
-TIME_UNITS = ("Y", "M", "W", "D", "h", "m", "s", "ms", "us", "μs", "ns", "ps", "fs", "as", "generic")
+TIME_UNITS = (
+    "Y",
+    "M",
+    "W",
+    "D",
+    "h",
+    "m",
+    "s",
+    "ms",
+    "us",
+    "μs",
+    "ns",
+    "ps",
+    "fs",
+    "as",
+    "generic",
+)
 LENGTH_TYPES = ("fixed_length_utf32", "null_terminated_bytes", "raw_bytes")
 STRUCT_NAMES = ("struct", "structured")
 CONFIGURED = (*TIME_TYPES, *LENGTH_TYPES, *STRUCT_NAMES)
@@ -78,7 +94,7 @@ class DataType:
     extension: bool = False  # defined by zarr-extensions (or a writer) rather than the core spec
     raw_dtype: np.dtype | None = field(default=None, compare=False)  # plain layout; None: dtype
     bits: int | None = field(default=None, compare=False)  # sub-byte types: significant low bits
-    component: "DataType | None" = field(default=None, compare=False)  # complex_<small float>: a part
+    component: DataType | None = field(default=None, compare=False)  # complex_<small float>: a part
     fields: tuple = field(default=(), compare=False)  # struct: ((name, DataType), ...)
     legacy: bool = field(default=False, compare=False)  # the read-only "structured" alias
 
@@ -103,7 +119,7 @@ class DataType:
         return self.name in small_types.FLOATS or self.name in small_types.INTS
 
     @property
-    def float_format(self) -> "small_types.FloatFormat | None":
+    def float_format(self) -> small_types.FloatFormat | None:
         return small_types.float_format(self.name) if self.name in small_types.FLOATS else None
 
     def to_json(self) -> str | dict:
@@ -154,17 +170,24 @@ def _unknown(name: str) -> MetadataError:
     """An unknown name. Registered but unimplemented: 'unknown-data-type'; unregistered:
     'invalid-data-type' (what V3-DT-008 asks a reader to refuse)."""
     if re.fullmatch(r"r[0-9]+", name):
-        return _invalid(f"raw data type {name!r}: the bit count is not a positive multiple of 8 the reference accepts",
-                        "V3-DT-007")
+        return _invalid(
+            f"raw data type {name!r}: the bit count is not a positive multiple of 8 the reference accepts",
+            "V3-DT-007",
+        )
     if registry.is_registered("data type", name):
         why = registry.REFUSED.get(("data type", name), "the reference does not implement it")
-        return MetadataError("unknown-data-type", f"data type {name!r} is registered in "
-                             f"{registry.REGISTRY_COMMIT} but {why}", "V3-DT-008")
+        return MetadataError(
+            "unknown-data-type",
+            f"data type {name!r} is registered in {registry.REGISTRY_COMMIT} but {why}",
+            "V3-DT-008",
+        )
     problem = registry.name_problem(name)
     if problem:
         return _invalid(f"unknown data type {name!r}: {problem}")
-    return _invalid(f"unknown data type {name!r}: it is not registered in {registry.REGISTRY_COMMIT} and the "
-                    "reference does not implement it, so a reader must refuse to open the array")
+    return _invalid(
+        f"unknown data type {name!r}: it is not registered in {registry.REGISTRY_COMMIT} and the "
+        "reference does not implement it, so a reader must refuse to open the array"
+    )
 
 
 def core_data_type(name: str) -> DataType | None:
@@ -176,7 +199,9 @@ def core_data_type(name: str) -> DataType | None:
     if match:
         bits = int(match.group(1))
         if bits % 8:
-            raise _invalid(f"raw data type {name!r}: the bit count must be a multiple of 8", "V3-DT-007")
+            raise _invalid(
+                f"raw data type {name!r}: the bit count must be a multiple of 8", "V3-DT-007"
+            )
         if bits // 8 > MAX_RAW_BYTES:
             raise LimitError(f"raw data type {name!r} is wider than the reference supports")
         return DataType(name, "raw", np.dtype(f"V{bits // 8}"))
@@ -195,17 +220,35 @@ def simple_extension_type(name: str) -> DataType | None:
         return DataType(name, "float", fmt.dtype, extension=True, raw_dtype=fmt.raw, bits=bits)
     if name in small_types.INTS:
         kind_type, bits, signed = small_types.INTS[name]
-        return DataType(name, "int" if signed else "uint", np.dtype(kind_type), extension=True,
-                        raw_dtype=np.dtype("u1"), bits=bits)
+        return DataType(
+            name,
+            "int" if signed else "uint",
+            np.dtype(kind_type),
+            extension=True,
+            raw_dtype=np.dtype("u1"),
+            bits=bits,
+        )
     if name in COMPLEX_ALIASES:
         return DataType(name, "complex", np.dtype(COMPLEX_ALIASES[name]), extension=True)
-    if name.startswith("complex_") and name[len("complex_"):] in (*small_types.FLOATS, "float16"):
-        part_name = name[len("complex_"):]
+    if name.startswith("complex_") and name[len("complex_") :] in (*small_types.FLOATS, "float16"):
+        part_name = name[len("complex_") :]
         part = core_data_type(part_name) or simple_extension_type(part_name)
-        dtype = np.dtype({"names": ["real", "imag"], "formats": [part.dtype, part.dtype],
-                          "offsets": [0, part.itemsize], "itemsize": 2 * part.itemsize})
-        raw = np.dtype({"names": ["real", "imag"], "formats": [part.raw, part.raw],
-                        "offsets": [0, part.itemsize], "itemsize": 2 * part.itemsize})
+        dtype = np.dtype(
+            {
+                "names": ["real", "imag"],
+                "formats": [part.dtype, part.dtype],
+                "offsets": [0, part.itemsize],
+                "itemsize": 2 * part.itemsize,
+            }
+        )
+        raw = np.dtype(
+            {
+                "names": ["real", "imag"],
+                "formats": [part.raw, part.raw],
+                "offsets": [0, part.itemsize],
+                "itemsize": 2 * part.itemsize,
+            }
+        )
         return DataType(name, "complex", dtype, extension=True, raw_dtype=raw, component=part)
     return None
 
@@ -221,7 +264,9 @@ def parse_data_type(value: Any, _depth: int = 0) -> DataType:
         if value in CONFIGURED:
             raise _invalid(f"data type {value!r} needs a configuration", "V3-DT-009")
         raise _unknown(value)
-    ext = parse_extension(value, "data_type", "invalid-data-type", "V3-DT-008", must_be_understood=True)
+    ext = parse_extension(
+        value, "data_type", "invalid-data-type", "V3-DT-008", must_be_understood=True
+    )
     if ext.name in TIME_TYPES:
         return _time_type(ext.name, ext.configuration)
     if ext.name in LENGTH_TYPES:
@@ -232,20 +277,26 @@ def parse_data_type(value: Any, _depth: int = 0) -> DataType:
     if known is None:
         raise _unknown(ext.name)
     if ext.configuration:  # 3.1 object form of a configuration-free type: {"name": "int32"}
-        raise _invalid(f"data type {ext.name!r} takes no configuration, got {sorted(ext.configuration)}",
-                       "V3-DT-009" if known.extension else "V3-DT-008")
+        raise _invalid(
+            f"data type {ext.name!r} takes no configuration, got {sorted(ext.configuration)}",
+            "V3-DT-009" if known.extension else "V3-DT-008",
+        )
     return known
 
 
 def _time_type(name: str, configuration: dict | None) -> DataType:
     kind, code = TIME_TYPES[name]
     if configuration is None or set(configuration) != {"unit", "scale_factor"}:
-        raise _invalid(f"{name}: configuration must have exactly 'unit' and 'scale_factor'", "V3-DT-009")
+        raise _invalid(
+            f"{name}: configuration must have exactly 'unit' and 'scale_factor'", "V3-DT-009"
+        )
     unit, scale = configuration["unit"], configuration["scale_factor"]
     if not isinstance(unit, str) or unit not in TIME_UNITS:
         raise _invalid(f"{name}: unknown unit {unit!r}", "V3-DT-009")
     if type(scale) is not int or not 1 <= scale <= MAX_SCALE_FACTOR:
-        raise _invalid(f"{name}: scale_factor must be an integer in [1, 2^31-1], got {scale!r}", "V3-DT-009")
+        raise _invalid(
+            f"{name}: scale_factor must be an integer in [1, 2^31-1], got {scale!r}", "V3-DT-009"
+        )
     if unit == "generic" and scale != 1:
         raise _invalid(f"{name}: the generic unit takes no scale factor other than 1", "V3-DT-009")
     numpy_unit = "us" if unit == "μs" else unit
@@ -258,13 +309,20 @@ def _length_type(name: str, configuration: dict | None) -> DataType:
         raise _invalid(f"{name}: configuration must have exactly 'length_bytes'", "V3-DT-009")
     length = configuration["length_bytes"]
     if type(length) is not int or length < 1:
-        raise _invalid(f"{name}: length_bytes must be a positive integer, got {length!r}", "V3-DT-009")
+        raise _invalid(
+            f"{name}: length_bytes must be a positive integer, got {length!r}", "V3-DT-009"
+        )
     if length > MAX_RAW_BYTES:
-        raise LimitError(f"{name} of {length} bytes per element is wider than the reference supports")
+        raise LimitError(
+            f"{name} of {length} bytes per element is wider than the reference supports"
+        )
     config = {"length_bytes": length}
     if name == "fixed_length_utf32":
         if length % 4:
-            raise _invalid(f"fixed_length_utf32: length_bytes must be a multiple of 4, got {length}", "V3-DT-009")
+            raise _invalid(
+                f"fixed_length_utf32: length_bytes must be a multiple of 4, got {length}",
+                "V3-DT-009",
+            )
         return DataType(name, "utf32", np.dtype(f"U{length // 4}"), config, extension=True)
     if name == "null_terminated_bytes":
         return DataType(name, "nulbytes", np.dtype(f"S{length}"), config, extension=True)
@@ -290,33 +348,65 @@ def _struct_type(name: str, configuration: dict | None, depth: int) -> DataType:
         elif legacy and isinstance(entry, list) and len(entry) == 2:
             field_name, field_type = entry
         else:
-            form = '{"name", "data_type"} objects' + (" or [name, data_type] pairs" if legacy else "")
+            form = '{"name", "data_type"} objects' + (
+                " or [name, data_type] pairs" if legacy else ""
+            )
             raise _invalid(f"{name}: each field must be one of {form}, got {entry!r}", "V3-DT-009")
         if not isinstance(field_name, str) or not field_name:
-            raise _invalid(f"{name}: a field name must be a non-empty string, got {field_name!r}", "V3-DT-009")
+            raise _invalid(
+                f"{name}: a field name must be a non-empty string, got {field_name!r}", "V3-DT-009"
+            )
         if any(field_name == seen for seen, _ in fields):
-            raise _invalid(f"{name}: field name {field_name!r} is repeated (names must be unique)", "V3-DT-009")
+            raise _invalid(
+                f"{name}: field name {field_name!r} is repeated (names must be unique)", "V3-DT-009"
+            )
         dt = parse_data_type(field_type, depth + 1)
         if dt.dtype.hasobject:
-            raise _invalid(f"{name}: field {field_name!r} has the variable-length type {dt.name!r}", "V3-DT-009")
+            raise _invalid(
+                f"{name}: field {field_name!r} has the variable-length type {dt.name!r}",
+                "V3-DT-009",
+            )
         fields.append((field_name, dt))
     offsets, offset = [], 0
     for _, dt in fields:
         offsets.append(offset)
         offset += dt.itemsize
     names = [n for n, _ in fields]
-    dtype = np.dtype({"names": names, "formats": [dt.dtype for _, dt in fields], "offsets": offsets,
-                      "itemsize": offset})
-    raw = np.dtype({"names": names, "formats": [dt.raw for _, dt in fields], "offsets": offsets, "itemsize": offset})
+    dtype = np.dtype(
+        {
+            "names": names,
+            "formats": [dt.dtype for _, dt in fields],
+            "offsets": offsets,
+            "itemsize": offset,
+        }
+    )
+    raw = np.dtype(
+        {
+            "names": names,
+            "formats": [dt.raw for _, dt in fields],
+            "offsets": offsets,
+            "itemsize": offset,
+        }
+    )
     if legacy:
         config = _copy(configuration)
     else:
         config = {"fields": [{"name": n, "data_type": dt.to_json()} for n, dt in fields]}
-    return DataType(name, "struct", dtype, config, extension=True, raw_dtype=raw if raw != dtype else None,
-                    fields=tuple(fields), legacy=legacy)
+    return DataType(
+        name,
+        "struct",
+        dtype,
+        config,
+        extension=True,
+        raw_dtype=raw if raw != dtype else None,
+        fields=tuple(fields),
+        legacy=legacy,
+    )
 
 
-_SMALL_BY_DTYPE = {np.dtype(t): n for n, (t, *_) in {**small_types.FLOATS, **small_types.INTS}.items()}
+_SMALL_BY_DTYPE = {
+    np.dtype(t): n for n, (t, *_) in {**small_types.FLOATS, **small_types.INTS}.items()
+}
 
 
 def data_type_from_numpy(dtype: Any) -> DataType:
@@ -332,7 +422,9 @@ def data_type_from_numpy(dtype: Any) -> DataType:
             fields.append({"name": name, "data_type": data_type_from_numpy(field_dtype).to_json()})
         dt = _struct_type("struct", {"fields": fields}, 0)
         if dt.itemsize != dtype.itemsize or dt.dtype.newbyteorder("=") != dtype.newbyteorder("="):
-            raise _invalid(f"NumPy dtype {dtype} has padding or out-of-order fields; struct fields are packed")
+            raise _invalid(
+                f"NumPy dtype {dtype} has padding or out-of-order fields; struct fields are packed"
+            )
         return dt
     if dtype.kind == "V" and dtype.subdtype is None:
         return core_data_type(f"r{dtype.itemsize * 8}")
@@ -349,7 +441,9 @@ def data_type_from_numpy(dtype: Any) -> DataType:
     for name, (_, code) in CORE_TYPES.items():
         if dtype.newbyteorder("=") == np.dtype(code):
             return core_data_type(name)
-    raise _invalid(f"NumPy dtype {dtype} has no Zarr v3 data type here (object arrays: name 'string' or 'bytes')")
+    raise _invalid(
+        f"NumPy dtype {dtype} has no Zarr v3 data type here (object arrays: name 'string' or 'bytes')"
+    )
 
 
 def resolve_data_type(spec: Any) -> DataType:

@@ -24,7 +24,11 @@ class Extension:
 
 
 def parse_extension(
-    value: Any, what: str, reason: str, requirement: str | None = None, must_be_understood: bool = True
+    value: Any,
+    what: str,
+    reason: str,
+    requirement: str | None = None,
+    must_be_understood: bool = True,
 ) -> Extension:
     """Parse an extension object or short-hand name. With `must_be_understood` (data type, chunk
     grid, chunk key encoding), `"must_understand": false` is itself an error (V3-EXT-003)."""
@@ -33,21 +37,35 @@ def parse_extension(
             raise MetadataError(reason, f"{what}: the name must not be empty", requirement)
         return Extension(value, None)
     if not isinstance(value, dict):
-        raise MetadataError(reason, f"{what} must be an object or a name, got {_kind(value)}", requirement or "V3-EXT-001")
+        raise MetadataError(
+            reason,
+            f"{what} must be an object or a name, got {_kind(value)}",
+            requirement or "V3-EXT-001",
+        )
     name = value.get("name")
     if not isinstance(name, str) or not name:
-        raise MetadataError(reason, f"{what} needs a non-empty string 'name' member", requirement or "V3-EXT-001")
+        raise MetadataError(
+            reason, f"{what} needs a non-empty string 'name' member", requirement or "V3-EXT-001"
+        )
     configuration = value.get("configuration")
     if "configuration" in value and not isinstance(configuration, dict):
-        raise MetadataError(reason, f"{what} {name!r}: 'configuration' must be an object", "V3-EXT-001")
+        raise MetadataError(
+            reason, f"{what} {name!r}: 'configuration' must be an object", "V3-EXT-001"
+        )
     must_understand = value.get("must_understand", True)
     if not isinstance(must_understand, bool):
-        raise MetadataError(reason, f"{what} {name!r}: 'must_understand' must be a boolean", "V3-EXT-003")
+        raise MetadataError(
+            reason, f"{what} {name!r}: 'must_understand' must be a boolean", "V3-EXT-003"
+        )
     if must_be_understood and must_understand is False:
-        raise MetadataError(reason, f"{what} {name!r}: must_understand=false is not allowed here", "V3-EXT-003")
+        raise MetadataError(
+            reason, f"{what} {name!r}: must_understand=false is not allowed here", "V3-EXT-003"
+        )
     extra = sorted(set(value) - {"name", "configuration", "must_understand"})
     if extra:
-        raise MetadataError(reason, f"{what} {name!r} has unknown members {extra}", requirement or "V3-EXT-001")
+        raise MetadataError(
+            reason, f"{what} {name!r} has unknown members {extra}", requirement or "V3-EXT-001"
+        )
     return Extension(name, configuration, must_understand)
 
 

@@ -65,7 +65,9 @@ def parse_fill_value(value: Any, data_type: Any, endian: str | None = None) -> n
     if kind in ("int", "uint"):
         if dt.small:
             low, high = small_types.int_range(dt.name)
-            return np.array(_json_integer(value, None, dt.name, "V3-DT-009", (low, high)), dtype=dt.dtype)
+            return np.array(
+                _json_integer(value, None, dt.name, "V3-DT-009", (low, high)), dtype=dt.dtype
+            )
         return np.array(_json_integer(value, dt.dtype, dt.name), dtype=dt.dtype)
     if kind == "float":
         if dt.float_format is not None:
@@ -73,7 +75,10 @@ def parse_fill_value(value: Any, data_type: Any, endian: str | None = None) -> n
         return _parse_float(value, dt.dtype, dt.name)
     if kind == "complex":
         if not isinstance(value, (list, tuple)) or len(value) != 2:
-            raise _invalid(f"a {dt.name} fill_value must be a [real, imaginary] pair, got {value!r}", "V3-FILL-007")
+            raise _invalid(
+                f"a {dt.name} fill_value must be a [real, imaginary] pair, got {value!r}",
+                "V3-FILL-007",
+            )
         out = np.empty((), dtype=dt.dtype)
         if dt.component is not None:
             part = dt.component
@@ -88,31 +93,47 @@ def parse_fill_value(value: Any, data_type: Any, endian: str | None = None) -> n
         if dt.configuration is not None:  # raw_bytes (zarr-python 3): base64 of exactly the item
             data = _base64(value, dt.name)
             if len(data) != dt.itemsize:
-                raise _invalid(f"{dt.name} fill_value decodes to {len(data)} bytes, expected {dt.itemsize}", "V3-DT-009")
+                raise _invalid(
+                    f"{dt.name} fill_value decodes to {len(data)} bytes, expected {dt.itemsize}",
+                    "V3-DT-009",
+                )
             return np.frombuffer(data, dtype=dt.dtype).reshape(()).copy()
         return _parse_raw(value, dt)
     if kind == "utf32":
         if not isinstance(value, str):
-            raise _invalid(f"a fixed_length_utf32 fill_value must be a JSON string, got {_kind(value)}", "V3-DT-009")
+            raise _invalid(
+                f"a fixed_length_utf32 fill_value must be a JSON string, got {_kind(value)}",
+                "V3-DT-009",
+            )
         capacity = dt.itemsize // 4
         if len(value) > capacity:
-            raise _invalid(f"fill_value {value!r} has {len(value)} code points, more than the {capacity} of "
-                           f"length_bytes {dt.itemsize} (it must be rejected)", "V3-DT-009")
+            raise _invalid(
+                f"fill_value {value!r} has {len(value)} code points, more than the {capacity} of "
+                f"length_bytes {dt.itemsize} (it must be rejected)",
+                "V3-DT-009",
+            )
         return np.array(value, dtype=dt.dtype)
     if kind == "nulbytes":
         data = _base64(value, dt.name)
         if len(data) > dt.itemsize:
-            raise _invalid(f"{dt.name} fill_value decodes to {len(data)} bytes, more than {dt.itemsize}", "V3-DT-009")
+            raise _invalid(
+                f"{dt.name} fill_value decodes to {len(data)} bytes, more than {dt.itemsize}",
+                "V3-DT-009",
+            )
         return np.array(data, dtype=dt.dtype)
     if kind == "struct":
         return _parse_struct(value, dt, endian)
     if kind == "string":
         if not isinstance(value, str):
-            raise _invalid(f"a string fill_value must be a JSON string, got {_kind(value)}", "V3-DT-009")
+            raise _invalid(
+                f"a string fill_value must be a JSON string, got {_kind(value)}", "V3-DT-009"
+            )
         return _object_scalar(value)
     if kind == "bytes":
         if not isinstance(value, str):
-            raise _invalid(f"a bytes fill_value must be a base64 string, got {_kind(value)}", "V3-DT-009")
+            raise _invalid(
+                f"a bytes fill_value must be a base64 string, got {_kind(value)}", "V3-DT-009"
+            )
         try:
             return _object_scalar(base64.b64decode(value.encode("ascii"), validate=True))
         except (binascii.Error, UnicodeEncodeError):
@@ -128,7 +149,9 @@ def parse_fill_value(value: Any, data_type: Any, endian: str | None = None) -> n
 
 def _base64(value: Any, name: str) -> bytes:
     if not isinstance(value, str):
-        raise _invalid(f"a {name} fill_value must be a base64 string, got {_kind(value)}", "V3-DT-009")
+        raise _invalid(
+            f"a {name} fill_value must be a base64 string, got {_kind(value)}", "V3-DT-009"
+        )
     try:
         return base64.b64decode(value.encode("ascii"), validate=True)
     except (binascii.Error, UnicodeEncodeError):
@@ -141,7 +164,10 @@ def _parse_struct(value: Any, dt: DataType, endian: str | None) -> np.ndarray:
     if isinstance(value, str) and dt.legacy:
         data = _base64(value, dt.name)
         if len(data) != dt.itemsize:
-            raise _invalid(f"structured fill_value decodes to {len(data)} bytes, expected {dt.itemsize}", "V3-DT-009")
+            raise _invalid(
+                f"structured fill_value decodes to {len(data)} bytes, expected {dt.itemsize}",
+                "V3-DT-009",
+            )
         order = ">" if endian == "big" else "<"
         raw = np.frombuffer(data, dtype=dt.raw.newbyteorder(order)).astype(dt.raw)
         return dt.from_raw(raw.reshape(()))
@@ -151,42 +177,62 @@ def _parse_struct(value: Any, dt: DataType, endian: str | None) -> np.ndarray:
     names = [name for name, _ in dt.fields]
     if set(value) != set(names):
         missing, extra = sorted(set(names) - set(value)), sorted(set(value) - set(names))
-        raise _invalid(f"a {dt.name} fill_value needs exactly one entry per field (missing {missing}, "
-                       f"unknown {extra})", "V3-DT-009")
+        raise _invalid(
+            f"a {dt.name} fill_value needs exactly one entry per field (missing {missing}, "
+            f"unknown {extra})",
+            "V3-DT-009",
+        )
     out = np.zeros((), dtype=dt.dtype)
     for name, field_type in dt.fields:
         out[name] = parse_fill_value(value[name], field_type, endian)
     return out
 
 
-def _parse_small_float(value: Any, fmt: "small_types.FloatFormat") -> np.ndarray:
+def _parse_small_float(value: Any, fmt: small_types.FloatFormat) -> np.ndarray:
     """A bfloat16/float8/float6/float4 fill: a number (correctly rounded), "NaN" (the README's
     pattern), "Infinity"/"-Infinity" where the type has them, or "0x" + 2 hex digits per byte."""
     name = fmt.name
     if isinstance(value, str):
         if value == "NaN":
             if fmt.nan is None:
-                raise _invalid(f"{name} has no NaN, so 'NaN' is not a valid fill_value", "V3-DT-009")
+                raise _invalid(
+                    f"{name} has no NaN, so 'NaN' is not a valid fill_value", "V3-DT-009"
+                )
             return fmt.from_bits(fmt.nan)
         if value in ("Infinity", "-Infinity"):
             bits = fmt.pos_inf if value == "Infinity" else fmt.neg_inf
             if bits is None:
-                raise _invalid(f"{name} has no infinity, so {value!r} is not a valid fill_value", "V3-DT-009")
+                raise _invalid(
+                    f"{name} has no infinity, so {value!r} is not a valid fill_value", "V3-DT-009"
+                )
             return fmt.from_bits(bits)
         if value.startswith("0x"):
             digits = value[2:]
             size = fmt.dtype.itemsize
             if len(digits) != 2 * size or not all(c in "0123456789abcdefABCDEF" for c in digits):
-                raise _invalid(f"hex fill_value {value!r} for {name} needs exactly {2 * size} hex digits", "V3-FILL-006")
+                raise _invalid(
+                    f"hex fill_value {value!r} for {name} needs exactly {2 * size} hex digits",
+                    "V3-FILL-006",
+                )
             bits = int(digits, 16)
             if bits >> fmt.bits:
-                raise _invalid(f"hex fill_value {value!r} sets bits above the {fmt.bits} bits of {name}", "V3-DT-009")
+                raise _invalid(
+                    f"hex fill_value {value!r} sets bits above the {fmt.bits} bits of {name}",
+                    "V3-DT-009",
+                )
             return fmt.from_bits(bits)
         raise _invalid(f"{value!r} is not a valid {name} fill_value", "V3-FILL-004")
     if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
-        raise _invalid(f"a {name} fill_value must be a number or a special string, got {_kind(value)}", "V3-FILL-003")
-    if (isinstance(value, Decimal) and not value.is_finite()) or (isinstance(value, float) and not math.isfinite(value)):
-        raise _invalid("non-finite floats must use the strings 'NaN', 'Infinity' or '-Infinity'", "V3-FILL-004")
+        raise _invalid(
+            f"a {name} fill_value must be a number or a special string, got {_kind(value)}",
+            "V3-FILL-003",
+        )
+    if (isinstance(value, Decimal) and not value.is_finite()) or (
+        isinstance(value, float) and not math.isfinite(value)
+    ):
+        raise _invalid(
+            "non-finite floats must use the strings 'NaN', 'Infinity' or '-Infinity'", "V3-FILL-004"
+        )
     try:
         return fmt.from_bits(fmt.round_exact(value))
     except small_types.NotRepresentable as exc:
@@ -199,14 +245,24 @@ def _object_scalar(value: Any) -> np.ndarray:
     return out
 
 
-def _json_integer(value: Any, dtype: np.dtype | None, name: str, requirement: str = "V3-FILL-002",
-                  bounds: tuple[int, int] | None = None) -> int:
+def _json_integer(
+    value: Any,
+    dtype: np.dtype | None,
+    name: str,
+    requirement: str = "V3-FILL-002",
+    bounds: tuple[int, int] | None = None,
+) -> int:
     """A JSON number with no fraction or exponent, inside the type's range (V3-FILL-002)."""
     if isinstance(value, Decimal) and value.is_finite() and value.as_tuple().exponent == 0:
         value = int(value)
     if type(value) is not int:
-        raise _invalid(f"a {name} fill_value must be an integer without fraction or exponent, got {value!r}", requirement)
-    low, high = bounds if bounds is not None else (int(np.iinfo(dtype).min), int(np.iinfo(dtype).max))
+        raise _invalid(
+            f"a {name} fill_value must be an integer without fraction or exponent, got {value!r}",
+            requirement,
+        )
+    low, high = (
+        bounds if bounds is not None else (int(np.iinfo(dtype).min), int(np.iinfo(dtype).max))
+    )
     if not low <= value <= high:
         raise _invalid(f"fill_value {value} is out of range for {name}", requirement)
     return value
@@ -225,15 +281,26 @@ def _parse_float(value: Any, ftype: np.dtype, name: str) -> np.ndarray:
         if value.startswith("0x"):
             digits = value[2:]
             if len(digits) != 2 * size or not all(c in "0123456789abcdefABCDEF" for c in digits):
-                raise _invalid(f"hex fill_value {value!r} for {name} needs exactly {2 * size} hex digits", "V3-FILL-006")
+                raise _invalid(
+                    f"hex fill_value {value!r} for {name} needs exactly {2 * size} hex digits",
+                    "V3-FILL-006",
+                )
             return _from_bits(int(digits, 16), ftype)
-        raise _invalid(f"{value!r} is not a valid float fill_value ('NaN', 'Infinity', '-Infinity' or '0x...')", "V3-FILL-004")
+        raise _invalid(
+            f"{value!r} is not a valid float fill_value ('NaN', 'Infinity', '-Infinity' or '0x...')",
+            "V3-FILL-004",
+        )
     if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
-        raise _invalid(f"a {name} fill_value must be a number or a special string, got {_kind(value)}", "V3-FILL-003")
+        raise _invalid(
+            f"a {name} fill_value must be a number or a special string, got {_kind(value)}",
+            "V3-FILL-003",
+        )
     if isinstance(value, Decimal) and not value.is_finite():
         raise _invalid(f"{value!r} is not a JSON number", "V3-FILL-003")
     if isinstance(value, float) and not math.isfinite(value):
-        raise _invalid("non-finite floats must use the strings 'NaN', 'Infinity' or '-Infinity'", "V3-FILL-004")
+        raise _invalid(
+            "non-finite floats must use the strings 'NaN', 'Infinity' or '-Infinity'", "V3-FILL-004"
+        )
     return round_to_float(value, ftype)
 
 
@@ -263,7 +330,12 @@ def round_to_float(value: int | float | Decimal, ftype: np.dtype) -> np.ndarray:
 
 def _round(value: int | float | Decimal, double: float, ftype: np.dtype) -> np.ndarray:
     near = np.array(double, dtype=ftype)
-    if ftype.itemsize == 8 or isinstance(value, float) or not math.isfinite(double) or float(near) == double:
+    if (
+        ftype.itemsize == 8
+        or isinstance(value, float)
+        or not math.isfinite(double)
+        or float(near) == double
+    ):
         return near
     # the two neighbours of `double` in ftype (either may be an infinity)
     if float(near) > double:
@@ -292,7 +364,9 @@ def _midpoint(lower: np.ndarray, upper: np.ndarray) -> float:
 def _parse_raw(value: Any, dt: DataType) -> np.ndarray:
     size = dt.itemsize
     if not isinstance(value, (list, tuple)) or len(value) != size:
-        raise _invalid(f"an {dt.name} fill_value must be a list of {size} byte values", "V3-FILL-008")
+        raise _invalid(
+            f"an {dt.name} fill_value must be a list of {size} byte values", "V3-FILL-008"
+        )
     if not all(type(b) is int and 0 <= b <= 255 for b in value):
         raise _invalid(f"{dt.name} fill_value bytes must be integers in [0, 255]", "V3-FILL-008")
     return np.frombuffer(bytes(value), dtype=dt.dtype).reshape(()).copy()
@@ -333,7 +407,9 @@ def fill_value_array(value: Any, data_type: Any) -> np.ndarray:
             value = value.item() if dt.kind != "complex" else complex(value)
         if dt.kind == "complex":
             value = complex(value)
-            return parse_fill_value([_small_json_input(value.real), _small_json_input(value.imag)], dt)
+            return parse_fill_value(
+                [_small_json_input(value.real), _small_json_input(value.imag)], dt
+            )
         if dt.kind == "float":
             value = _small_json_input(float(value))
         return parse_fill_value(value, dt)
@@ -393,7 +469,9 @@ def fill_value_array(value: Any, data_type: Any) -> np.ndarray:
         if isinstance(value, dict):
             out = np.zeros((), dtype=dtype)
             if set(value) != {name for name, _ in dt.fields}:
-                raise _invalid(f"a struct fill value needs one entry per field {[n for n, _ in dt.fields]}")
+                raise _invalid(
+                    f"a struct fill value needs one entry per field {[n for n, _ in dt.fields]}"
+                )
             for name, field_type in dt.fields:
                 out[name] = fill_value_array(value[name], field_type)
             return out
@@ -422,7 +500,10 @@ def _scalar_json(arr: np.ndarray, dt: DataType) -> Any:
         return _float_json(arr)
     if kind == "complex":
         if dt.component is not None:
-            return [_scalar_json(np.asarray(arr["real"]), dt.component), _scalar_json(np.asarray(arr["imag"]), dt.component)]
+            return [
+                _scalar_json(np.asarray(arr["real"]), dt.component),
+                _scalar_json(np.asarray(arr["imag"]), dt.component),
+            ]
         return [_float_json(arr.real), _float_json(arr.imag)]
     if kind == "raw":
         if dt.configuration is not None:
@@ -433,7 +514,9 @@ def _scalar_json(arr: np.ndarray, dt: DataType) -> Any:
     if kind == "nulbytes":
         return base64.standard_b64encode(bytes(arr[()])).decode("ascii")
     if kind == "struct":
-        return {name: _scalar_json(np.asarray(arr[name]), field_type) for name, field_type in dt.fields}
+        return {
+            name: _scalar_json(np.asarray(arr[name]), field_type) for name, field_type in dt.fields
+        }
     if kind == "string":
         return str(arr[()])
     if kind == "bytes":
@@ -443,7 +526,7 @@ def _scalar_json(arr: np.ndarray, dt: DataType) -> Any:
     raise _invalid(f"no fill value rules for data type {dt.name!r}")
 
 
-def _small_float_json(arr: np.ndarray, fmt: "small_types.FloatFormat") -> float | str:
+def _small_float_json(arr: np.ndarray, fmt: small_types.FloatFormat) -> float | str:
     bits = fmt.to_bits(arr)
     value = float(fmt.values[bits])
     if math.isnan(value):

@@ -26,8 +26,14 @@ def _serialise(doc: dict, reason: str) -> bytes:
     try:
         _check_string_keys(doc)
         return jsonio.dumps(doc)
-    except (TypeError, ValueError, RecursionError) as exc:  # NaN floats, NumPy scalars, non-string keys...
-        raise MetadataError(reason, f"the metadata cannot be written as strict JSON: {exc}", "V3-ARR-013") from None
+    except (
+        TypeError,
+        ValueError,
+        RecursionError,
+    ) as exc:  # NaN floats, NumPy scalars, non-string keys...
+        raise MetadataError(
+            reason, f"the metadata cannot be written as strict JSON: {exc}", "V3-ARR-013"
+        ) from None
 
 
 def _check_string_keys(value: Any) -> None:
@@ -69,7 +75,9 @@ class V3Format(Format):
             descendants = []
         if descendants:
             return MetadataError(
-                "implicit-group", f"{path or '/'!r} has descendants but no zarr.json; v3 has no implicit groups", "V3-GRP-005"
+                "implicit-group",
+                f"{path or '/'!r} has descendants but no zarr.json; v3 has no implicit groups",
+                "V3-GRP-005",
             )
         return NodeNotFoundError(f"no v3 node at {path or '/'!r}", "V3-GRP-009")
 
@@ -79,7 +87,9 @@ class V3Format(Format):
         if kind is None:
             raise self._missing(store, path)
         if kind != "group":
-            raise MetadataError("invalid-node-type", f"{path or '/'!r} is an array, not a group", "V3-GRP-008")
+            raise MetadataError(
+                "invalid-node-type", f"{path or '/'!r} is an array, not a group", "V3-GRP-008"
+            )
         _, prefixes = store.list_dir(node_prefix(path))
         found = {}
         for name in prefixes:
@@ -123,7 +133,12 @@ class V3Format(Format):
 
     # ---- creating ------------------------------------------------------------------------
     def create_array(
-        self, store: Store, path: str, metadata: dict, attributes: dict | None = None, overwrite: bool = False
+        self,
+        store: Store,
+        path: str,
+        metadata: dict,
+        attributes: dict | None = None,
+        overwrite: bool = False,
     ) -> V3Array:
         path = normalize_path(path)
         if not isinstance(metadata, dict):
@@ -131,13 +146,17 @@ class V3Format(Format):
         doc = dict(metadata)
         if attributes is not None:
             doc["attributes"] = attributes
-        data = _serialise(doc, "invalid-attributes" if attributes is not None else "invalid-metadata")
+        data = _serialise(
+            doc, "invalid-attributes" if attributes is not None else "invalid-metadata"
+        )
         parsed, exact_fill = load_document(data)  # judge it exactly as open_array will
         array_layout(parse_array_metadata(parsed, exact_fill), path)
         self._write_node(store, path, data, overwrite)
         return self.open_array(store, path)
 
-    def create_group(self, store: Store, path: str, attributes: dict | None = None, overwrite: bool = False) -> V3Group:
+    def create_group(
+        self, store: Store, path: str, attributes: dict | None = None, overwrite: bool = False
+    ) -> V3Group:
         path = normalize_path(path)
         doc = dict(GROUP_DOCUMENT)
         if attributes is not None:
@@ -150,7 +169,10 @@ class V3Format(Format):
     def _write_node(self, store: Store, path: str, data: bytes, overwrite: bool) -> None:
         for parent in ancestors(path):
             if self.node_kind(store, parent) == "array":
-                raise MetadataError("invalid-node-type", f"cannot create {path!r} inside the array {parent or '/'!r}")
+                raise MetadataError(
+                    "invalid-node-type",
+                    f"cannot create {path!r} inside the array {parent or '/'!r}",
+                )
         key = metadata_key(path)
         if store.get(key) is not None:
             if not overwrite:
@@ -207,11 +229,17 @@ def read_consolidated(store: Store, path: str = "") -> dict[str, dict] | None:
     if value is None:
         return None
     if value.get("kind") != "inline" or not isinstance(value.get("metadata"), dict):
-        raise MetadataError("invalid-metadata", "consolidated_metadata must be {'kind': 'inline', 'metadata': {...}}", "V3-GRP-004")
+        raise MetadataError(
+            "invalid-metadata",
+            "consolidated_metadata must be {'kind': 'inline', 'metadata': {...}}",
+            "V3-GRP-004",
+        )
     documents = value["metadata"]
     for name, doc in documents.items():
         if not isinstance(doc, dict):
-            raise MetadataError("invalid-metadata", f"consolidated entry {name!r} is not an object", "V3-GRP-004")
+            raise MetadataError(
+                "invalid-metadata", f"consolidated entry {name!r} is not an object", "V3-GRP-004"
+            )
     return dict(documents)
 
 

@@ -72,11 +72,17 @@ def node_type_of(doc: dict, key: str = "zarr.json") -> str:
         raise MetadataError("missing-field", f"{key} has no 'zarr_format'", "V3-ARR-003")
     fmt = doc["zarr_format"]
     if type(fmt) is not int or fmt != 3:
-        raise MetadataError("invalid-zarr-format", f"{key}: zarr_format must be the integer 3, got {fmt!r}", "V3-ARR-001")
+        raise MetadataError(
+            "invalid-zarr-format",
+            f"{key}: zarr_format must be the integer 3, got {fmt!r}",
+            "V3-ARR-001",
+        )
     node_type = doc.get("node_type")
     if node_type not in ("array", "group") or not isinstance(node_type, str):
         what = "has no 'node_type'" if "node_type" not in doc else f"has node_type {node_type!r}"
-        raise MetadataError("invalid-node-type", f"{key} {what}; expected 'array' or 'group'", "V3-ARR-002")
+        raise MetadataError(
+            "invalid-node-type", f"{key} {what}; expected 'array' or 'group'", "V3-ARR-002"
+        )
     return node_type
 
 
@@ -108,26 +114,40 @@ def parse_array_metadata(doc: Any, exact_fill: Any = None, key: str = "zarr.json
     if not isinstance(doc, dict):
         raise MetadataError("invalid-metadata", f"{key} must be a JSON object", "V3-ARR-013")
     if node_type_of(doc, key) != "array":
-        raise MetadataError("invalid-node-type", f"{key} describes a group, not an array", "V3-ARR-002")
+        raise MetadataError(
+            "invalid-node-type", f"{key} describes a group, not an array", "V3-ARR-002"
+        )
     missing = [name for name in ARRAY_REQUIRED if name not in doc]
     if missing:
-        raise MetadataError("missing-field", f"{key} lacks required members {missing}", "V3-ARR-003")
+        raise MetadataError(
+            "missing-field", f"{key} lacks required members {missing}", "V3-ARR-003"
+        )
     notes: list[str] = []
     _check_members(doc, ARRAY_MEMBERS, notes, "V3-ARR-010")
     shape = _parse_shape(doc["shape"])
     data_type = parse_data_type(doc["data_type"])
     chunk_shape = parse_chunk_grid(doc["chunk_grid"], len(shape))
     if isinstance(chunk_shape, RectilinearGrid):
-        chunk_shape = check_covers(chunk_shape, doc["chunk_grid"]["configuration"]["chunk_shapes"], shape)
+        chunk_shape = check_covers(
+            chunk_shape, doc["chunk_grid"]["configuration"]["chunk_shapes"], shape
+        )
     encoding = parse_chunk_key_encoding(doc["chunk_key_encoding"])
     exact_kinds = ("float", "complex", "struct")
-    fill_json = exact_fill if exact_fill is not None and data_type.kind in exact_kinds else doc["fill_value"]
+    fill_json = (
+        exact_fill
+        if exact_fill is not None and data_type.kind in exact_kinds
+        else doc["fill_value"]
+    )
     fill_value = parse_fill_value(fill_json, data_type, _bytes_endian(doc.get("codecs")))
     codecs = doc["codecs"]
     if not isinstance(codecs, list):
         raise MetadataError("invalid-codec", "codecs must be a list", "V3-ARR-005")
     if not codecs:
-        raise MetadataError("codec-order", "codecs must not be empty: an array -> bytes codec is required", "V3-ARR-005")
+        raise MetadataError(
+            "codec-order",
+            "codecs must not be empty: an array -> bytes codec is required",
+            "V3-ARR-005",
+        )
     _check_storage_transformers(doc.get("storage_transformers", []))
     return ArrayMetadata(
         shape=shape,
@@ -157,9 +177,15 @@ def _bytes_endian(codecs: Any) -> str | None:
 
 def _parse_shape(shape: Any) -> tuple[int, ...]:
     if not isinstance(shape, list) or not all(type(n) is int and n >= 0 for n in shape):
-        raise MetadataError("invalid-shape", f"shape must be a list of non-negative integers, got {shape!r}", "V3-ARR-004")
+        raise MetadataError(
+            "invalid-shape",
+            f"shape must be a list of non-negative integers, got {shape!r}",
+            "V3-ARR-004",
+        )
     if len(shape) > MAX_RANK or any(n > MAX_EXTENT for n in shape):
-        raise LimitError(f"shape {shape} exceeds the reference's limits (rank {MAX_RANK}, extent 2^63-1)")
+        raise LimitError(
+            f"shape {shape} exceeds the reference's limits (rank {MAX_RANK}, extent 2^63-1)"
+        )
     return tuple(shape)
 
 
@@ -167,19 +193,31 @@ def _check_storage_transformers(value: Any) -> None:
     """No storage transformer is defined by the core spec, so only an absent or empty list can be
     honoured; any entry is unknown and must stop the open (V3-ARR-007)."""
     if not isinstance(value, list):
-        raise MetadataError("invalid-storage-transformer", "storage_transformers must be a list", "V3-ARR-007")
+        raise MetadataError(
+            "invalid-storage-transformer", "storage_transformers must be a list", "V3-ARR-007"
+        )
     if value:
         names = [t.get("name") if isinstance(t, dict) else t for t in value]
-        raise MetadataError("invalid-storage-transformer", f"unsupported storage transformers {names!r}", "V3-ARR-007")
+        raise MetadataError(
+            "invalid-storage-transformer",
+            f"unsupported storage transformers {names!r}",
+            "V3-ARR-007",
+        )
 
 
 def _parse_dimension_names(value: Any, rank: int) -> tuple[str | None, ...] | None:
     """Strings or nulls, one per dimension; duplicates are allowed (V3-ARR-008, V3-ARR-009)."""
     if value is None:
         return None
-    if not isinstance(value, list) or len(value) != rank or not all(v is None or isinstance(v, str) for v in value):
+    if (
+        not isinstance(value, list)
+        or len(value) != rank
+        or not all(v is None or isinstance(v, str) for v in value)
+    ):
         raise MetadataError(
-            "invalid-dimension-names", f"dimension_names must be {rank} strings or nulls, got {value!r}", "V3-ARR-008"
+            "invalid-dimension-names",
+            f"dimension_names must be {rank} strings or nulls, got {value!r}",
+            "V3-ARR-008",
         )
     return tuple(value)
 
@@ -193,16 +231,22 @@ def parse_group_metadata(doc: Any, key: str = "zarr.json") -> GroupMetadata:
     if not isinstance(doc, dict):
         raise MetadataError("invalid-metadata", f"{key} must be a JSON object", "V3-ARR-013")
     if node_type_of(doc, key) != "group":
-        raise MetadataError("invalid-node-type", f"{key} describes an array, not a group", "V3-GRP-001")
+        raise MetadataError(
+            "invalid-node-type", f"{key} describes an array, not a group", "V3-GRP-001"
+        )
     notes: list[str] = []
     consolidated = None
     if CONSOLIDATED in doc:
         value = doc[CONSOLIDATED]
         if value is None:
-            notes.append("V3-GRP-004: 'consolidated_metadata': null (as zarr-python 3.0 wrote it) tolerated")
+            notes.append(
+                "V3-GRP-004: 'consolidated_metadata': null (as zarr-python 3.0 wrote it) tolerated"
+            )
         elif isinstance(value, dict):
             consolidated = value
         else:
-            raise MetadataError("invalid-metadata", "consolidated_metadata must be an object", "V3-GRP-004")
+            raise MetadataError(
+                "invalid-metadata", "consolidated_metadata must be an object", "V3-GRP-004"
+            )
     _check_members(doc, (*GROUP_MEMBERS, CONSOLIDATED), notes, "V3-GRP-003")
     return GroupMetadata(parse_attributes(doc), doc, consolidated, notes)

@@ -27,10 +27,14 @@ def name_problem(name: str) -> str | None:
 
 def check_node_name(name: str) -> str:
     if not isinstance(name, str):
-        raise PathError("invalid-node-name", f"a node name must be a string, got {type(name).__name__}")
+        raise PathError(
+            "invalid-node-name", f"a node name must be a string, got {type(name).__name__}"
+        )
     problem = name_problem(name)
     if problem:
-        raise PathError("invalid-node-name", f"invalid node name {name!r}: {problem}", _requirement(problem))
+        raise PathError(
+            "invalid-node-name", f"invalid node name {name!r}: {problem}", _requirement(problem)
+        )
     return name
 
 

@@ -16,11 +16,15 @@ def build_codec(meta: ArrayMetadata, chunk_shape=None):
 
     chunk_shape = tuple(meta.chunk_shape) if chunk_shape is None else chunk_shape
     try:
-        return build_pipeline(meta.codecs, chunk_shape, meta.data_type.dtype, meta.fill_value, meta.data_type)
+        return build_pipeline(
+            meta.codecs, chunk_shape, meta.data_type.dtype, meta.fill_value, meta.data_type
+        )
     except ZarrError:
         raise
     except Exception as exc:  # a codec that fails to validate must not escape as a bare error
-        raise MetadataError("invalid-codec", f"codecs {meta.codecs!r} are not valid: {exc!r}", "V3-PIPE-001") from None
+        raise MetadataError(
+            "invalid-codec", f"codecs {meta.codecs!r} are not valid: {exc!r}", "V3-PIPE-001"
+        ) from None
 
 
 def array_layout(meta: ArrayMetadata, path: str) -> ArrayLayout:

@@ -20,24 +20,82 @@ import re
 
 REGISTRY_COMMIT = "zarr-extensions@4da7b37"
 
-DATA_TYPES: frozenset[str] = frozenset({
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "float32", "float64", "complex64", "complex128",  # and r<N> (the registry folder "r")
-    "bfloat16", "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn", "float8_e3m4", "float8_e4m3",
-    "float8_e4m3b11fnuz", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu",
-    "complex_bfloat16", "complex_float16", "complex_float32", "complex_float64", "complex_float4_e2m1fn",
-    "complex_float6_e2m3fn", "complex_float6_e3m2fn", "complex_float8_e3m4", "complex_float8_e4m3",
-    "complex_float8_e4m3b11fnuz", "complex_float8_e4m3fnuz", "complex_float8_e5m2", "complex_float8_e5m2fnuz",
-    "complex_float8_e8m0fnu",
-    "int2", "int4", "uint2", "uint4",
-    "fixed_length_utf32", "bytes", "string", "struct", "structured",
-    "numpy.datetime64", "numpy.timedelta64",
-})
+DATA_TYPES: frozenset[str] = frozenset(
+    {
+        "bool",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float16",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",  # and r<N> (the registry folder "r")
+        "bfloat16",
+        "float4_e2m1fn",
+        "float6_e2m3fn",
+        "float6_e3m2fn",
+        "float8_e3m4",
+        "float8_e4m3",
+        "float8_e4m3b11fnuz",
+        "float8_e4m3fnuz",
+        "float8_e5m2",
+        "float8_e5m2fnuz",
+        "float8_e8m0fnu",
+        "complex_bfloat16",
+        "complex_float16",
+        "complex_float32",
+        "complex_float64",
+        "complex_float4_e2m1fn",
+        "complex_float6_e2m3fn",
+        "complex_float6_e3m2fn",
+        "complex_float8_e3m4",
+        "complex_float8_e4m3",
+        "complex_float8_e4m3b11fnuz",
+        "complex_float8_e4m3fnuz",
+        "complex_float8_e5m2",
+        "complex_float8_e5m2fnuz",
+        "complex_float8_e8m0fnu",
+        "int2",
+        "int4",
+        "uint2",
+        "uint4",
+        "fixed_length_utf32",
+        "bytes",
+        "string",
+        "struct",
+        "structured",
+        "numpy.datetime64",
+        "numpy.timedelta64",
+    }
+)
 
-CODECS: frozenset[str] = frozenset({
-    "bitround", "blosc", "bytes", "cast_value", "conditional", "crc32c", "gzip", "n5_default", "packbits",
-    "reshape", "scale_offset", "sharding_indexed", "transpose", "vlen-bytes", "vlen-utf8", "zfp", "zstd",
-})
+CODECS: frozenset[str] = frozenset(
+    {
+        "bitround",
+        "blosc",
+        "bytes",
+        "cast_value",
+        "conditional",
+        "crc32c",
+        "gzip",
+        "n5_default",
+        "packbits",
+        "reshape",
+        "scale_offset",
+        "sharding_indexed",
+        "transpose",
+        "vlen-bytes",
+        "vlen-utf8",
+        "zfp",
+        "zstd",
+    }
+)
 # Aliases a registered codec's README names ("numcodecs.bitround": deprecated alias of bitround;
 # "numcodecs.fixedscaleoffset": the legacy codec the scale_offset README defines).
 CODEC_ALIASES: frozenset[str] = frozenset({"numcodecs.bitround", "numcodecs.fixedscaleoffset"})
@@ -60,7 +118,8 @@ NUMCODECS_PREFIX = "numcodecs."
 REFUSED: dict[tuple[str, str], str] = {
     ("codec", "conditional"): (
         "its decoder is defined, but an encoder must be driven by a per-chunk decision function "
-        "that the metadata does not record; the reference reads it only (write refused)"),
+        "that the metadata does not record; the reference reads it only (write refused)"
+    ),
 }
 
 _REGISTERED_NAME = re.compile(r"[a-z][a-z0-9\-_.]+\Z")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import lru_cache
+from functools import cache
 
 import ml_dtypes
 import numpy as np
@@ -85,7 +85,9 @@ class FloatFormat:
         if double == 0:
             negative = math.copysign(1.0, double) < 0
             if values[0] > 0:  # no zero at all (float8_e8m0fnu)
-                raise NotRepresentable(f"{value} is not representable in {self.name} (it has no zero)")
+                raise NotRepresentable(
+                    f"{value} is not representable in {self.name} (it has no zero)"
+                )
             if negative and self.neg_zero is not None:
                 return self.neg_zero
             return int(patterns[np.searchsorted(values, 0.0)])
@@ -93,17 +95,25 @@ class FloatFormat:
         if double > high or double < low:
             if double < low and low > 0:  # an unsigned type
                 if double <= 0:
-                    raise NotRepresentable(f"{value} is not representable in {self.name} (it has no sign)")
+                    raise NotRepresentable(
+                        f"{value} is not representable in {self.name} (it has no sign)"
+                    )
                 return int(patterns[0])
             edge = high if double > high else low
             neighbour = values[-2] if double > high else values[1]
             threshold = edge + (edge - neighbour) / 2  # half an ulp past the largest finite value
-            beyond = Decimal(value) >= Decimal(threshold) if double > 0 else Decimal(value) <= Decimal(threshold)
+            beyond = (
+                Decimal(value) >= Decimal(threshold)
+                if double > 0
+                else Decimal(value) <= Decimal(threshold)
+            )
             if not beyond:
                 return int(patterns[-1] if double > high else patterns[0])
             infinity = self.pos_inf if double > 0 else self.neg_inf
             if infinity is None:
-                raise NotRepresentable(f"{value} is outside the range of {self.name}, which has no infinity")
+                raise NotRepresentable(
+                    f"{value} is outside the range of {self.name}, which has no infinity"
+                )
             return infinity
         i = int(np.searchsorted(values, double))
         if values[i] == double:
@@ -134,7 +144,7 @@ class FloatFormat:
         return value
 
 
-@lru_cache(maxsize=None)
+@cache
 def float_format(name: str) -> FloatFormat:
     kind, bits, nan, mantissa = FLOATS[name]
     dtype = np.dtype(kind)
@@ -152,9 +162,19 @@ def float_format(name: str) -> FloatFormat:
     assert len(np.unique(finite_values)) == len(finite_values), name
     if nan is not None:
         assert math.isnan(values[nan]), name
-    return FloatFormat(name, dtype, bits, nan, mantissa, values, finite_values, finite_patterns,
-                       pos_inf[0] if pos_inf else None, neg_inf[0] if neg_inf else None,
-                       neg_zero[0] if neg_zero else None)
+    return FloatFormat(
+        name,
+        dtype,
+        bits,
+        nan,
+        mantissa,
+        values,
+        finite_values,
+        finite_patterns,
+        pos_inf[0] if pos_inf else None,
+        neg_inf[0] if neg_inf else None,
+        neg_zero[0] if neg_zero else None,
+    )
 
 
 def int_range(name: str) -> tuple[int, int]:

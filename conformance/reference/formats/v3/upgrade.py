@@ -27,12 +27,16 @@ BLOSC_SHUFFLE = {0: "noshuffle", 1: "shuffle", 2: "bitshuffle"}
 def upgrade_v2_metadata(zarray: dict, attributes: dict | None = None) -> dict:
     """The v3 array document equivalent to a v2 `.zarray` (and optional `.zattrs`)."""
     if not isinstance(zarray, dict) or zarray.get("zarr_format") != 2:
-        raise MetadataError("invalid-zarr-format", "expected a v2 .zarray document with zarr_format 2")
+        raise MetadataError(
+            "invalid-zarr-format", "expected a v2 .zarray document with zarr_format 2"
+        )
     try:
         shape, chunks = list(zarray["shape"]), list(zarray["chunks"])
         typestr, order = zarray["dtype"], zarray["order"]
     except (KeyError, TypeError):
-        raise MetadataError("missing-field", ".zarray lacks shape, chunks, dtype or order") from None
+        raise MetadataError(
+            "missing-field", ".zarray lacks shape, chunks, dtype or order"
+        ) from None
     if not isinstance(typestr, str):
         raise UnsupportedError(f"v2 dtype {typestr!r} (structured) has no core v3 data type")
     try:
@@ -46,11 +50,18 @@ def upgrade_v2_metadata(zarray: dict, attributes: dict | None = None) -> dict:
         raise UnsupportedError("v2 filters have no v3 upgrade here")
     codecs: list[dict] = []
     if order == "F" and len(shape) >= 2:
-        codecs.append({"name": "transpose", "configuration": {"order": list(range(len(shape) - 1, -1, -1))}})
+        codecs.append(
+            {"name": "transpose", "configuration": {"order": list(range(len(shape) - 1, -1, -1))}}
+        )
     elif order not in ("C", "F"):
         raise MetadataError("invalid-order", f"v2 order must be 'C' or 'F', got {order!r}")
     if data_type.has_endianness:
-        codecs.append({"name": "bytes", "configuration": {"endian": "big" if dtype.byteorder == ">" else "little"}})
+        codecs.append(
+            {
+                "name": "bytes",
+                "configuration": {"endian": "big" if dtype.byteorder == ">" else "little"},
+            }
+        )
     else:
         codecs.append({"name": "bytes"})
     compressor = zarray.get("compressor")
@@ -62,7 +73,10 @@ def upgrade_v2_metadata(zarray: dict, attributes: dict | None = None) -> dict:
         "shape": shape,
         "data_type": data_type.to_json(),
         "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": chunks}},
-        "chunk_key_encoding": {"name": "v2", "configuration": {"separator": zarray.get("dimension_separator", ".")}},
+        "chunk_key_encoding": {
+            "name": "v2",
+            "configuration": {"separator": zarray.get("dimension_separator", ".")},
+        },
         "fill_value": _fill(zarray.get("fill_value"), data_type),
         "codecs": codecs,
     }
@@ -78,7 +92,9 @@ def _compressor(config: Any, itemsize: int) -> dict:
     cid = config.get("id")
     if cid == "blosc":
         shuffle = config.get("shuffle", 1)
-        if shuffle == -1:  # numcodecs AUTOSHUFFLE: bit shuffle for one-byte items, byte shuffle otherwise
+        if (
+            shuffle == -1
+        ):  # numcodecs AUTOSHUFFLE: bit shuffle for one-byte items, byte shuffle otherwise
             shuffle = 2 if itemsize == 1 else 1
         if shuffle not in BLOSC_SHUFFLE:
             raise MetadataError("invalid-codec", f"unknown blosc shuffle {shuffle!r}")
@@ -95,7 +111,13 @@ def _compressor(config: Any, itemsize: int) -> dict:
     if cid == "gzip":
         return {"name": "gzip", "configuration": {"level": config.get("level", 1)}}
     if cid == "zstd":
-        return {"name": "zstd", "configuration": {"level": config.get("level", 0), "checksum": bool(config.get("checksum", False))}}
+        return {
+            "name": "zstd",
+            "configuration": {
+                "level": config.get("level", 0),
+                "checksum": bool(config.get("checksum", False)),
+            },
+        }
     raise UnsupportedError(f"v2 compressor {cid!r} has no v3 upgrade here")
 
 

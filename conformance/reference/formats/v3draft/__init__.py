@@ -26,4 +26,12 @@ def flavour(store: Store) -> str | None:
     return FORMAT.flavour(store)
 
 
-__all__ = ["FORMAT", "DraftFormat", "flavour", "sharding", "FallbackDataTypeWarning", "SEED002", "ZP2"]
+__all__ = [
+    "FORMAT",
+    "SEED002",
+    "ZP2",
+    "DraftFormat",
+    "FallbackDataTypeWarning",
+    "flavour",
+    "sharding",
+]

@@ -39,7 +39,12 @@ def _bad(message: str, requirement: str = "V3DRAFT-META-013") -> MetadataError:
 
 def _int_in(config: dict, name: str, low: int, high: int | None, where: str) -> int:
     value = config.get(name)
-    if not isinstance(value, int) or isinstance(value, bool) or value < low or (high is not None and value > high):
+    if (
+        not isinstance(value, int)
+        or isinstance(value, bool)
+        or value < low
+        or (high is not None and value > high)
+    ):
         span = f"{low}..{high}" if high is not None else f">= {low}"
         raise _bad(f"{where} {name!r} must be an integer {span}, got {value!r}")
     return value
@@ -108,7 +113,9 @@ class BloscCodec:
     typed_input = True  # an array input gives blosc its item size (as zarr-python 2 does)
 
     def encode(self, data: Any) -> bytes:
-        codec = numcodecs.Blosc(cname=self.cname, clevel=self.clevel, shuffle=self.shuffle, blocksize=self.blocksize)
+        codec = numcodecs.Blosc(
+            cname=self.cname, clevel=self.clevel, shuffle=self.shuffle, blocksize=self.blocksize
+        )
         return bytes(codec.encode(data))
 
     def decode(self, data: bytes, size: int | None) -> bytes:
@@ -117,9 +124,14 @@ class BloscCodec:
         # header: version, versionlz, flags, typesize (u8 each), nbytes, blocksize, cbytes (u32 LE)
         nbytes, _, cbytes = struct.unpack_from("<III", data, 4)
         if cbytes != len(data):
-            raise ChunkError("corrupt-chunk", f"blosc header says {cbytes} compressed bytes, chunk has {len(data)}")
+            raise ChunkError(
+                "corrupt-chunk",
+                f"blosc header says {cbytes} compressed bytes, chunk has {len(data)}",
+            )
         if nbytes > (MAX_CHUNK_BYTES if size is None else size):
-            raise ChunkError("corrupt-chunk", f"blosc header says {nbytes} bytes, more than the chunk holds")
+            raise ChunkError(
+                "corrupt-chunk", f"blosc header says {nbytes} bytes, more than the chunk holds"
+            )
         return bytes(numcodecs.blosc.decompress(data))
 
 
@@ -134,7 +146,9 @@ class NumcodecsCodec:  # zarr-python 2's bz2/lz4/lzma/zstd compressors
     def decode(self, data: bytes, size: int | None) -> bytes:
         out = bytes(numcodecs.get_codec(dict(self.config)).decode(data))
         if size is not None and len(out) != size:
-            raise ChunkError("corrupt-chunk", f"chunk decompresses to {len(out)} bytes, expected {size}")
+            raise ChunkError(
+                "corrupt-chunk", f"chunk decompresses to {len(out)} bytes, expected {size}"
+            )
         return out
 
 
@@ -157,7 +171,9 @@ def parse_codecs(value: Any) -> list:
         if not isinstance(entry, dict) or not isinstance(entry.get("type"), str):
             raise _bad("each codec is an object with a 'type' URI", "V3DRAFT-META-012")
         if set(entry) - {"type", "configuration"}:
-            raise _bad(f"codec has undefined members {sorted(set(entry) - {'type', 'configuration'})}")
+            raise _bad(
+                f"codec has undefined members {sorted(set(entry) - {'type', 'configuration'})}"
+            )
         config = entry.get("configuration", {})
         if not isinstance(config, dict):
             raise _bad("a codec configuration must be an object", "V3DRAFT-META-012")
@@ -201,7 +217,9 @@ def check_order(steps: list) -> None:
     for position, step in enumerate(steps):
         if step.wants_array and position > 0:
             raise MetadataError(
-                "codec-order", "the endian codec needs an array but follows a byte codec", "V3DRAFT-META-013"
+                "codec-order",
+                "the endian codec needs an array but follows a byte codec",
+                "V3DRAFT-META-013",
             )
 
 
@@ -215,7 +233,9 @@ def parse_zp2_compressor(value: Any):
         raise _bad("compressor codec must be a URI and configuration an object", requirement)
     name = uri[len(ZP2_CODEC_PREFIX) :].split("/")[0] if uri.startswith(ZP2_CODEC_PREFIX) else None
     if name not in ZP2_CODECS or uri != f"{ZP2_CODEC_PREFIX}{name}/1.0":
-        raise MetadataError("unknown-codec", f"unknown zarr-python 2 compressor {uri!r}", requirement)
+        raise MetadataError(
+            "unknown-codec", f"unknown zarr-python 2 compressor {uri!r}", requirement
+        )
     if name in ("gzip", "zlib"):
         _check_members(config, {"level"}, set(), name)
         level = _int_in(config, "level", 0, 9, name)
@@ -248,7 +268,9 @@ class DraftChunkCodec:
         data: Any = chunk if self.order == "C" else chunk.T  # EC[0] (V3DRAFT-META-010)
         for step in self.steps:
             if isinstance(step, EndianCodec):
-                data = np.ascontiguousarray(data, dtype=self.dtype.newbyteorder(step.byte_order())).tobytes()
+                data = np.ascontiguousarray(
+                    data, dtype=self.dtype.newbyteorder(step.byte_order())
+                ).tobytes()
             elif isinstance(data, np.ndarray) and getattr(step, "typed_input", False):
                 data = step.encode(np.ascontiguousarray(data, dtype=self.dtype))
             else:
@@ -267,7 +289,9 @@ class DraftChunkCodec:
                 array = self._from_bytes(data, self.dtype.newbyteorder(step.byte_order()))
             else:
                 # The decoded size is known when the step below is the array (or an endian codec).
-                size = self.nbytes if position == 0 or self.steps[position - 1].wants_array else None
+                size = (
+                    self.nbytes if position == 0 or self.steps[position - 1].wants_array else None
+                )
                 data = step.decode(data, size)
         if array is None:
             array = self._from_bytes(data, self.dtype)
@@ -276,5 +300,7 @@ class DraftChunkCodec:
 
     def _from_bytes(self, data: bytes, dtype: np.dtype) -> np.ndarray:
         if len(data) != self.nbytes:
-            raise ChunkError("corrupt-chunk", f"chunk has {len(data)} bytes, expected {self.nbytes}")
+            raise ChunkError(
+                "corrupt-chunk", f"chunk has {len(data)} bytes, expected {self.nbytes}"
+            )
         return np.frombuffer(data, dtype=dtype).reshape(self.layout_shape)

@@ -44,10 +44,10 @@ _RAW = re.compile(r"r([1-9][0-9]{0,9})")
 MAX_RAW_BYTES = 1 << 16  # r<N> elements larger than 64 KiB are refused as 'too-large'
 _MAX_FALLBACK_DEPTH = 8
 
-ZP2_COMPLEX_URI = (
-    "https://zarr-specs.readthedocs.io/en/core-protocol-v3.0-dev/protocol/extensions/complex-dtypes/v1.0.html"
+ZP2_COMPLEX_URI = "https://zarr-specs.readthedocs.io/en/core-protocol-v3.0-dev/protocol/extensions/complex-dtypes/v1.0.html"
+ZP2_DATETIME_URI = (
+    "https://zarr-specs.readthedocs.io/en/latest/extensions/data-types/datetime/v1.0.html"
 )
-ZP2_DATETIME_URI = "https://zarr-specs.readthedocs.io/en/latest/extensions/data-types/datetime/v1.0.html"
 _ZP2_CORE = re.compile(r"bool|i1|u1|[<>][uif][248]")
 _ZP2_COMPLEX = re.compile(r"[<>]c(8|16)")
 _ZP2_DATETIME = re.compile(r"[<>][mM]8\[(Y|M|W|D|h|m|s|ms|us|μs|ns|ps|fs|as)\]")
@@ -61,7 +61,9 @@ class FallbackDataTypeWarning(UserWarning):
 class DataType:
     name: str  # the identifier the array is processed as (a core name or a zarr-python 2 typestr)
     dtype: np.dtype  # dtype of decoded chunks
-    extension: str | None = None  # the extension URI when a fallback or zarr-python 2 extension is used
+    extension: str | None = (
+        None  # the extension URI when a fallback or zarr-python 2 extension is used
+    )
 
 
 def _invalid(message: str, requirement: str = "V3DRAFT-META-006") -> MetadataError:
@@ -78,11 +80,17 @@ def parse_data_type(value: Any, depth: int = 0) -> DataType:
             if bits % 8:
                 raise _invalid(f"raw type {value!r}: the bit count must be a multiple of 8")
             if bits // 8 > MAX_RAW_BYTES:
-                raise LimitError(f"raw type {value!r} is larger than {MAX_RAW_BYTES} bytes", "V3DRAFT-META-006")
+                raise LimitError(
+                    f"raw type {value!r} is larger than {MAX_RAW_BYTES} bytes", "V3DRAFT-META-006"
+                )
             return DataType(value, np.dtype(f"V{bits // 8}"))
         if value in ("int64", "uint64"):
-            raise _invalid(f"{value!r} is not a core data type of this draft (64-bit integers came later)")
-        raise _invalid(f"unknown data type {value!r} (this draft names types like 'float64', not '<f8')")
+            raise _invalid(
+                f"{value!r} is not a core data type of this draft (64-bit integers came later)"
+            )
+        raise _invalid(
+            f"unknown data type {value!r} (this draft names types like 'float64', not '<f8')"
+        )
     if isinstance(value, dict):
         return _parse_extension(value, depth)
     raise _invalid(f"data_type must be a string or an extension object, got {type(value).__name__}")
@@ -91,21 +99,29 @@ def parse_data_type(value: Any, depth: int = 0) -> DataType:
 def _parse_extension(value: dict, depth: int) -> DataType:
     uri = value.get("extension")
     if not isinstance(uri, str) or "type" not in value:
-        raise _invalid("an extension data_type needs 'extension' (a URI) and 'type'", "V3DRAFT-META-007")
+        raise _invalid(
+            "an extension data_type needs 'extension' (a URI) and 'type'", "V3DRAFT-META-007"
+        )
     extra = set(value) - {"extension", "type", "fallback"}
     if extra:
-        raise _invalid(f"extension data_type has undefined members {sorted(extra)}", "V3DRAFT-META-007")
+        raise _invalid(
+            f"extension data_type has undefined members {sorted(extra)}", "V3DRAFT-META-007"
+        )
     if depth >= _MAX_FALLBACK_DEPTH:
         raise LimitError("extension data_type fallbacks are nested too deeply", "V3DRAFT-META-007")
     fallback = value.get("fallback")
     if fallback is None:
         raise MetadataError(
-            "must-understand", f"data type extension {uri!r} is unknown and has no fallback", "V3DRAFT-META-007"
+            "must-understand",
+            f"data type extension {uri!r} is unknown and has no fallback",
+            "V3DRAFT-META-007",
         )
     candidates = fallback if isinstance(fallback, list) else [fallback]
     for candidate in candidates:
         if not isinstance(candidate, (str, dict)):
-            raise _invalid(f"fallback entries are data type identifiers, got {candidate!r}", "V3DRAFT-META-007")
+            raise _invalid(
+                f"fallback entries are data type identifiers, got {candidate!r}", "V3DRAFT-META-007"
+            )
         try:
             chosen = parse_data_type(candidate, depth + 1)
         except MetadataError as exc:
@@ -119,7 +135,9 @@ def _parse_extension(value: dict, depth: int) -> DataType:
         )
         return DataType(chosen.name, chosen.dtype, extension=uri)
     raise MetadataError(
-        "must-understand", f"data type extension {uri!r} has no fallback the reference knows", "V3DRAFT-META-007"
+        "must-understand",
+        f"data type extension {uri!r} has no fallback the reference knows",
+        "V3DRAFT-META-007",
     )
 
 
@@ -129,10 +147,14 @@ def parse_zp2_data_type(value: Any) -> DataType:
         return DataType(value, np.dtype("|b1" if value == "bool" else value))
     if isinstance(value, dict) and set(value) == {"extension", "type", "fallback"}:
         uri, typestr = value["extension"], value["type"]
-        known = (uri == ZP2_COMPLEX_URI and _ZP2_COMPLEX) or (uri == ZP2_DATETIME_URI and _ZP2_DATETIME)
+        known = (uri == ZP2_COMPLEX_URI and _ZP2_COMPLEX) or (
+            uri == ZP2_DATETIME_URI and _ZP2_DATETIME
+        )
         if known and isinstance(typestr, str) and known.fullmatch(typestr):
             return DataType(typestr, np.dtype(typestr), extension=uri)
-        raise MetadataError("must-understand", f"unsupported zarr-python 2 data type {value!r}", "V3DRAFT-ZP2-003")
+        raise MetadataError(
+            "must-understand", f"unsupported zarr-python 2 data type {value!r}", "V3DRAFT-ZP2-003"
+        )
     raise _invalid(f"unknown zarr-python 2 data type {value!r}", "V3DRAFT-ZP2-003")
 
 

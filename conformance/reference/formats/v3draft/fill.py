@@ -49,7 +49,9 @@ def _from_bits(text: str, dt: DataType) -> np.ndarray | None:
     else:
         return None
     if len(digits) * per_digit != width:
-        raise _invalid(f"fill_value {text!r} must have exactly {width // per_digit} digits for {dt.name}")
+        raise _invalid(
+            f"fill_value {text!r} must have exactly {width // per_digit} digits for {dt.name}"
+        )
     number = int(digits, 16 if per_digit == 4 else 2)
     size = dtype.itemsize
     if dtype.kind == "V":
@@ -68,14 +70,18 @@ def parse_fill(value: Any, dt: DataType) -> np.ndarray:
     """A 0-d array of `dt.dtype` holding the exact fill bits."""
     dtype, kind = dt.dtype, dt.dtype.kind
     if value is None:
-        raise _invalid("fill_value is required and null is not permitted (strict reading of the draft)")
+        raise _invalid(
+            "fill_value is required and null is not permitted (strict reading of the draft)"
+        )
     if isinstance(value, str):
         bits = _from_bits(value, dt)
         if bits is not None:
             return bits
         if kind == "f" and value in _SPECIAL:
             if value == "NaN":
-                return _scalar(_CANONICAL_NAN[dtype.itemsize].to_bytes(dtype.itemsize, "little"), dtype)
+                return _scalar(
+                    _CANONICAL_NAN[dtype.itemsize].to_bytes(dtype.itemsize, "little"), dtype
+                )
             return np.array(_SPECIAL[value], dtype=dtype)
         hint = " ('+Infinity' in this draft)" if value == "Infinity" else ""
         raise _invalid(f"fill_value {value!r} is not valid for {dt.name}{hint}")
@@ -87,7 +93,9 @@ def parse_fill(value: Any, dt: DataType) -> np.ndarray:
         raise _invalid(f"fill_value {value!r} is not valid for {dt.name}")
     if kind in "iu":
         if not isinstance(value, int):
-            raise _invalid(f"an integer fill_value must have no fraction or exponent, got {value!r}")
+            raise _invalid(
+                f"an integer fill_value must have no fraction or exponent, got {value!r}"
+            )
         info = np.iinfo(dtype)
         if not info.min <= value <= info.max:
             raise _invalid(f"fill_value {value} is out of range for {dt.name}")
@@ -102,7 +110,9 @@ def parse_fill(value: Any, dt: DataType) -> np.ndarray:
         if not np.isfinite(result):
             raise _invalid(f"fill_value {value} overflows {dt.name}")
         return result
-    raise _invalid(f"fill_value {value!r} is not valid for {dt.name} (complex and r* use the 0x/0b forms)")
+    raise _invalid(
+        f"fill_value {value!r} is not valid for {dt.name} (complex and r* use the 0x/0b forms)"
+    )
 
 
 def encode_fill(fill: np.ndarray, dt: DataType) -> Any:
@@ -114,7 +124,9 @@ def encode_fill(fill: np.ndarray, dt: DataType) -> Any:
     if kind in "iu":
         return int(fill)
     if kind == "f":
-        bits = int.from_bytes(np.frombuffer(raw, dtype).astype(dtype.newbyteorder("<")).tobytes(), "little")
+        bits = int.from_bytes(
+            np.frombuffer(raw, dtype).astype(dtype.newbyteorder("<")).tobytes(), "little"
+        )
         value = float(fill)
         if math.isinf(value):
             return "+Infinity" if value > 0 else "-Infinity"
@@ -159,5 +171,9 @@ def parse_zp2_fill(value: Any, dt: DataType) -> np.ndarray | None:
         base = np.dtype(f"{dtype.byteorder}i8") if kind in "mM" else dtype
         info = np.iinfo(base)
         if info.min <= value <= info.max:
-            return np.array(value, dtype=base).view(dtype) if kind in "mM" else np.array(value, dtype=dtype)
+            return (
+                np.array(value, dtype=base).view(dtype)
+                if kind in "mM"
+                else np.array(value, dtype=dtype)
+            )
     raise _invalid(f"fill_value {value!r} is not valid for {dt.name}", requirement)

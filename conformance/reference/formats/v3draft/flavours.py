@@ -139,7 +139,9 @@ def read_entry_point(store: Store) -> Flavour | None:
     match = _CORE_RE.fullmatch(zarr_format)
     if not match:
         raise MetadataError(
-            "invalid-zarr-format", f"zarr_format {zarr_format!r} is not {CORE_URI!r}", "V3DRAFT-META-001"
+            "invalid-zarr-format",
+            f"zarr_format {zarr_format!r} is not {CORE_URI!r}",
+            "V3DRAFT-META-001",
         )
     _check_major(match, zarr_format)
     strict = int(match.group(2)) == 0
@@ -149,7 +151,9 @@ def read_entry_point(store: Store) -> Flavour | None:
 def _check_major(match: re.Match, zarr_format: str) -> None:
     if match.group(1) != "3":
         raise MetadataError(
-            "invalid-zarr-format", f"zarr_format {zarr_format!r} has major version != 3", "V3DRAFT-META-001"
+            "invalid-zarr-format",
+            f"zarr_format {zarr_format!r} has major version != 3",
+            "V3DRAFT-META-001",
         )
 
 
@@ -160,7 +164,9 @@ def _seed002_entry_point(doc: dict, strict: bool) -> Flavour:
     extra = set(doc) - {"zarr_format", "metadata_encoding", "extensions"}
     if extra and strict:
         # 3.0 defines exactly these names; 3.x readers may ignore newer ones (stability policy).
-        raise MetadataError("unknown-field", f"zarr.json has undefined members {sorted(extra)}", "V3DRAFT-META-001")
+        raise MetadataError(
+            "unknown-field", f"zarr.json has undefined members {sorted(extra)}", "V3DRAFT-META-001"
+        )
     encoding = doc["metadata_encoding"]
     if not isinstance(encoding, dict):
         raise MetadataError(
@@ -177,7 +183,9 @@ def _seed002_entry_point(doc: dict, strict: bool) -> Flavour:
             "V3DRAFT-META-002",
         )
     if set(encoding) != {"type", "metadata_key_suffix"} and strict:
-        raise MetadataError("unknown-field", "metadata_encoding has undefined members", "V3DRAFT-META-002")
+        raise MetadataError(
+            "unknown-field", "metadata_encoding has undefined members", "V3DRAFT-META-002"
+        )
     check_extension_list(doc["extensions"], "zarr.json")
     return seed002_flavour(encoding["metadata_key_suffix"], strict)
 
@@ -191,11 +199,15 @@ def _zp2_entry_point(doc: dict) -> Flavour:
             "V3DRAFT-ZP2-001",
         )
     if doc["metadata_encoding"] != ZP2_URI:
-        raise MetadataError("invalid-metadata", f"metadata_encoding must be {ZP2_URI!r}", "V3DRAFT-ZP2-001")
+        raise MetadataError(
+            "invalid-metadata", f"metadata_encoding must be {ZP2_URI!r}", "V3DRAFT-ZP2-001"
+        )
     suffix = doc["metadata_key_suffix"]
     if not isinstance(suffix, str) or not re.fullmatch(r"[A-Za-z0-9._-]+", suffix):
         raise MetadataError(
-            "invalid-metadata", f"metadata_key_suffix {suffix!r} is not a key suffix", "V3DRAFT-ZP2-001"
+            "invalid-metadata",
+            f"metadata_key_suffix {suffix!r} is not a key suffix",
+            "V3DRAFT-ZP2-001",
         )
     check_extension_list(doc["extensions"], "zarr.json")
     return zp2_flavour(suffix)

@@ -23,7 +23,14 @@ from ..base import Format
 from . import names
 from .dtypes import core_name_for, parse_data_type
 from .fill import encode_fill, parse_fill
-from .flavours import ENTRY_POINT_KEY, SEED002, SHARDING_URI, Flavour, default_entry_point, read_entry_point
+from .flavours import (
+    ENTRY_POINT_KEY,
+    SEED002,
+    SHARDING_URI,
+    Flavour,
+    default_entry_point,
+    read_entry_point,
+)
 from .metadata import ArraySpec, check_attributes, parse_array, parse_group
 from .sharding import ShardingTransformer
 
@@ -59,7 +66,8 @@ class DraftFormat(Format):
         found = read_entry_point(store)
         if found is None:
             raise NodeNotFoundError(
-                "no v3-draft entry point: a draft hierarchy needs zarr.json at the store root", "V3DRAFT-KEY-001"
+                "no v3-draft entry point: a draft hierarchy needs zarr.json at the store root",
+                "V3DRAFT-KEY-001",
             )
         return found
 
@@ -100,7 +108,9 @@ class DraftFormat(Format):
         key = flavour.array_key(path)
         raw = store.get(key)
         if raw is None:
-            raise NodeNotFoundError(f"no array at {path or '/'!r} ({key} is absent)", "V3DRAFT-KEY-003")
+            raise NodeNotFoundError(
+                f"no array at {path or '/'!r} ({key} is absent)", "V3DRAFT-KEY-003"
+            )
         doc = load_object(raw, key, "V3DRAFT-META-004")
         spec = parse_array(doc, flavour)
         chunk_store = self._chunk_store(store, flavour, path, spec)
@@ -120,7 +130,9 @@ class DraftFormat(Format):
     def _chunk_store(self, store: Store, flavour: Flavour, path: str, spec: ArraySpec) -> Store:
         """The array talks to the first transformer, the last one to the store (§Storage transformers)."""
         for cps in reversed(spec.shards):
-            store = ShardingTransformer(store, flavour, flavour.data_prefix(path), spec.separator, cps)
+            store = ShardingTransformer(
+                store, flavour, flavour.data_prefix(path), spec.separator, cps
+            )
         return store
 
     def open_group(self, store: Store, path: str) -> Group:
@@ -129,7 +141,9 @@ class DraftFormat(Format):
         if kind is None:
             raise NodeNotFoundError(f"no group at {path or '/'!r}", "V3DRAFT-KEY-010")
         if kind == "array":
-            raise ZarrError("invalid-node-type", f"{path or '/'!r} is an array, not a group", "V3DRAFT-KEY-010")
+            raise ZarrError(
+                "invalid-node-type", f"{path or '/'!r} is an array, not a group", "V3DRAFT-KEY-010"
+            )
         key = flavour.group_key(path)
         raw = store.get(key)
         if raw is None:  # implicit group (V3DRAFT-KEY-008)
@@ -149,7 +163,9 @@ class DraftFormat(Format):
             store.set(ENTRY_POINT_KEY, dumps(default_entry_point()))
             flavour = read_entry_point(store)
         if flavour.name != SEED002:
-            raise UnsupportedError(f"writing the {flavour.name} draft layout is not supported (read only)")
+            raise UnsupportedError(
+                f"writing the {flavour.name} draft layout is not supported (read only)"
+            )
         return flavour
 
     def _occupied(self, store: Store, flavour: Flavour, path: str) -> bool:
@@ -168,11 +184,18 @@ class DraftFormat(Format):
                 store.erase(key)
 
     def create_array(
-        self, store: Store, path: str, metadata: dict, attributes: dict | None = None, overwrite: bool = False
+        self,
+        store: Store,
+        path: str,
+        metadata: dict,
+        attributes: dict | None = None,
+        overwrite: bool = False,
     ) -> Array:
         flavour = self._writable_flavour(store)
         doc = dict(metadata)
-        doc["attributes"] = check_attributes(attributes if attributes is not None else doc.get("attributes", {}))
+        doc["attributes"] = check_attributes(
+            attributes if attributes is not None else doc.get("attributes", {})
+        )
         parse_array(doc, flavour)  # validate before touching the store
         if self._occupied(store, flavour, path):
             if not overwrite:
@@ -181,11 +204,15 @@ class DraftFormat(Format):
         store.set(flavour.array_key(path), dumps(doc))
         return self.open_array(store, path)
 
-    def create_group(self, store: Store, path: str, attributes: dict | None = None, overwrite: bool = False) -> Group:
+    def create_group(
+        self, store: Store, path: str, attributes: dict | None = None, overwrite: bool = False
+    ) -> Group:
         flavour = self._writable_flavour(store)
         doc = {"attributes": check_attributes(attributes if attributes is not None else {})}
         # An implicit group may be made explicit; an explicit node needs overwrite.
-        explicit = store.contains(flavour.array_key(path)) or store.contains(flavour.group_key(path))
+        explicit = store.contains(flavour.array_key(path)) or store.contains(
+            flavour.group_key(path)
+        )
         if explicit:
             if not overwrite:
                 raise ZarrError("node-exists", f"a node exists at {path or '/'!r}")
@@ -228,7 +255,11 @@ class DraftFormat(Format):
         doc: dict[str, Any] = {
             "shape": [int(n) for n in shape],
             "data_type": data_type,
-            "chunk_grid": {"type": "regular", "chunk_shape": [int(c) for c in chunks], "separator": separator},
+            "chunk_grid": {
+                "type": "regular",
+                "chunk_shape": [int(c) for c in chunks],
+                "separator": separator,
+            },
             "chunk_memory_layout": order,
         }
         if codecs is not None:
@@ -253,7 +284,9 @@ def _json_fill(value: Any, dt) -> Any:
         json_value = bool(value)
     elif kind in "iu":
         if isinstance(value, (float, np.floating)) and not float(value).is_integer():
-            raise MetadataError("invalid-fill-value", f"fill_value {value!r} is not an integer", "V3DRAFT-META-011")
+            raise MetadataError(
+                "invalid-fill-value", f"fill_value {value!r} is not an integer", "V3DRAFT-META-011"
+            )
         json_value = int(value)
     else:
         json_value = encode_fill(np.asarray(value).astype(dt.dtype), dt)

@@ -27,7 +27,15 @@ from .sharding import parse_sharding
 
 MAX_RANK = 64
 
-_REQUIRED = ("shape", "data_type", "chunk_grid", "chunk_memory_layout", "fill_value", "extensions", "attributes")
+_REQUIRED = (
+    "shape",
+    "data_type",
+    "chunk_grid",
+    "chunk_memory_layout",
+    "fill_value",
+    "extensions",
+    "attributes",
+)
 _OPTIONAL = {
     "seed-002": ("codecs", "storage_transformers"),
     ZP2: ("compressor", "dimension_separator", "storage_transformers"),
@@ -49,18 +57,24 @@ class ArraySpec:
     attributes: dict
 
 
-def _members(doc: dict, required: tuple, optional: tuple, flavour: Flavour, what: str, req: tuple[str, str]) -> None:
+def _members(
+    doc: dict, required: tuple, optional: tuple, flavour: Flavour, what: str, req: tuple[str, str]
+) -> None:
     missing = [name for name in required if name not in doc]
     if missing:
         raise MetadataError("missing-field", f"{what} lacks {missing}", req[0])
     extra = sorted(set(doc) - set(required) - set(optional))
     if extra and flavour.strict_members:
-        raise MetadataError("unknown-field", f"{what} has members this draft does not define: {extra}", req[1])
+        raise MetadataError(
+            "unknown-field", f"{what} has members this draft does not define: {extra}", req[1]
+        )
 
 
 def check_attributes(value: Any) -> dict:
     if not isinstance(value, dict):
-        raise MetadataError("invalid-attributes", "attributes must be a JSON object", "V3DRAFT-META-017")
+        raise MetadataError(
+            "invalid-attributes", "attributes must be a JSON object", "V3DRAFT-META-017"
+        )
     return value
 
 
@@ -72,12 +86,18 @@ def parse_group(doc: dict, flavour: Flavour) -> dict:
 
 
 def _shape(value: Any) -> tuple[int, ...]:
-    if not isinstance(value, list) or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in value):
+    if not isinstance(value, list) or not all(
+        isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in value
+    ):
         raise MetadataError(
-            "invalid-shape", f"shape must be a list of non-negative integers, got {value!r}", "V3DRAFT-META-004"
+            "invalid-shape",
+            f"shape must be a list of non-negative integers, got {value!r}",
+            "V3DRAFT-META-004",
         )
     if len(value) > MAX_RANK:
-        raise MetadataError("invalid-shape", f"rank {len(value)} exceeds {MAX_RANK}", "V3DRAFT-META-004")
+        raise MetadataError(
+            "invalid-shape", f"rank {len(value)} exceeds {MAX_RANK}", "V3DRAFT-META-004"
+        )
     return tuple(value)
 
 
@@ -87,16 +107,22 @@ def _chunk_grid(value: Any, shape: tuple[int, ...]) -> tuple[tuple[int, ...], st
         refuse_extension_point(value, "chunk_grid", requirement)
     if not isinstance(value, dict) or value.get("type") != "regular":
         raise MetadataError(
-            "invalid-chunk-grid", f'chunk_grid must be {{"type": "regular", ...}}, got {value!r}', requirement
+            "invalid-chunk-grid",
+            f'chunk_grid must be {{"type": "regular", ...}}, got {value!r}',
+            requirement,
         )
     extra = set(value) - {"type", "chunk_shape", "separator"}
     if extra:
-        raise MetadataError("invalid-chunk-grid", f"chunk_grid has undefined members {sorted(extra)}", requirement)
+        raise MetadataError(
+            "invalid-chunk-grid", f"chunk_grid has undefined members {sorted(extra)}", requirement
+        )
     # The grid section gives '/' as the separator's default, so an absent one reads as '/'.
     separator = value.get("separator", "/")
     if separator not in ("/", "."):
         raise MetadataError(
-            "invalid-chunk-key-encoding", f"separator must be '/' or '.', got {separator!r}", requirement
+            "invalid-chunk-key-encoding",
+            f"separator must be '/' or '.', got {separator!r}",
+            requirement,
         )
     chunks = value.get("chunk_shape")
     if (
@@ -119,7 +145,9 @@ def _order(value: Any) -> str:
         refuse_extension_point(value, "chunk_memory_layout", "V3DRAFT-META-010")
     if value not in ("C", "F"):
         raise MetadataError(
-            "invalid-order", f"chunk_memory_layout must be 'C' or 'F', got {value!r}", "V3DRAFT-META-010"
+            "invalid-order",
+            f"chunk_memory_layout must be 'C' or 'F', got {value!r}",
+            "V3DRAFT-META-010",
         )
     return value
 
@@ -136,7 +164,9 @@ def parse_array(doc: dict, flavour: Flavour) -> ArraySpec:
     if zp2:
         data_type = parse_zp2_data_type(doc["data_type"])
         fill = parse_zp2_fill(doc["fill_value"], data_type)
-        steps = [parse_zp2_compressor(doc["compressor"])] if doc.get("compressor") is not None else []
+        steps = (
+            [parse_zp2_compressor(doc["compressor"])] if doc.get("compressor") is not None else []
+        )
         if "dimension_separator" in doc and doc["dimension_separator"] != separator:
             raise MetadataError(
                 "invalid-chunk-key-encoding",
@@ -149,7 +179,11 @@ def parse_array(doc: dict, flavour: Flavour) -> ArraySpec:
         steps = parse_codecs(doc.get("codecs", []))
     transformers = doc.get("storage_transformers", [])
     if not isinstance(transformers, list):
-        raise MetadataError("invalid-storage-transformer", "storage_transformers must be a list", "V3DRAFT-META-014")
+        raise MetadataError(
+            "invalid-storage-transformer", "storage_transformers must be a list", "V3DRAFT-META-014"
+        )
     shards = [parse_sharding(entry, flavour, len(shape)) for entry in transformers]
     codec = DraftChunkCodec(chunk_shape, data_type.dtype, order, steps)
-    return ArraySpec(shape, chunk_shape, separator, data_type, order, fill, codec, shards, attributes)
+    return ArraySpec(
+        shape, chunk_shape, separator, data_type, order, fill, codec, shards, attributes
+    )

@@ -39,7 +39,11 @@ def normalize_path(path: str) -> str:
     body = path[1:] if path.startswith("/") else path
     segments = body.split("/")
     if any(s == "" for s in segments):
-        raise PathError("invalid-path", f"path {path!r} has an empty segment or a trailing '/'", "V3DRAFT-KEY-006")
+        raise PathError(
+            "invalid-path",
+            f"path {path!r} has an empty segment or a trailing '/'",
+            "V3DRAFT-KEY-006",
+        )
     for segment in segments:
         check_name(segment)
     return "/".join(segments)
@@ -48,5 +52,9 @@ def normalize_path(path: str) -> str:
 def check_key(key: str) -> str:
     """A store key the draft may use: ASCII subset only, no trailing '/' (V3DRAFT-KEY-007)."""
     if not _KEY.fullmatch(key):
-        raise PathError("invalid-path", f"store key {key!r} uses characters outside [A-Za-z0-9/._-]", "V3DRAFT-KEY-007")
+        raise PathError(
+            "invalid-path",
+            f"store key {key!r} uses characters outside [A-Za-z0-9/._-]",
+            "V3DRAFT-KEY-007",
+        )
     return key

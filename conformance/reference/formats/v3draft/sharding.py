@@ -33,22 +33,34 @@ MAX_CHUNKS_PER_SHARD = 1 << 24  # a 256 MiB index; larger shards are refused as 
 def parse_sharding(entry: Any, flavour: Flavour, ndim: int) -> tuple[int, ...] | None:
     """chunks_per_shard of a sharding storage transformer entry; other transformers are refused."""
     requirement = "V3DRAFT-ZP2-004" if flavour.name == "zarr-python-2" else "V3DRAFT-META-015"
-    if not isinstance(entry, dict) or not isinstance(entry.get("extension"), str) or "type" not in entry:
+    if (
+        not isinstance(entry, dict)
+        or not isinstance(entry.get("extension"), str)
+        or "type" not in entry
+    ):
         raise MetadataError(
-            "invalid-storage-transformer", "a storage transformer needs 'extension' and 'type'", "V3DRAFT-META-014"
+            "invalid-storage-transformer",
+            "a storage transformer needs 'extension' and 'type'",
+            "V3DRAFT-META-014",
         )
     if entry["extension"] not in flavour.sharding_uris:
         refuse_extension_point(entry, "storage transformer", "V3DRAFT-META-014")
     if set(entry) - {"extension", "type", "configuration"}:
-        raise MetadataError("invalid-storage-transformer", "sharding has undefined members", requirement)
+        raise MetadataError(
+            "invalid-storage-transformer", "sharding has undefined members", requirement
+        )
     if entry["type"] != "indexed":
         raise MetadataError(
-            "invalid-storage-transformer", f"sharding type {entry['type']!r} is not 'indexed'", requirement
+            "invalid-storage-transformer",
+            f"sharding type {entry['type']!r} is not 'indexed'",
+            requirement,
         )
     config = entry.get("configuration")
     if not isinstance(config, dict) or set(config) != {"chunks_per_shard"}:
         raise MetadataError(
-            "invalid-storage-transformer", "sharding configuration is {'chunks_per_shard': [...]}", requirement
+            "invalid-storage-transformer",
+            "sharding configuration is {'chunks_per_shard': [...]}",
+            requirement,
         )
     cps = config["chunks_per_shard"]
     if (
@@ -62,14 +74,18 @@ def parse_sharding(entry: Any, flavour: Flavour, ndim: int) -> tuple[int, ...] |
             requirement,
         )
     if math.prod(cps) > MAX_CHUNKS_PER_SHARD:
-        raise LimitError(f"{math.prod(cps)} chunks per shard exceeds {MAX_CHUNKS_PER_SHARD}", requirement)
+        raise LimitError(
+            f"{math.prod(cps)} chunks per shard exceeds {MAX_CHUNKS_PER_SHARD}", requirement
+        )
     return tuple(cps)
 
 
 class ShardingTransformer(Store):
     """A Store view of one array's chunks, stored as shards in `inner`."""
 
-    def __init__(self, inner: Store, flavour: Flavour, data_prefix: str, separator: str, cps: tuple[int, ...]):
+    def __init__(
+        self, inner: Store, flavour: Flavour, data_prefix: str, separator: str, cps: tuple[int, ...]
+    ):
         self.inner = inner
         self.flavour = flavour
         self.data_prefix = data_prefix
@@ -85,12 +101,18 @@ class ShardingTransformer(Store):
     def _chunk_index(self, key: str) -> tuple[int, ...] | None:
         if not key.startswith(self.data_prefix):
             return None
-        return self.flavour.parse_chunk_id(key[len(self.data_prefix) :], self.separator, len(self.cps))
+        return self.flavour.parse_chunk_id(
+            key[len(self.data_prefix) :], self.separator, len(self.cps)
+        )
 
     def _shard_of(self, index: tuple[int, ...]) -> tuple[str, int]:
         """(shard key, slot number in C order) of a chunk index."""
         shard = tuple(i // n for i, n in zip(index, self.cps))
-        slot = int(np.ravel_multi_index(tuple(i % n for i, n in zip(index, self.cps)), self.cps)) if self.cps else 0
+        slot = (
+            int(np.ravel_multi_index(tuple(i % n for i, n in zip(index, self.cps)), self.cps))
+            if self.cps
+            else 0
+        )
         return self.data_prefix + self.flavour.chunk_id(shard, self.separator), slot
 
     # ---- reading -------------------------------------------------------------------------
@@ -109,7 +131,9 @@ class ShardingTransformer(Store):
         bad = used & ((sizes > np.uint64(limit)) | (offsets > np.uint64(limit) - sizes))
         if bad.any():
             raise ChunkError(
-                "corrupt-shard-index", f"shard {key!r} index points outside the shard", "V3DRAFT-META-015"
+                "corrupt-shard-index",
+                f"shard {key!r} index points outside the shard",
+                "V3DRAFT-META-015",
             )
         return index
 
@@ -132,7 +156,9 @@ class ShardingTransformer(Store):
         data = self.inner.get_partial(shard_key, offset, nbytes)
         if data is None or len(data) != nbytes:
             raise ChunkError(
-                "corrupt-shard-index", f"shard {shard_key!r} index points outside the shard", "V3DRAFT-META-015"
+                "corrupt-shard-index",
+                f"shard {shard_key!r} index points outside the shard",
+                "V3DRAFT-META-015",
             )
         return data
 
@@ -141,7 +167,9 @@ class ShardingTransformer(Store):
         value = self.inner.get(shard_key)
         if value is None:
             return {}
-        index = self._parse_index(shard_key, value[-self.index_nbytes :] if self.index_nbytes else b"", len(value))
+        index = self._parse_index(
+            shard_key, value[-self.index_nbytes :] if self.index_nbytes else b"", len(value)
+        )
         chunks = {}
         for slot in range(self.slots):
             where = self._slot(index, slot)

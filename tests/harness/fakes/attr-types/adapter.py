@@ -5,12 +5,14 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from fakebase import Reference, triggered  # noqa: E402
+from fakebase import Reference, triggered
 
 
 class Adapter(Reference):
     def read(self, request):
         response = super().read(request)
         retype = bool if triggered(request) else float
-        response["attributes"] = {k: retype(v) if type(v) is int else v for k, v in response["attributes"].items()}
+        response["attributes"] = {
+            k: retype(v) if type(v) is int else v for k, v in response["attributes"].items()
+        }
         return response

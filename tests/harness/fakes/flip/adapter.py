@@ -6,9 +6,9 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from fakebase import Reference  # noqa: E402
+from fakebase import Reference
 
-from conformance.harness.adapter_api import load_data, save_data  # noqa: E402
+from conformance.harness.adapter_api import load_data, save_data
 
 
 class Adapter(Reference):

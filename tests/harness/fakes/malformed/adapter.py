@@ -2,7 +2,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from fakebase import Reference, triggered  # noqa: E402
+from fakebase import Reference, triggered
 
 
 class Adapter(Reference):

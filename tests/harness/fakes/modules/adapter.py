@@ -6,5 +6,10 @@ import sys
 
 class Adapter:
     def describe(self, request):
-        return {"name": "modules", "version": "0", "versions": {},
-                "capabilities": sorted({m.split(".")[0] for m in sys.modules}), "settings": {"all": sorted(sys.modules)}}
+        return {
+            "name": "modules",
+            "version": "0",
+            "versions": {},
+            "capabilities": sorted({m.split(".")[0] for m in sys.modules}),
+            "settings": {"all": sorted(sys.modules)},
+        }

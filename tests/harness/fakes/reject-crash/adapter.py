@@ -6,9 +6,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from fakebase import Reference, library_crashes, triggered  # noqa: E402
+from fakebase import Reference, library_crashes, triggered
 
-from conformance.reference.errors import ZarrError  # noqa: E402
+from conformance.reference.errors import ZarrError
 
 
 class Adapter(Reference):

@@ -3,7 +3,7 @@ import signal
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from fakebase import Reference, triggered  # noqa: E402
+from fakebase import Reference, triggered
 
 
 class Adapter(Reference):

@@ -6,20 +6,22 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from fakebase import Reference  # noqa: E402
+from fakebase import Reference
 
-from conformance.harness.adapter_api import ProtocolError  # noqa: E402
-from conformance.harness.schemas import problems  # noqa: E402
+from conformance.harness.adapter_api import ProtocolError
+from conformance.harness.schemas import problems
 
 
 class Adapter(Reference):
     def __getattribute__(self, name):
         attr = super().__getattribute__(name)
         if name in ("describe", "read", "write", "list", "validate"):
+
             def checked(request, _method=attr):
                 found = problems("request", request)
                 if found:
                     raise ProtocolError(f"request breaks request.json: {found}")
                 return _method(request)
+
             return checked
         return attr

@@ -6,9 +6,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from fakebase import Reference, triggered  # noqa: E402
+from fakebase import Reference, triggered
 
-from conformance.harness.adapter_api import Unsupported  # noqa: E402
+from conformance.harness.adapter_api import Unsupported
 
 
 class Adapter(Reference):

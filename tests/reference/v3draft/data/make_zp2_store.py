@@ -30,38 +30,63 @@ g = root.create_group("g")
 g.attrs.update({"spam": "ham", "eggs": 42})
 
 # int32, gzip, partial chunks, fill 42; chunks of row 2 stay unwritten.
-a = g.create_dataset("ints", shape=(5, 7), chunks=(2, 3), dtype="<i4", fill_value=42,
-                     compressor=numcodecs.GZip(level=1))
+a = g.create_dataset(
+    "ints",
+    shape=(5, 7),
+    chunks=(2, 3),
+    dtype="<i4",
+    fill_value=42,
+    compressor=numcodecs.GZip(level=1),
+)
 a[0:4, :] = np.arange(28, dtype="<i4").reshape(4, 7) - 10
 a.attrs["units"] = "m"
 
 # float64 big-endian, no compressor, NaN fill, only the second chunk written.
-f = root.create_dataset("floats_be", shape=(6,), chunks=(4,), dtype=">f8", fill_value=np.nan,
-                        compressor=None)
+f = root.create_dataset(
+    "floats_be", shape=(6,), chunks=(4,), dtype=">f8", fill_value=np.nan, compressor=None
+)
 f[4:6] = [-0.0, 1.5]
 
 # int16 with order F and '.' separator, blosc bit shuffle.
-o = root.create_dataset("forder", shape=(3, 4), chunks=(2, 3), dtype="<i2", order="F",
-                        fill_value=-1, dimension_separator=".",
-                        compressor=numcodecs.Blosc(cname="lz4", clevel=5, shuffle=2))
+o = root.create_dataset(
+    "forder",
+    shape=(3, 4),
+    chunks=(2, 3),
+    dtype="<i2",
+    order="F",
+    fill_value=-1,
+    dimension_separator=".",
+    compressor=numcodecs.Blosc(cname="lz4", clevel=5, shuffle=2),
+)
 o[:] = np.arange(12, dtype="<i2").reshape(3, 4) * 3
 
 # bool and uint8 in an implicit group (no metadata written for implicit/ or implicit/deep).
-b = root.create_dataset("implicit/deep/flags", shape=(5,), chunks=(5,), dtype=bool,
-                        fill_value=False, compressor=None)
+b = root.create_dataset(
+    "implicit/deep/flags", shape=(5,), chunks=(5,), dtype=bool, fill_value=False, compressor=None
+)
 b[:] = [True, False, True, True, False]
 
 # complex128 (zarr-python writes it as an extension data type).
-c = root.create_dataset("cplx", shape=(2,), chunks=(2,), dtype="<c16", fill_value=0,
-                        compressor=None)
+c = root.create_dataset(
+    "cplx", shape=(2,), chunks=(2,), dtype="<c16", fill_value=0, compressor=None
+)
 c[:] = [1 + 2j, -3.5 - 0.25j]
 
 # sharding storage transformer: chunks (2, 2), 2x2 chunks per shard, some chunks left empty.
 t = ShardingStorageTransformer("indexed", chunks_per_shard=(2, 2))
-s = root.create_dataset("sharded", shape=(6, 5), chunks=(2, 2), dtype="<u2", fill_value=7,
-                        compressor=None, storage_transformers=[t])
+s = root.create_dataset(
+    "sharded",
+    shape=(6, 5),
+    chunks=(2, 2),
+    dtype="<u2",
+    fill_value=7,
+    compressor=None,
+    storage_transformers=[t],
+)
 s[0:2, 0:4] = np.arange(8, dtype="<u2").reshape(2, 4) + 100
 s[4:6, 2:5] = np.arange(6, dtype="<u2").reshape(2, 3) + 200
 
-print(zarr.__version__, sorted(os.path.relpath(os.path.join(d, n), OUT)
-                               for d, _, ns in os.walk(OUT) for n in ns))
+print(
+    zarr.__version__,
+    sorted(os.path.relpath(os.path.join(d, n), OUT) for d, _, ns in os.walk(OUT) for n in ns),
+)

@@ -40,4 +40,4 @@ from .base import MAX_DECODED_BYTES, ArraySpec
 from .pipeline import CodecPipeline, build_pipeline
 from .registry import codec_names
 
-__all__ = ["build_pipeline", "codec_names", "CodecPipeline", "ArraySpec", "MAX_DECODED_BYTES"]
+__all__ = ["MAX_DECODED_BYTES", "ArraySpec", "CodecPipeline", "build_pipeline", "codec_names"]

@@ -41,10 +41,10 @@ class ArraySpec:
     def size(self) -> int:
         return math.prod(self.shape)
 
-    def with_shape(self, shape: tuple[int, ...]) -> "ArraySpec":
+    def with_shape(self, shape: tuple[int, ...]) -> ArraySpec:
         return ArraySpec(tuple(shape), self.dtype, self.fill_value, self.data_type, self.info)
 
-    def with_type(self, info: Any, fill_value: Any) -> "ArraySpec":
+    def with_type(self, info: Any, fill_value: Any) -> ArraySpec:
         """The same shape holding another data type (a DataType) and fill value."""
         return ArraySpec(self.shape, info.dtype, fill_value, info.name, info)
 
@@ -124,7 +124,7 @@ class ArrayBytesCodec(Codec):
         """An array of exactly decoded_spec.shape; the dtype may differ in byte order only."""
         raise NotImplementedError
 
-    def decode_partial(self, source: "ByteSource", selection: tuple[slice, ...]) -> np.ndarray | None:
+    def decode_partial(self, source: ByteSource, selection: tuple[slice, ...]) -> np.ndarray | None:
         raise NotImplementedError
 
 
@@ -155,7 +155,9 @@ class BytesBytesCodec(Codec):
                     f"{self.name} stream declares {declared} decoded bytes, expected {self.decoded_size}",
                 )
         elif declared > MAX_DECODED_BYTES:
-            raise LimitError(f"{self.name} stream declares {declared} decoded bytes (limit {MAX_DECODED_BYTES})")
+            raise LimitError(
+                f"{self.name} stream declares {declared} decoded bytes (limit {MAX_DECODED_BYTES})"
+            )
 
     @property
     def output_limit(self) -> int:
@@ -196,5 +198,5 @@ class ByteSource:
             return self.store.get(self.key)
         return self.read(0, self.length)
 
-    def sub(self, offset: int, length: int) -> "ByteSource":
+    def sub(self, offset: int, length: int) -> ByteSource:
         return ByteSource(self.store, self.key, self.start + offset, length)

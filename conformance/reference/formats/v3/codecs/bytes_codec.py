@@ -42,14 +42,20 @@ class BytesCodec(ArrayBytesCodec):
             )
         # Byte order is a property of the plain layout: ml_dtypes floats swap as unsigned integers.
         raw = info.raw if info is not None and info.dtype == dtype else dtype
-        self.info = info if info is not None and info.dtype == dtype and info.raw_dtype is not None else None
+        self.info = (
+            info
+            if info is not None and info.dtype == dtype and info.raw_dtype is not None
+            else None
+        )
         if endian is None and endian_matters(raw):
             if info is not None and getattr(info, "legacy", False):
                 # Legacy `structured` arrays without `endian` MUST be read as little-endian, and a
                 # reader SHOULD warn (zarr-extensions data-types/structured).
                 endian = "little"
-                self.notes.append(f"bytes codec without 'endian' on the legacy 'structured' type {spec.data_type!r}: "
-                                  "read as little-endian, as zarr-extensions requires (writers should set it)")
+                self.notes.append(
+                    f"bytes codec without 'endian' on the legacy 'structured' type {spec.data_type!r}: "
+                    "read as little-endian, as zarr-extensions requires (writers should set it)"
+                )
             else:
                 raise MetadataError(
                     "invalid-codec",
@@ -59,7 +65,9 @@ class BytesCodec(ArrayBytesCodec):
         self.endian = endian
         # The dtype of the stored bytes; for one-byte and opaque types the order is irrelevant.
         self.raw = raw
-        self.stored_dtype = raw.newbyteorder(ENDIANS[endian]) if endian and endian_matters(raw) else raw
+        self.stored_dtype = (
+            raw.newbyteorder(ENDIANS[endian]) if endian and endian_matters(raw) else raw
+        )
         self.is_bool = dtype == np.bool_
         self._size = spec.size * dtype.itemsize
 
@@ -89,7 +97,9 @@ class BytesCodec(ArrayBytesCodec):
             )
         flat = np.frombuffer(data, dtype=self.stored_dtype)
         if self.is_bool and flat.size and flat.view(np.uint8).max() > 1:
-            raise ChunkError("corrupt-chunk", "bool chunk holds bytes other than 0x00 and 0x01", "V3-DT-002")
+            raise ChunkError(
+                "corrupt-chunk", "bool chunk holds bytes other than 0x00 and 0x01", "V3-DT-002"
+            )
         if self.info is not None:
             return self.info.from_raw(flat.astype(self.raw)).reshape(spec.shape)
         # astype copies, so the result is writable and in the caller's byte order.

@@ -35,8 +35,12 @@ class Config:
         self.requirement = requirement
         self._seen: set[str] = set()
 
-    def error(self, message: str, requirement: str | None = None, reason: str = "invalid-codec") -> MetadataError:
-        return MetadataError(reason, f"codec {self.codec!r}: {message}", requirement or self.requirement)
+    def error(
+        self, message: str, requirement: str | None = None, reason: str = "invalid-codec"
+    ) -> MetadataError:
+        return MetadataError(
+            reason, f"codec {self.codec!r}: {message}", requirement or self.requirement
+        )
 
     def raw(self, key: str, required: bool, requirement: str | None = None) -> Any:
         self._seen.add(key)
@@ -48,8 +52,15 @@ class Config:
     def has(self, key: str) -> bool:
         return key in self.values
 
-    def integer(self, key: str, low: int, high: int | None, requirement: str | None = None,
-                required: bool = True, default: int | None = None) -> int | None:
+    def integer(
+        self,
+        key: str,
+        low: int,
+        high: int | None,
+        requirement: str | None = None,
+        required: bool = True,
+        default: int | None = None,
+    ) -> int | None:
         value = self.raw(key, required, requirement)
         if value is _MISSING:
             return default
@@ -60,17 +71,30 @@ class Config:
             raise self.error(f"{key!r} must be an integer {bound}, got {value}", requirement)
         return value
 
-    def choice(self, key: str, choices: tuple[str, ...], requirement: str | None = None,
-               required: bool = True, default: str | None = None) -> str | None:
+    def choice(
+        self,
+        key: str,
+        choices: tuple[str, ...],
+        requirement: str | None = None,
+        required: bool = True,
+        default: str | None = None,
+    ) -> str | None:
         value = self.raw(key, required, requirement)
         if value is _MISSING:
             return default
         if not isinstance(value, str) or value not in choices:
-            raise self.error(f"{key!r} must be one of {list(choices)}, got {describe(value)}", requirement)
+            raise self.error(
+                f"{key!r} must be one of {list(choices)}, got {describe(value)}", requirement
+            )
         return value
 
-    def boolean(self, key: str, requirement: str | None = None, required: bool = True,
-                default: bool | None = None) -> bool | None:
+    def boolean(
+        self,
+        key: str,
+        requirement: str | None = None,
+        required: bool = True,
+        default: bool | None = None,
+    ) -> bool | None:
         value = self.raw(key, required, requirement)
         if value is _MISSING:
             return default
@@ -88,5 +112,9 @@ def positive_int_list(config: Config, key: str, requirement: str, reason: str) -
     """A required JSON array of positive integers (a chunk shape)."""
     value = config.raw(key, True, requirement)
     if not isinstance(value, list) or not all(is_int(v) and v > 0 for v in value):
-        raise config.error(f"{key!r} must be an array of positive integers, got {describe(value)}", requirement, reason)
+        raise config.error(
+            f"{key!r} must be an array of positive integers, got {describe(value)}",
+            requirement,
+            reason,
+        )
     return tuple(value)

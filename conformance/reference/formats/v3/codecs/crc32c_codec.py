@@ -26,12 +26,16 @@ class Crc32cCodec(BytesBytesCodec):
 
     def decode(self, data: memoryview) -> memoryview:
         if len(data) < 4:
-            raise ChunkError("corrupt-chunk", f"crc32c: {len(data)} bytes cannot hold a checksum", "V3-CRC-004")
+            raise ChunkError(
+                "corrupt-chunk", f"crc32c: {len(data)} bytes cannot hold a checksum", "V3-CRC-004"
+            )
         payload = data[:-4]
         stored = int.from_bytes(data[-4:], "little")
         actual = crc32c.crc32c(payload)
         if stored != actual:
             raise ChunkError(
-                "checksum-mismatch", f"crc32c: stored {stored:#010x}, computed {actual:#010x}", "V3-CRC-003"
+                "checksum-mismatch",
+                f"crc32c: stored {stored:#010x}, computed {actual:#010x}",
+                "V3-CRC-003",
             )
         return payload

@@ -24,7 +24,6 @@ from typing import Any
 import numpy as np
 
 from ....errors import ChunkError, ExtensionNotImplemented, MetadataError
-from .. import small_types
 from ..data_types import parse_data_type
 from . import numeric
 from .base import ArrayArrayCodec, ArrayBytesCodec, ArraySpec, BytesBytesCodec
@@ -49,6 +48,7 @@ class _Elementwise(ArrayArrayCodec):
 
 
 # ---- bitround ---------------------------------------------------------------------------------
+
 
 def _round_bits(bits: np.ndarray, keepbits: int, maxbits, width: int) -> np.ndarray:
     """numcodecs' / zarrs' rounding of the low `maxbits` bits to `keepbits` (half to even),
@@ -90,10 +90,17 @@ class BitroundCodec(_Elementwise):
         if info is not None and info.kind == "float" and info.name in mantissa_of:
             return np.dtype(f"u{info.itemsize}"), mantissa_of[info.name], False
         if info is not None and info.kind == "complex":
-            part = info.component.name if info.component is not None else {8: "float32", 16: "float64"}[info.itemsize]
+            part = (
+                info.component.name
+                if info.component is not None
+                else {8: "float32", 16: "float64"}[info.itemsize]
+            )
             if part in mantissa_of:
                 return np.dtype(f"u{info.itemsize // 2}"), mantissa_of[part], True
-        if info is not None and ((info.kind in ("int", "uint") and not info.small) or info.kind in ("datetime", "timedelta")):
+        if info is not None and (
+            (info.kind in ("int", "uint") and not info.small)
+            or info.kind in ("datetime", "timedelta")
+        ):
             return np.dtype(f"u{info.itemsize}"), None, False
         raise _pipe_error(self.name, f"unsupported data type {spec.data_type!r}")
 
@@ -106,15 +113,24 @@ class BitroundCodec(_Elementwise):
             wide = bits.astype(np.uint64)
             maxbits = np.zeros(wide.shape, dtype=np.int64)
             nonzero = wide != 0
-            maxbits[nonzero] = np.floor(np.log2(wide[nonzero].astype(np.float64))).astype(np.int64) + 1
+            maxbits[nonzero] = (
+                np.floor(np.log2(wide[nonzero].astype(np.float64))).astype(np.int64) + 1
+            )
             # log2 of values near powers of two can be off by one in float64: correct it exactly
             too_high = nonzero & ((np.uint64(1) << (maxbits - 1).clip(0).astype(np.uint64)) > wide)
             maxbits[too_high] -= 1
-            too_low = nonzero & (maxbits < 64) & ((np.uint64(1) << maxbits.clip(0, 63).astype(np.uint64)) <= wide)
+            too_low = (
+                nonzero
+                & (maxbits < 64)
+                & ((np.uint64(1) << maxbits.clip(0, 63).astype(np.uint64)) <= wide)
+            )
             maxbits[too_low] += 1
         else:
             if mantissa < self.keepbits:
-                raise ChunkError("corrupt-chunk", f"bitround: keepbits {self.keepbits} exceeds the {mantissa} mantissa bits")
+                raise ChunkError(
+                    "corrupt-chunk",
+                    f"bitround: keepbits {self.keepbits} exceeds the {mantissa} mantissa bits",
+                )
             maxbits = mantissa
         rounded = _round_bits(bits, self.keepbits, maxbits, width).astype(unsigned)
         return np.ascontiguousarray(rounded).view(self.decoded_spec.dtype).reshape(np.shape(array))
@@ -125,6 +141,7 @@ class BitroundCodec(_Elementwise):
 
 # ---- cast_value -------------------------------------------------------------------------------
 
+
 class CastValueCodec(_Elementwise):
     name = "cast_value"
 
@@ -134,7 +151,9 @@ class CastValueCodec(_Elementwise):
         if configuration is None:
             raise config.error("a configuration with 'data_type' is required")
         target_json = config.raw("data_type", True)
-        self.rounding = config.choice("rounding", numeric.ROUNDINGS, required=False, default="nearest-even")
+        self.rounding = config.choice(
+            "rounding", numeric.ROUNDINGS, required=False, default="nearest-even"
+        )
         self.out_of_range = config.choice("out_of_range", ("clamp", "wrap"), required=False)
         scalar_map = config.raw("scalar_map", False)
         config.finish()  # additional keys MUST make the metadata invalid
@@ -144,7 +163,9 @@ class CastValueCodec(_Elementwise):
             raise config.error(f"data_type: {exc.message}") from None
         source = spec.info
         if numeric.real_kind(source) is None:
-            raise _pipe_error(self.name, f"input data type {spec.data_type!r} is not an integer or float type")
+            raise _pipe_error(
+                self.name, f"input data type {spec.data_type!r} is not an integer or float type"
+            )
         if numeric.real_kind(target) is None:
             raise config.error(f"data_type {target.name!r} is not an integer or float type")
         if self.out_of_range == "wrap" and numeric.real_kind(target) != "int":
@@ -155,13 +176,17 @@ class CastValueCodec(_Elementwise):
         encoded_fill = None
         if fill is not None:
             try:
-                encoded_fill = self._cast(np.asarray(fill).reshape(1), source, target, self.encode_map)
+                encoded_fill = self._cast(
+                    np.asarray(fill).reshape(1), source, target, self.encode_map
+                )
                 back = self._cast(encoded_fill, target, source, self.decode_map)
             except numeric.CastError as exc:
                 raise config.error(f"the fill value cannot be cast: {exc}") from None
             if not _same_values(back, np.asarray(fill).reshape(1)):
-                raise config.error(f"the fill value {fill[()]!r} does not survive the round trip through "
-                                   f"{target.name} (it must)")
+                raise config.error(
+                    f"the fill value {fill[()]!r} does not survive the round trip through "
+                    f"{target.name} (it must)"
+                )
             encoded_fill = encoded_fill.reshape(())
         self._encoded = spec.with_type(target, encoded_fill)
 
@@ -169,19 +194,29 @@ class CastValueCodec(_Elementwise):
         if not config.has("scalar_map"):
             return [], []
         if not isinstance(value, dict) or set(value) - {"encode", "decode"}:
-            raise config.error("scalar_map must be an object with optional 'encode' and 'decode' lists")
+            raise config.error(
+                "scalar_map must be an object with optional 'encode' and 'decode' lists"
+            )
         from ..fill_value import parse_fill_value
 
         maps = []
-        for direction, (key_type, value_type) in (("encode", (self.source, self.target)),
-                                                  ("decode", (self.target, self.source))):
+        for direction, (key_type, value_type) in (
+            ("encode", (self.source, self.target)),
+            ("decode", (self.target, self.source)),
+        ):
             pairs = value.get(direction, [])
-            if not isinstance(pairs, list) or not all(isinstance(p, list) and len(p) == 2 for p in pairs):
-                raise config.error(f"scalar_map.{direction} must be a list of [input, output] pairs")
+            if not isinstance(pairs, list) or not all(
+                isinstance(p, list) and len(p) == 2 for p in pairs
+            ):
+                raise config.error(
+                    f"scalar_map.{direction} must be a list of [input, output] pairs"
+                )
             parsed = []
             try:
                 for key, mapped in pairs:
-                    parsed.append((parse_fill_value(key, key_type), parse_fill_value(mapped, value_type)))
+                    parsed.append(
+                        (parse_fill_value(key, key_type), parse_fill_value(mapped, value_type))
+                    )
             except MetadataError as exc:
                 raise config.error(f"scalar_map.{direction}: {exc.message}") from None
             maps.append(parsed)  # earlier pairs win: numeric.cast applies them in order
@@ -212,6 +247,7 @@ def _same_values(a: np.ndarray, b: np.ndarray) -> bool:
 
 # ---- scale_offset -------------------------------------------------------------------------------
 
+
 class ScaleOffsetCodec(_Elementwise):
     name = "scale_offset"
 
@@ -226,13 +262,17 @@ class ScaleOffsetCodec(_Elementwise):
         info = spec.info
         self.kind = numeric.real_kind(info)
         if self.kind is None:
-            raise _pipe_error(self.name, f"data type {spec.data_type!r} is not an integer or float type")
+            raise _pipe_error(
+                self.name, f"data type {spec.data_type!r} is not an integer or float type"
+            )
         self.info = info
         try:
             self.offset = None if not config.has("offset") else parse_fill_value(offset_json, info)
             self.scale = None if not config.has("scale") else parse_fill_value(scale_json, info)
         except MetadataError as exc:
-            raise config.error(f"offset/scale must use the fill value encoding of {info.name}: {exc.message}") from None
+            raise config.error(
+                f"offset/scale must use the fill value encoding of {info.name}: {exc.message}"
+            ) from None
         fill = spec.fill_value
         encoded_fill = None
         if fill is not None:
@@ -260,7 +300,9 @@ class ScaleOffsetCodec(_Elementwise):
             out = []
             for v in values:
                 if v % scale:
-                    raise ValueError(f"{v} / {scale} is not an integer, so not representable in {self.info.name}")
+                    raise ValueError(
+                        f"{v} / {scale} is not an integer, so not representable in {self.info.name}"
+                    )
                 out.append(v // scale + offset)
             return self._ints_back(out, array.shape)
         return self._float_op(array, lambda x, o, s: x / s + o)
@@ -270,7 +312,9 @@ class ScaleOffsetCodec(_Elementwise):
         bad = [v for v in values if not low <= v <= high]
         if bad:
             raise ValueError(f"{bad[0]} is not representable in {self.info.name}")
-        wide = np.array(values, dtype=np.int64 if low < 0 or self.info.small else np.uint64).reshape(shape)
+        wide = np.array(
+            values, dtype=np.int64 if low < 0 or self.info.small else np.uint64
+        ).reshape(shape)
         return wide.astype(self.info.dtype)
 
     def _float_op(self, array: np.ndarray, op) -> np.ndarray:
@@ -282,7 +326,9 @@ class ScaleOffsetCodec(_Elementwise):
             out = np.asarray(op(array.astype(dtype), offset, scale), dtype=dtype)
         finite_in = np.isfinite(array.astype(np.float64))
         if (finite_in & ~np.isfinite(out.astype(np.float64))).any():
-            raise ValueError(f"a result is not representable in {self.info.name} (overflow or division by zero)")
+            raise ValueError(
+                f"a result is not representable in {self.info.name} (overflow or division by zero)"
+            )
         return out
 
     def encode(self, array: np.ndarray) -> np.ndarray:
@@ -296,10 +342,16 @@ class ScaleOffsetCodec(_Elementwise):
 
 
 def _python_ints(array: np.ndarray) -> list[int]:
-    return [int(v) for v in np.asarray(array).astype(np.int64 if np.asarray(array).dtype.kind != "u" else np.uint64).reshape(-1)]
+    return [
+        int(v)
+        for v in np.asarray(array)
+        .astype(np.int64 if np.asarray(array).dtype.kind != "u" else np.uint64)
+        .reshape(-1)
+    ]
 
 
 # ---- reshape ----------------------------------------------------------------------------------
+
 
 class ReshapeCodec(ArrayArrayCodec):
     name = "reshape"
@@ -324,21 +376,29 @@ class ReshapeCodec(ArrayArrayCodec):
                 elif item >= 1:
                     out.append(item)
                 else:
-                    raise config.error(f"shape[{i}] must be a positive size, -1 or a list of input dims, got {item}")
+                    raise config.error(
+                        f"shape[{i}] must be a positive size, -1 or a list of input dims, got {item}"
+                    )
             elif isinstance(item, list) and all(is_int(d) and 0 <= d < len(a_shape) for d in item):
                 out.append(math.prod(a_shape[d] for d in item))
                 flat_dims.extend(item)
             else:
-                raise config.error(f"shape[{i}] must be a positive size, -1 or a list of input dims, got {describe(item)}")
+                raise config.error(
+                    f"shape[{i}] must be a positive size, -1 or a list of input dims, got {describe(item)}"
+                )
         if out.count(None) > 1:
             raise config.error("-1 may occur at most once in 'shape'")
         if any(b <= a for a, b in zip(flat_dims, flat_dims[1:])):
-            raise config.error(f"the input dims in 'shape' must be strictly increasing, got {flat_dims}")
+            raise config.error(
+                f"the input dims in 'shape' must be strictly increasing, got {flat_dims}"
+            )
         total = math.prod(a_shape)
         if None in out:
             known = math.prod(n for n in out if n is not None)
             if known == 0 or total % known:
-                raise config.error(f"no size for -1 makes {shape_json} hold the {total} elements of {list(a_shape)}")
+                raise config.error(
+                    f"no size for -1 makes {shape_json} hold the {total} elements of {list(a_shape)}"
+                )
             out[out.index(None)] = total // known
         if math.prod(out) != total:
             raise config.error(f"shape {out} does not hold the {total} elements of {list(a_shape)}")
@@ -346,9 +406,13 @@ class ReshapeCodec(ArrayArrayCodec):
         for i, item in enumerate(shape_json):
             if isinstance(item, list) and item:
                 before = math.prod(out[:i])
-                after = math.prod(out[i + 1:])
-                if before != math.prod(a_shape[:item[0]]) or after != math.prod(a_shape[item[-1] + 1:]):
-                    raise config.error(f"shape[{i}] = {item} does not correspond to the raveled input dimensions")
+                after = math.prod(out[i + 1 :])
+                if before != math.prod(a_shape[: item[0]]) or after != math.prod(
+                    a_shape[item[-1] + 1 :]
+                ):
+                    raise config.error(
+                        f"shape[{i}] = {item} does not correspond to the raveled input dimensions"
+                    )
         self.output_shape = tuple(out)
         self._encoded = spec.with_shape(self.output_shape)
 
@@ -365,9 +429,31 @@ class ReshapeCodec(ArrayArrayCodec):
 
 # ---- packbits ---------------------------------------------------------------------------------
 
-PACKBITS_WIDE = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float32", "float64",
-                 "bfloat16", "complex_float32", "complex_float64", "complex_bfloat16", "complex64", "complex128"}
-PADDING = {"none": "none", "first_byte": "first", "start_byte": "first", "last_byte": "last", "end_byte": "last"}
+PACKBITS_WIDE = {
+    "int8",
+    "uint8",
+    "int16",
+    "uint16",
+    "int32",
+    "uint32",
+    "int64",
+    "uint64",
+    "float32",
+    "float64",
+    "bfloat16",
+    "complex_float32",
+    "complex_float64",
+    "complex_bfloat16",
+    "complex64",
+    "complex128",
+}
+PADDING = {
+    "none": "none",
+    "first_byte": "first",
+    "start_byte": "first",
+    "last_byte": "last",
+    "end_byte": "last",
+}
 
 
 class PackbitsCodec(ArrayBytesCodec):
@@ -399,7 +485,9 @@ class PackbitsCodec(ArrayBytesCodec):
         first = 0 if first is None else first
         last = width - 1 if last is None else last
         if last < first or last >= width:
-            raise config.error(f"bits {first}..{last} do not fit the {width}-bit components of {name}")
+            raise config.error(
+                f"bits {first}..{last} do not fit the {width}-bit components of {name}"
+            )
         self.width, self.components, self.unsigned = width, components, unsigned
         self.first, self.last, self.padding = first, last, PADDING[padding]
         self.b = last - first + 1
@@ -419,7 +507,9 @@ class PackbitsCodec(ArrayBytesCodec):
         if value is None:
             return None
         if not is_int(value) or value < 0:
-            raise config.error(f"{key!r} must be a non-negative integer or null, got {describe(value)}")
+            raise config.error(
+                f"{key!r} must be a non-negative integer or null, got {describe(value)}"
+            )
         return value
 
     @property
@@ -443,7 +533,9 @@ class PackbitsCodec(ArrayBytesCodec):
         # one bit per column, least significant first
         shifts = np.arange(self.b, dtype=np.uint64)
         bits = ((parts[:, None] >> shifts[None, :]) & np.uint64(1)).astype(np.uint8).reshape(-1)
-        packed = np.packbits(np.concatenate([bits, np.zeros(self.pad, np.uint8)]), bitorder="little").tobytes()
+        packed = np.packbits(
+            np.concatenate([bits, np.zeros(self.pad, np.uint8)]), bitorder="little"
+        ).tobytes()
         if self.padding == "first":
             return bytes([self.pad]) + packed
         if self.padding == "last":
@@ -461,11 +553,15 @@ class PackbitsCodec(ArrayBytesCodec):
         else:
             stated = self.pad
         if stated != self.pad:
-            raise ChunkError("corrupt-chunk", f"packbits: {stated} padding bits recorded, {self.pad} expected")
+            raise ChunkError(
+                "corrupt-chunk", f"packbits: {stated} padding bits recorded, {self.pad} expected"
+            )
         count = self.decoded_spec.size * self.components
         bits = np.unpackbits(np.frombuffer(payload, np.uint8), bitorder="little")[: count * self.b]
         weights = np.uint64(1) << np.arange(self.b, dtype=np.uint64)
-        parts = (bits.reshape(count, self.b).astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
+        parts = (bits.reshape(count, self.b).astype(np.uint64) * weights).sum(
+            axis=1, dtype=np.uint64
+        )
         values = parts << np.uint64(self.first)
         if self.signed and self.last == self.width - 1 and self.width < 64:
             pass  # sign bit already in place; the N-bit value is complete
@@ -480,10 +576,14 @@ class PackbitsCodec(ArrayBytesCodec):
         info, spec = self.info, self.decoded_spec
         if info.name == "bool":
             if (values > 1).any():
-                raise ChunkError("corrupt-chunk", "packbits: a bool holds a value other than 0 or 1")
+                raise ChunkError(
+                    "corrupt-chunk", "packbits: a bool holds a value other than 0 or 1"
+                )
             return values.astype(np.bool_).reshape(spec.shape)
         narrow = values.astype(self.unsigned.newbyteorder("="))
-        if info.bits is not None or (info.component is not None and info.component.bits is not None):
+        if info.bits is not None or (
+            info.component is not None and info.component.bits is not None
+        ):
             raw = narrow.astype(np.uint8)
             if info.component is not None:
                 out = np.empty(spec.size, dtype=info.dtype)
@@ -493,7 +593,9 @@ class PackbitsCodec(ArrayBytesCodec):
                 return out.reshape(spec.shape)
             return info.from_raw(raw).reshape(spec.shape)
         raw = np.ascontiguousarray(narrow).view(np.uint8)
-        return info.from_raw(np.frombuffer(raw.tobytes(), dtype=info.raw.newbyteorder("<")).astype(info.raw)).reshape(spec.shape)
+        return info.from_raw(
+            np.frombuffer(raw.tobytes(), dtype=info.raw.newbyteorder("<")).astype(info.raw)
+        ).reshape(spec.shape)
 
 
 # ---- zfp --------------------------------------------------------------------------------------
@@ -528,15 +630,23 @@ class ZfpCodec(ArrayBytesCodec):
         name = spec.data_type
         if mode == "expert":
             raise ExtensionNotImplemented(
-                "unknown-codec", "codec 'zfp' in 'expert' mode: zfpy (the zfp library's Python binding) cannot set "
-                "minbits/maxbits/maxprec/minexp, so the reference cannot decode it exactly", "V3-EXT-004")
+                "unknown-codec",
+                "codec 'zfp' in 'expert' mode: zfpy (the zfp library's Python binding) cannot set "
+                "minbits/maxbits/maxprec/minexp, so the reference cannot decode it exactly",
+                "V3-EXT-004",
+            )
         if name not in ZFP_NATIVE and name not in ZFP_PROMOTED:
             raise ExtensionNotImplemented(
-                "unknown-codec", f"codec 'zfp' on {name!r}: the reference implements int32/int64/float32/float64 and the "
-                "int8/int16/uint8/uint16 promotions the registry defines", "V3-EXT-004")
+                "unknown-codec",
+                f"codec 'zfp' on {name!r}: the reference implements int32/int64/float32/float64 and the "
+                "int8/int16/uint8/uint16 promotions the registry defines",
+                "V3-EXT-004",
+            )
         squeezed = tuple(n for n in spec.shape if n != 1) if len(spec.shape) > 4 else spec.shape
         if len(squeezed) > 4:
-            raise _pipe_error(self.name, f"chunk shape {list(spec.shape)} has more than 4 dimensions of size > 1")
+            raise _pipe_error(
+                self.name, f"chunk shape {list(spec.shape)} has more than 4 dimensions of size > 1"
+            )
         self.field_shape = squeezed if squeezed else (1,)
         self.promoted = ZFP_PROMOTED.get(name)
         self.storage = np.dtype("i4" if self.promoted else ZFP_NATIVE[name])
@@ -586,6 +696,7 @@ class ZfpCodec(ArrayBytesCodec):
 
 # ---- n5_default -------------------------------------------------------------------------------
 
+
 class N5DefaultCodec(ArrayBytesCodec):
     name = "n5_default"
 
@@ -597,16 +708,36 @@ class N5DefaultCodec(ArrayBytesCodec):
         codecs_json = config.raw("codecs", True)
         config.finish()
         if not isinstance(codecs_json, list) or not 2 <= len(codecs_json) <= 3:
-            raise config.error("'codecs' must be transpose, bytes and at most one bytes->bytes codec")
+            raise config.error(
+                "'codecs' must be transpose, bytes and at most one bytes->bytes codec"
+            )
         rank = len(spec.shape)
         first, second = codecs_json[0], codecs_json[1]
         order = (first.get("configuration") or {}).get("order") if isinstance(first, dict) else None
-        if not isinstance(first, dict) or first.get("name") != "transpose" or order != list(range(rank - 1, -1, -1)):
-            raise config.error(f"the first codec must be a full transpose {list(range(rank - 1, -1, -1))}")
-        second_name = second if isinstance(second, str) else second.get("name") if isinstance(second, dict) else None
-        endian = (second.get("configuration") or {}).get("endian") if isinstance(second, dict) else None
-        if second_name != "bytes" or (endian != "big" and (endian is not None or spec.dtype.itemsize > 1)):
-            raise config.error("the second codec must be bytes with endian 'big' (it may be left out for 1-byte types)")
+        if (
+            not isinstance(first, dict)
+            or first.get("name") != "transpose"
+            or order != list(range(rank - 1, -1, -1))
+        ):
+            raise config.error(
+                f"the first codec must be a full transpose {list(range(rank - 1, -1, -1))}"
+            )
+        second_name = (
+            second
+            if isinstance(second, str)
+            else second.get("name")
+            if isinstance(second, dict)
+            else None
+        )
+        endian = (
+            (second.get("configuration") or {}).get("endian") if isinstance(second, dict) else None
+        )
+        if second_name != "bytes" or (
+            endian != "big" and (endian is not None or spec.dtype.itemsize > 1)
+        ):
+            raise config.error(
+                "the second codec must be bytes with endian 'big' (it may be left out for 1-byte types)"
+            )
         self.rank = rank
         self.header_size = 4 + 4 * rank
         self.codecs_json = codecs_json
@@ -618,28 +749,44 @@ class N5DefaultCodec(ArrayBytesCodec):
     def encode(self, array: np.ndarray) -> bytes:
         shape = self.decoded_spec.shape
         header = (0).to_bytes(2, "big") + self.rank.to_bytes(2, "big")
-        header += b"".join(n.to_bytes(4, "big") for n in reversed(shape))  # N5 lists dimensions fastest first
+        header += b"".join(
+            n.to_bytes(4, "big") for n in reversed(shape)
+        )  # N5 lists dimensions fastest first
         return header + self.inner.encode(array)
 
     def decode(self, data: memoryview) -> np.ndarray:
         if len(data) < self.header_size:
-            raise ChunkError("corrupt-chunk", f"n5_default: {len(data)} bytes cannot hold the block header")
+            raise ChunkError(
+                "corrupt-chunk", f"n5_default: {len(data)} bytes cannot hold the block header"
+            )
         mode = int.from_bytes(data[0:2], "big")
         rank = int.from_bytes(data[2:4], "big")
         if mode != 0:
-            raise ChunkError("corrupt-chunk", f"n5_default: block mode {mode}, only default (0) is defined")
+            raise ChunkError(
+                "corrupt-chunk", f"n5_default: block mode {mode}, only default (0) is defined"
+            )
         if rank != self.rank:
-            raise ChunkError("corrupt-chunk", f"n5_default: the block has {rank} dimensions, the array {self.rank}")
-        dims = [int.from_bytes(data[4 + 4 * i: 8 + 4 * i], "big") for i in range(rank)]
+            raise ChunkError(
+                "corrupt-chunk",
+                f"n5_default: the block has {rank} dimensions, the array {self.rank}",
+            )
+        dims = [int.from_bytes(data[4 + 4 * i : 8 + 4 * i], "big") for i in range(rank)]
         block_shape = tuple(reversed(dims))
         spec = self.decoded_spec
-        body = data[self.header_size:]
+        body = data[self.header_size :]
         if block_shape == spec.shape:
             return self.inner.decode(body)
-        if math.prod(block_shape) * spec.dtype.itemsize > 4 * max(1, spec.size * spec.dtype.itemsize) + (1 << 20):
-            raise ChunkError("corrupt-chunk", f"n5_default: block shape {list(block_shape)} is far larger than the chunk")
+        if math.prod(block_shape) * spec.dtype.itemsize > 4 * max(
+            1, spec.size * spec.dtype.itemsize
+        ) + (1 << 20):
+            raise ChunkError(
+                "corrupt-chunk",
+                f"n5_default: block shape {list(block_shape)} is far larger than the chunk",
+            )
         # a truncated (or padded) block: decode at its own shape, then pad with the fill value or cut
-        block = self.context.build(self.codecs_json, spec.with_shape(block_shape), "n5_default.codecs").decode(body)
+        block = self.context.build(
+            self.codecs_json, spec.with_shape(block_shape), "n5_default.codecs"
+        ).decode(body)
         out = spec.fill_array()
         common = tuple(slice(0, min(a, b)) for a, b in zip(block_shape, spec.shape))
         out[common] = block[common]
@@ -648,13 +795,14 @@ class N5DefaultCodec(ArrayBytesCodec):
 
 # ---- conditional ------------------------------------------------------------------------------
 
+
 class ConditionalCodec(BytesBytesCodec):
     name = "conditional"
 
     def __init__(self, configuration, decoded_size, context=None):
         super().__init__(configuration, decoded_size)
-        from .registry import lookup
         from .pipeline import _entry
+        from .registry import lookup
 
         config = Config(self.name, configuration)
         if configuration is None:
@@ -667,14 +815,18 @@ class ConditionalCodec(BytesBytesCodec):
         if header_bits is None:
             header_bits = math.ceil(len(codecs_json) / 8) * 8
         if header_bits % 8 or header_bits < len(codecs_json):
-            raise config.error(f"header_bits {header_bits} must be a multiple of 8 and at least {len(codecs_json)}")
+            raise config.error(
+                f"header_bits {header_bits} must be a multiple of 8 and at least {len(codecs_json)}"
+            )
         self.header_size = header_bits // 8
         self.codecs = []
         for i, value in enumerate(codecs_json):
             name, nested_config, _ = _entry(value, "conditional.codecs", i)
             cls = lookup(name, False)
             if cls is None:
-                raise MetadataError("unknown-codec", f"conditional.codecs: unknown codec {name!r}", "V3-EXT-004")
+                raise MetadataError(
+                    "unknown-codec", f"conditional.codecs: unknown codec {name!r}", "V3-EXT-004"
+                )
             if cls.kind != "bytes->bytes":
                 raise config.error(f"nested codec {name!r} is not a bytes->bytes codec")
             self.codecs.append(cls(nested_config, None))
@@ -685,14 +837,20 @@ class ConditionalCodec(BytesBytesCodec):
 
     def decode(self, data: memoryview):
         if len(data) < self.header_size:
-            raise ChunkError("corrupt-chunk", f"conditional: {len(data)} bytes cannot hold the {self.header_size}-byte header")
+            raise ChunkError(
+                "corrupt-chunk",
+                f"conditional: {len(data)} bytes cannot hold the {self.header_size}-byte header",
+            )
         mask = int.from_bytes(bytes(data[: self.header_size]), "little")
         if mask >> len(self.codecs):
             raise ChunkError("corrupt-chunk", "conditional: reserved header bits are set")
-        out = data[self.header_size:]
+        out = data[self.header_size :]
         for i in reversed(range(len(self.codecs))):
             if mask >> i & 1:
                 out = memoryview(self.codecs[i].decode(memoryview(bytes(out))))
         if self.decoded_size is not None and len(out) != self.decoded_size:
-            raise ChunkError("corrupt-chunk", f"conditional: {len(out)} bytes decoded, expected {self.decoded_size}")
+            raise ChunkError(
+                "corrupt-chunk",
+                f"conditional: {len(out)} bytes decoded, expected {self.decoded_size}",
+            )
         return out

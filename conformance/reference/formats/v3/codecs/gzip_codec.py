@@ -39,7 +39,9 @@ class GzipCodec(BytesBytesCodec):
     def decode(self, data: memoryview) -> bytes:
         if bytes(data[:2]) != GZIP_MAGIC:
             found = "a zlib (RFC 1950) stream" if looks_like_zlib(data) else "no gzip header"
-            raise ChunkError("corrupt-chunk", f"gzip codec: found {found}, expected RFC 1952 gzip", "V3-GZIP-002")
+            raise ChunkError(
+                "corrupt-chunk", f"gzip codec: found {found}, expected RFC 1952 gzip", "V3-GZIP-002"
+            )
         limit = self.output_limit
         parts: list[bytes] = []
         total = 0
@@ -58,17 +60,27 @@ class GzipCodec(BytesBytesCodec):
                 if not rest:
                     break
                 if rest[:2] != GZIP_MAGIC:
-                    raise ChunkError("corrupt-chunk", f"{len(rest)} bytes of junk after the gzip data", "V3-GZIP-002")
+                    raise ChunkError(
+                        "corrupt-chunk",
+                        f"{len(rest)} bytes of junk after the gzip data",
+                        "V3-GZIP-002",
+                    )
         except zlib.error as exc:
-            raise ChunkError("corrupt-chunk", f"gzip stream cannot be decoded: {exc}", "V3-GZIP-002") from None
+            raise ChunkError(
+                "corrupt-chunk", f"gzip stream cannot be decoded: {exc}", "V3-GZIP-002"
+            ) from None
         result = b"".join(parts)
         if self.decoded_size is not None and len(result) != self.decoded_size:
             raise ChunkError(
-                "corrupt-chunk", f"gzip stream holds {len(result)} bytes, expected {self.decoded_size}"
+                "corrupt-chunk",
+                f"gzip stream holds {len(result)} bytes, expected {self.decoded_size}",
             )
         return result
 
     def _too_much(self, total: int) -> None:
         if self.decoded_size is not None:
-            raise ChunkError("corrupt-chunk", f"gzip stream holds more than the expected {self.decoded_size} bytes")
+            raise ChunkError(
+                "corrupt-chunk",
+                f"gzip stream holds more than the expected {self.decoded_size} bytes",
+            )
         raise LimitError(f"gzip stream decodes to more than {self.output_limit} bytes")

@@ -33,25 +33,34 @@ ARRAY_BYTES_IDS = {"pcodec", "zfpy"}
 
 
 def _numcodec(name: str, configuration: dict | None):
-    codec_id = name[len(PREFIX):]
+    codec_id = name[len(PREFIX) :]
     config = dict(configuration or {})
     if "id" in config and config["id"] != codec_id:
-        raise MetadataError("invalid-codec", f"codec {name!r}: configuration id {config['id']!r} differs", "V3-ARR-014")
+        raise MetadataError(
+            "invalid-codec",
+            f"codec {name!r}: configuration id {config['id']!r} differs",
+            "V3-ARR-014",
+        )
     config["id"] = codec_id
     try:
         return numcodecs.get_codec(config)
     except numcodecs.errors.UnknownCodecError:
-        raise MetadataError("unknown-codec", f"codec {name!r}: numcodecs has no codec {codec_id!r}", "V3-EXT-004") from None
+        raise MetadataError(
+            "unknown-codec", f"codec {name!r}: numcodecs has no codec {codec_id!r}", "V3-EXT-004"
+        ) from None
     except Exception as exc:
-        raise MetadataError("invalid-codec", f"codec {name!r}: invalid configuration {configuration!r}: {exc}",
-                            "V3-ARR-014") from None
+        raise MetadataError(
+            "invalid-codec",
+            f"codec {name!r}: invalid configuration {configuration!r}: {exc}",
+            "V3-ARR-014",
+        ) from None
 
 
 class NumcodecsBytesCodec(BytesBytesCodec):
     def __init__(self, configuration, decoded_size):
         super().__init__(configuration, decoded_size)
         self.codec = _numcodec(self.name, configuration)
-        self.codec_id = self.name[len(PREFIX):]
+        self.codec_id = self.name[len(PREFIX) :]
 
     @property
     def encoded_size(self):
@@ -79,14 +88,17 @@ class NumcodecsBytesCodec(BytesBytesCodec):
                 raise ChunkError("corrupt-chunk", f"{self.name}: {exc}") from None
         out = ensure_contiguous_ndarray(out).view(np.uint8).tobytes()
         if self.decoded_size is not None and len(out) != self.decoded_size:
-            raise ChunkError("corrupt-chunk", f"{self.name}: {len(out)} bytes decoded, expected {self.decoded_size}")
+            raise ChunkError(
+                "corrupt-chunk",
+                f"{self.name}: {len(out)} bytes decoded, expected {self.decoded_size}",
+            )
         return out
 
 
 class NumcodecsArrayCodec(ArrayArrayCodec):
     def __init__(self, configuration, spec: ArraySpec, context=None):
         super().__init__(configuration, spec)
-        self.codec_id = self.name[len(PREFIX):]
+        self.codec_id = self.name[len(PREFIX) :]
         config = dict(configuration or {})
         # zarr-python fills in the array's dtype where the codec needs one
         if self.codec_id in ("fixedscaleoffset", "quantize") and "dtype" not in config:
@@ -98,7 +110,9 @@ class NumcodecsArrayCodec(ArrayArrayCodec):
         shape, dtype = spec.shape, spec.dtype
         if self.codec_id == "packbits":
             if dtype != np.bool_:
-                raise MetadataError("invalid-codec", f"codec {self.name!r} packs bool arrays only", "V3-PIPE-004")
+                raise MetadataError(
+                    "invalid-codec", f"codec {self.name!r} packs bool arrays only", "V3-PIPE-004"
+                )
             shape, dtype = (1 + math.ceil(spec.size / 8),), np.dtype("u1")
         elif self.codec_id in ("delta", "fixedscaleoffset") and config.get("astype"):
             dtype = np.dtype(config["astype"])
@@ -109,7 +123,11 @@ class NumcodecsArrayCodec(ArrayArrayCodec):
         fill = None
         if spec.fill_value is not None and shape == spec.shape:
             try:
-                fill = np.asarray(self.codec.encode(np.asarray(spec.fill_value).reshape(1))).astype(dtype).reshape(())
+                fill = (
+                    np.asarray(self.codec.encode(np.asarray(spec.fill_value).reshape(1)))
+                    .astype(dtype)
+                    .reshape(())
+                )
             except Exception:
                 fill = None
         self._encoded = ArraySpec(tuple(shape), dtype, fill, info.name, info)
@@ -129,7 +147,9 @@ class NumcodecsArrayCodec(ArrayArrayCodec):
             raise ChunkError("corrupt-chunk", f"{self.name}: {exc}") from None
         spec = self.decoded_spec
         if out.size != spec.size:
-            raise ChunkError("corrupt-chunk", f"{self.name}: {out.size} values decoded, expected {spec.size}")
+            raise ChunkError(
+                "corrupt-chunk", f"{self.name}: {out.size} values decoded, expected {spec.size}"
+            )
         return out.astype(spec.dtype, copy=False).reshape(spec.shape)
 
     def encoded_selection(self, selection):
@@ -152,13 +172,15 @@ class NumcodecsArrayBytesCodec(ArrayBytesCodec):
         except Exception as exc:
             raise ChunkError("corrupt-chunk", f"{self.name}: {exc}") from None
         if out.size != spec.size:
-            raise ChunkError("corrupt-chunk", f"{self.name}: {out.size} values decoded, expected {spec.size}")
+            raise ChunkError(
+                "corrupt-chunk", f"{self.name}: {out.size} values decoded, expected {spec.size}"
+            )
         return out.astype(spec.dtype, copy=False).reshape(spec.shape)
 
 
 def make_class(name: str) -> type | None:
     """The codec class for a `numcodecs.<id>` name, or None when the id is not one of them."""
-    codec_id = name[len(PREFIX):] if name.startswith(PREFIX) else None
+    codec_id = name[len(PREFIX) :] if name.startswith(PREFIX) else None
     if codec_id in BYTES_IDS:
         base = NumcodecsBytesCodec
     elif codec_id in ARRAY_IDS:
@@ -170,4 +192,6 @@ def make_class(name: str) -> type | None:
     return type(f"Numcodecs_{codec_id}", (base,), {"name": name})
 
 
-NUMCODECS_CODECS: dict[str, type] = {PREFIX + i: make_class(PREFIX + i) for i in sorted(BYTES_IDS | ARRAY_IDS | ARRAY_BYTES_IDS)}
+NUMCODECS_CODECS: dict[str, type] = {
+    PREFIX + i: make_class(PREFIX + i) for i in sorted(BYTES_IDS | ARRAY_IDS | ARRAY_BYTES_IDS)
+}

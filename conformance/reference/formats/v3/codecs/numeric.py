@@ -14,8 +14,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from . import base  # noqa: F401  (keeps the package import order)
 from .. import small_types
+from . import base  # noqa: F401  (keeps the package import order)
 
 ROUNDINGS = ("nearest-even", "towards-zero", "towards-positive", "towards-negative", "nearest-away")
 EXACT_INT = 2**53
@@ -141,7 +141,11 @@ def _decide(x, lower, upper, rounding: str, nearest):
     if rounding == "towards-negative":
         return lower
     if rounding == "towards-zero":
-        return np.where(x > 0, lower, upper) if isinstance(x, np.ndarray) else (lower if x > 0 else upper)
+        return (
+            np.where(x > 0, lower, upper)
+            if isinstance(x, np.ndarray)
+            else (lower if x > 0 else upper)
+        )
     # nearest-away: like nearest-even except at an exact tie
     if isinstance(x, np.ndarray):
         tie = x * 2 == lower + upper
@@ -166,8 +170,14 @@ def round_to_integer(x: np.ndarray, rounding: str) -> np.ndarray:
     return np.where(np.abs(frac) >= 0.5, whole + np.sign(x), whole)
 
 
-def cast(array: np.ndarray, source, target, rounding: str = "nearest-even", out_of_range: str | None = None,
-         scalar_map: list | None = None) -> np.ndarray:
+def cast(
+    array: np.ndarray,
+    source,
+    target,
+    rounding: str = "nearest-even",
+    out_of_range: str | None = None,
+    scalar_map: list | None = None,
+) -> np.ndarray:
     """Cast the values of `array` (data type `source`) to data type `target`, exactly as the
     cast_value codec defines it; raises CastError where the definition says the codec fails."""
     array = np.asarray(array)
@@ -205,7 +215,9 @@ def _to_int(values, exact, source, target, rounding, out_of_range):
     low, high = int_bounds(target)
     if real_kind(source) == "float":
         if not np.isfinite(values).all():
-            raise CastError(f"NaN or infinity cannot be cast to {target.name} (map it with scalar_map)")
+            raise CastError(
+                f"NaN or infinity cannot be cast to {target.name} (map it with scalar_map)"
+            )
         values = round_to_integer(values, rounding)
     if exact is None and (np.abs(values) <= EXACT_INT).all():
         inside = (values >= low) & (values <= high)
@@ -218,12 +230,16 @@ def _to_int(values, exact, source, target, rounding, out_of_range):
         if low <= v <= high:
             fixed.append(v)
         elif out_of_range is None:
-            raise CastError(f"{v} is outside the range [{low}, {high}] of {target.name} and out_of_range is not set")
+            raise CastError(
+                f"{v} is outside the range [{low}, {high}] of {target.name} and out_of_range is not set"
+            )
         elif out_of_range == "clamp":
             fixed.append(low if v < low else high)
         else:  # wrap: the value congruent modulo 2**bits inside the type's range
             fixed.append((v - low) % (1 << bits) + low)
-    wide = np.array(fixed, dtype=np.int64 if low < 0 or target.small else np.uint64).reshape(values.shape)
+    wide = np.array(fixed, dtype=np.int64 if low < 0 or target.small else np.uint64).reshape(
+        values.shape
+    )
     return wide.astype(target.dtype)
 
 
@@ -233,7 +249,9 @@ def _to_float(values, exact, source, target, rounding, out_of_range):
     nan = np.isnan(values)
     inf = np.isinf(values)
     if (nan.any() and not grid.has_nan) or (inf.any() and not grid.has_inf):
-        raise CastError(f"NaN or infinity cannot be cast to {target.name}, which lacks it (map it with scalar_map)")
+        raise CastError(
+            f"NaN or infinity cannot be cast to {target.name}, which lacks it (map it with scalar_map)"
+        )
     result[nan] = np.nan
     result[inf] = values[inf]
     finite = ~(nan | inf)
@@ -253,7 +271,9 @@ def _to_float(values, exact, source, target, rounding, out_of_range):
     escaped = out_high | out_low
     if escaped.any():
         if out_of_range != "clamp":
-            raise CastError(f"a value is outside the finite range of {target.name} and out_of_range is not 'clamp'")
+            raise CastError(
+                f"a value is outside the finite range of {target.name} and out_of_range is not 'clamp'"
+            )
         chosen = np.where(out_high, np.inf if grid.has_inf else grid.max, chosen)
         chosen = np.where(out_low, -np.inf if grid.has_inf else grid.min, chosen)
     # signed zero is preserved

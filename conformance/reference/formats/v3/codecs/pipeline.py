@@ -25,7 +25,9 @@ MAX_CODECS = 64  # per list; far above any real pipeline
 MAX_NESTING = 8  # sharding inside sharding inside ...
 
 
-def build_pipeline(codecs_json: Any, chunk_shape, dtype, fill_value, data_type: str, *, legacy: bool = False) -> "CodecPipeline":
+def build_pipeline(
+    codecs_json: Any, chunk_shape, dtype, fill_value, data_type: str, *, legacy: bool = False
+) -> CodecPipeline:
     """Validate the `codecs` member of a v3 array and return its pipeline for chunks of
     `chunk_shape`. `legacy=True` also accepts 2023-24 spellings (V3HIST-001 `endian`, V3HIST-002
     transpose "C"/"F"); by default they are unknown or invalid."""
@@ -55,11 +57,15 @@ class _Builder:
     legacy: bool
     depth: int
 
-    def build(self, codecs_json: Any, spec: ArraySpec, where: str) -> "CodecPipeline":
+    def build(self, codecs_json: Any, spec: ArraySpec, where: str) -> CodecPipeline:
         if self.depth > MAX_NESTING:
             raise LimitError(f"codecs nested more than {MAX_NESTING} levels deep")
         if not isinstance(codecs_json, list):
-            raise MetadataError("invalid-codec", f"{where} must be an array, got {describe(codecs_json)}", "V3-ARR-005")
+            raise MetadataError(
+                "invalid-codec",
+                f"{where} must be an array, got {describe(codecs_json)}",
+                "V3-ARR-005",
+            )
         if len(codecs_json) > MAX_CODECS:
             raise LimitError(f"{where} has {len(codecs_json)} codecs (limit {MAX_CODECS})")
         entries = [_entry(value, where, i) for i, value in enumerate(codecs_json)]
@@ -69,10 +75,18 @@ class _Builder:
             if cls is None:
                 from .. import registry
 
-                note = " (must_understand: false cannot make a codec optional)" if must_understand is False else ""
+                note = (
+                    " (must_understand: false cannot make a codec optional)"
+                    if must_understand is False
+                    else ""
+                )
                 where_from = registry.describe("codec", name)
-                raise MetadataError("unknown-codec", f"{where}: unknown codec {name!r}{where_from}{note}; a reader "
-                                    "must not return its chunks undecoded", "V3-EXT-004")
+                raise MetadataError(
+                    "unknown-codec",
+                    f"{where}: unknown codec {name!r}{where_from}{note}; a reader "
+                    "must not return its chunks undecoded",
+                    "V3-EXT-004",
+                )
             classes.append(cls)
         _check_order([cls.kind for cls in classes], [e[0] for e in entries], where)
         inner = _Builder(self.legacy, self.depth + 1)
@@ -102,21 +116,31 @@ def _entry(value: Any, where: str, i: int) -> tuple[str, dict | None, bool | Non
     if isinstance(value, str):  # 3.1 short-hand for {"name": value}
         return value, None, None
     if not isinstance(value, dict):
-        raise MetadataError("invalid-codec", f"{what} must be an object, got {describe(value)}", "V3-ARR-014")
+        raise MetadataError(
+            "invalid-codec", f"{what} must be an object, got {describe(value)}", "V3-ARR-014"
+        )
     name = value.get("name")
     if not isinstance(name, str):
-        raise MetadataError("invalid-codec", f"{what} needs a string 'name', got {describe(name)}", "V3-ARR-014")
+        raise MetadataError(
+            "invalid-codec", f"{what} needs a string 'name', got {describe(name)}", "V3-ARR-014"
+        )
     configuration = value.get("configuration")
     if "configuration" in value and not isinstance(configuration, dict):
         raise MetadataError(
-            "invalid-codec", f"{what} ({name}): 'configuration' must be an object, got {describe(configuration)}", "V3-EXT-001"
+            "invalid-codec",
+            f"{what} ({name}): 'configuration' must be an object, got {describe(configuration)}",
+            "V3-EXT-001",
         )
     must_understand = value.get("must_understand")
     if "must_understand" in value and not isinstance(must_understand, bool):
-        raise MetadataError("invalid-codec", f"{what} ({name}): 'must_understand' must be a boolean", "V3-EXT-003")
+        raise MetadataError(
+            "invalid-codec", f"{what} ({name}): 'must_understand' must be a boolean", "V3-EXT-003"
+        )
     extra = sorted(set(value) - {"name", "configuration", "must_understand"})
     if extra:
-        raise MetadataError("invalid-codec", f"{what} ({name}) has unknown members {extra}", "V3-ARR-014")
+        raise MetadataError(
+            "invalid-codec", f"{what} ({name}) has unknown members {extra}", "V3-ARR-014"
+        )
     return name, configuration, must_understand
 
 
@@ -124,7 +148,9 @@ def _check_order(kinds: list[str], names: list[str], where: str) -> None:
     requirement = "V3-PIPE-001" if where == "codecs" else "V3-SHARD-003"
     if not kinds:
         raise MetadataError(
-            "codec-order", f"{where} is empty; it needs an array->bytes codec", "V3-ARR-005" if where == "codecs" else requirement
+            "codec-order",
+            f"{where} is empty; it needs an array->bytes codec",
+            "V3-ARR-005" if where == "codecs" else requirement,
         )
     seen_array_bytes = False
     for kind, name in zip(kinds, names):
@@ -136,10 +162,14 @@ def _check_order(kinds: list[str], names: list[str], where: str) -> None:
         elif kind == BYTES_BYTES and not seen_array_bytes:
             problem = f"bytes->bytes codec {name!r} comes before any array->bytes codec"
         if problem:
-            raise MetadataError("codec-order", f"{where}: {problem} ({' -> '.join(names)})", requirement)
+            raise MetadataError(
+                "codec-order", f"{where}: {problem} ({' -> '.join(names)})", requirement
+            )
         seen_array_bytes = seen_array_bytes or kind == ARRAY_BYTES
     if not seen_array_bytes:
-        raise MetadataError("codec-order", f"{where} has no array->bytes codec ({' -> '.join(names)})", requirement)
+        raise MetadataError(
+            "codec-order", f"{where} has no array->bytes codec ({' -> '.join(names)})", requirement
+        )
 
 
 # Library errors that mean "these bytes are not a valid encoding" when raised while decoding.
@@ -161,14 +191,21 @@ class CodecPipeline:
         self.array_codecs = array_codecs
         self.array_bytes = array_bytes
         self.bytes_codecs = bytes_codecs
-        self.spec: ArraySpec = array_codecs[0].decoded_spec if array_codecs else array_bytes.decoded_spec
+        self.spec: ArraySpec = (
+            array_codecs[0].decoded_spec if array_codecs else array_bytes.decoded_spec
+        )
         size = array_bytes.encoded_size
         for codec in bytes_codecs:
             size = codec.encoded_size
         self.encoded_size: int | None = size  # fixed encoded byte count, or None
-        self.supports_partial = (array_bytes.supports_partial and not bytes_codecs
-                                 and all(getattr(c, "maps_selection", True) for c in array_codecs))
-        self.notes: list[str] = [note for codec in self.codecs for note in getattr(codec, "notes", [])]
+        self.supports_partial = (
+            array_bytes.supports_partial
+            and not bytes_codecs
+            and all(getattr(c, "maps_selection", True) for c in array_codecs)
+        )
+        self.notes: list[str] = [
+            note for codec in self.codecs for note in getattr(codec, "notes", [])
+        ]
 
     @property
     def codecs(self) -> list:
@@ -187,10 +224,14 @@ class CodecPipeline:
         array = np.asarray(chunk)
         spec = self.spec
         if array.shape != spec.shape:
-            raise ValueError(f"chunk of shape {array.shape} given to a pipeline for shape {spec.shape}")
+            raise ValueError(
+                f"chunk of shape {array.shape} given to a pipeline for shape {spec.shape}"
+            )
         if array.dtype != spec.dtype:
             if not np.can_cast(array.dtype, spec.dtype, casting="equiv"):
-                raise TypeError(f"chunk of dtype {array.dtype} given to a pipeline for {spec.dtype}")
+                raise TypeError(
+                    f"chunk of dtype {array.dtype} given to a pipeline for {spec.dtype}"
+                )
             array = array.astype(spec.dtype)
         for codec in self.array_codecs:
             array = codec.encode(array)
@@ -210,22 +251,32 @@ class CodecPipeline:
         except ZarrError:
             raise
         except _DECODE_ERRORS as exc:
-            raise ChunkError("corrupt-chunk", f"chunk cannot be decoded: {type(exc).__name__}: {exc}") from None
+            raise ChunkError(
+                "corrupt-chunk", f"chunk cannot be decoded: {type(exc).__name__}: {exc}"
+            ) from None
         return array
 
     def decode_partial(self, store: Any, key: str, selection: tuple) -> np.ndarray | None:
         """The box `selection` (one slice per dimension, chunk-local, step 1) of the chunk stored at
         `key`, or None when the key is absent. Equal to decode(store.get(key))[selection]."""
-        return self.decode_partial_source(ByteSource(store, key), _normalize(selection, self.spec.shape))
+        return self.decode_partial_source(
+            ByteSource(store, key), _normalize(selection, self.spec.shape)
+        )
 
-    def decode_partial_source(self, source: ByteSource, selection: tuple[slice, ...]) -> np.ndarray | None:
+    def decode_partial_source(
+        self, source: ByteSource, selection: tuple[slice, ...]
+    ) -> np.ndarray | None:
         covers = all(s.start == 0 and s.stop == n for s, n in zip(selection, self.spec.shape))
         if not self.supports_partial or covers:
             data = source.read_all()
             if data is None:
                 return None
             if source.length is not None and len(data) != source.length:
-                raise ChunkError("corrupt-shard-index", "an inner chunk runs past the end of its shard", "V3-SHARD-016")
+                raise ChunkError(
+                    "corrupt-shard-index",
+                    "an inner chunk runs past the end of its shard",
+                    "V3-SHARD-016",
+                )
             return self.decode(data)[selection + (Ellipsis,)]  # an array even for 0-d
         encoded = selection
         for codec in self.array_codecs:
@@ -235,7 +286,9 @@ class CodecPipeline:
         except ZarrError:
             raise
         except _DECODE_ERRORS as exc:
-            raise ChunkError("corrupt-chunk", f"chunk cannot be decoded: {type(exc).__name__}: {exc}") from None
+            raise ChunkError(
+                "corrupt-chunk", f"chunk cannot be decoded: {type(exc).__name__}: {exc}"
+            ) from None
         if part is None:
             return None
         for codec in reversed(self.array_codecs):
@@ -255,7 +308,9 @@ def _normalize(selection: tuple, shape: tuple[int, ...]) -> tuple[slice, ...]:
     if not isinstance(selection, tuple):
         selection = (selection,)
     if len(selection) != len(shape) or not all(isinstance(s, slice) for s in selection):
-        raise ValueError(f"partial decode needs one slice per dimension of {shape}, got {selection!r}")
+        raise ValueError(
+            f"partial decode needs one slice per dimension of {shape}, got {selection!r}"
+        )
     out = []
     for s, n in zip(selection, shape):
         start, stop, step = s.indices(n)

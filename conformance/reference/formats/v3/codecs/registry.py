@@ -7,14 +7,20 @@ from .blosc_codec import BloscCodec
 from .bytes_codec import BytesCodec, LegacyEndianCodec
 from .crc32c_codec import Crc32cCodec
 from .extension_codecs import (
-    BitroundCodec, CastValueCodec, ConditionalCodec, N5DefaultCodec, PackbitsCodec, ReshapeCodec, ScaleOffsetCodec,
+    BitroundCodec,
+    CastValueCodec,
+    ConditionalCodec,
+    N5DefaultCodec,
+    PackbitsCodec,
+    ReshapeCodec,
+    ScaleOffsetCodec,
     ZfpCodec,
 )
 from .gzip_codec import GzipCodec
+from .numcodecs_codecs import NUMCODECS_CODECS
 from .sharding import ShardingCodec
 from .transpose import TransposeCodec
 from .vlen import VLenBytesCodec, VLenUtf8Codec
-from .numcodecs_codecs import NUMCODECS_CODECS
 from .zstd_codec import ZstdCodec
 
 CODECS: dict[str, type] = {
@@ -43,7 +49,9 @@ CODECS: dict[str, type] = {
 # zarr-python 3's numcodecs wrappers; `numcodecs.bitround` is the registry's deprecated alias of
 # `bitround` and runs the same (exact) code.
 CODECS.update(NUMCODECS_CODECS)
-CODECS["numcodecs.bitround"] = type("NumcodecsBitroundCodec", (BitroundCodec,), {"name": "numcodecs.bitround"})
+CODECS["numcodecs.bitround"] = type(
+    "NumcodecsBitroundCodec", (BitroundCodec,), {"name": "numcodecs.bitround"}
+)
 
 # Names accepted only with legacy=True (2023-24 intermediate states of the spec).
 LEGACY_CODECS: dict[str, type] = {LegacyEndianCodec.name: LegacyEndianCodec}  # V3HIST-001

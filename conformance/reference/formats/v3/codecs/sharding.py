@@ -38,14 +38,20 @@ class ShardingCodec(ArrayBytesCodec):
         if configuration is None:
             raise Config(self.name, None).error("a configuration is required", "V3-SHARD-001")
         config = Config(self.name, configuration, "V3-SHARD-001")
-        inner_shape = positive_int_list(config, "chunk_shape", "V3-SHARD-002", "invalid-chunk-shape")
+        inner_shape = positive_int_list(
+            config, "chunk_shape", "V3-SHARD-002", "invalid-chunk-shape"
+        )
         codecs_json = config.raw("codecs", True)
         index_json = config.raw("index_codecs", True)
-        self.index_location = config.choice("index_location", ("start", "end"), required=False, default="end")
+        self.index_location = config.choice(
+            "index_location", ("start", "end"), required=False, default="end"
+        )
         config.finish()
         shard_shape = spec.shape
         # The shard shape is what this codec receives, i.e. after any array->array codec (V3-TRANS-004).
-        if len(inner_shape) != len(shard_shape) or any(s % c for s, c in zip(shard_shape, inner_shape)):
+        if len(inner_shape) != len(shard_shape) or any(
+            s % c for s, c in zip(shard_shape, inner_shape)
+        ):
             raise MetadataError(
                 "invalid-chunk-shape",
                 f"sharding chunk_shape {list(inner_shape)} does not evenly divide the shard shape {list(shard_shape)}",
@@ -53,12 +59,18 @@ class ShardingCodec(ArrayBytesCodec):
             )
         self.inner_shape = inner_shape
         self.chunks_per_shard = tuple(s // c for s, c in zip(shard_shape, inner_shape))
-        self.inner = context.build(codecs_json, spec.with_shape(inner_shape), "sharding_indexed.codecs")
-        index_spec = ArraySpec(self.chunks_per_shard + (2,), INDEX_DTYPE, np.array(EMPTY, INDEX_DTYPE), "uint64")
+        self.inner = context.build(
+            codecs_json, spec.with_shape(inner_shape), "sharding_indexed.codecs"
+        )
+        index_spec = ArraySpec(
+            self.chunks_per_shard + (2,), INDEX_DTYPE, np.array(EMPTY, INDEX_DTYPE), "uint64"
+        )
         self.index = context.build(index_json, index_spec, "sharding_indexed.index_codecs")
         if self.index.encoded_size is None:
             raise MetadataError(
-                "invalid-codec", "sharding index_codecs must have a fixed encoded size (no compressors)", "V3-SHARD-004"
+                "invalid-codec",
+                "sharding index_codecs must have a fixed encoded size (no compressors)",
+                "V3-SHARD-004",
             )
         self.index_size = self.index.encoded_size
 
@@ -68,7 +80,9 @@ class ShardingCodec(ArrayBytesCodec):
         mask = self._nonempty(array)
         blocks = self._blocks(array)
         # C order of the inner-chunk grid, each inner chunk written once, back to back.
-        parts = [self.inner.encode(blocks[position + (Ellipsis,)]) for position in self._positions(mask)]
+        parts = [
+            self.inner.encode(blocks[position + (Ellipsis,)]) for position in self._positions(mask)
+        ]
         lengths = np.array([len(part) for part in parts], dtype=np.uint64)
         offsets = np.cumsum(lengths) - lengths + np.uint64(self.index_size if at_start else 0)
         index = np.full(self.chunks_per_shard + (2,), EMPTY, dtype=INDEX_DTYPE)
@@ -87,8 +101,15 @@ class ShardingCodec(ArrayBytesCodec):
             itemsize = spec.dtype.itemsize
             unit = next(u for u in (8, 4, 2, 1) if itemsize % u == 0)
             word = np.dtype(f"u{unit}")
-            values = np.ascontiguousarray(array).reshape(-1).view(word).reshape(spec.shape + (itemsize // unit,))
-            fill = np.frombuffer(np.asarray(spec.fill_value, dtype=spec.dtype).tobytes(), dtype=word)
+            values = (
+                np.ascontiguousarray(array)
+                .reshape(-1)
+                .view(word)
+                .reshape(spec.shape + (itemsize // unit,))
+            )
+            fill = np.frombuffer(
+                np.asarray(spec.fill_value, dtype=spec.dtype).tobytes(), dtype=word
+            )
             equal = values == fill
         # Split every axis into (inner chunk index, position inside the inner chunk).
         blocks = [n for pair in zip(self.chunks_per_shard, self.inner_shape) for n in pair]
@@ -114,21 +135,29 @@ class ShardingCodec(ArrayBytesCodec):
         when known; ranges are then checked against the part of the shard not holding the index."""
         if len(raw) != self.index_size:
             raise ChunkError(
-                "corrupt-shard-index", f"shard of {len(raw)} bytes cannot hold its {self.index_size}-byte index", "V3-SHARD-009"
+                "corrupt-shard-index",
+                f"shard of {len(raw)} bytes cannot hold its {self.index_size}-byte index",
+                "V3-SHARD-009",
             )
         table = self.index.decode(raw)
         offsets = np.asarray(table[..., 0], dtype=np.uint64)
         nbytes = np.asarray(table[..., 1], dtype=np.uint64)
         offset_empty, nbytes_empty = offsets == EMPTY, nbytes == EMPTY
         if np.any(offset_empty != nbytes_empty):
-            raise ChunkError("corrupt-shard-index", "shard index marks only one of offset/nbytes as empty", "V3-SHARD-007")
+            raise ChunkError(
+                "corrupt-shard-index",
+                "shard index marks only one of offset/nbytes as empty",
+                "V3-SHARD-007",
+            )
         empty = offset_empty
         at_start = self.index_location == "start"
         low = self.index_size if at_start else 0
         if total is None:
             # partial read of a value of unknown length: ranges are checked when read; here only
             # what no store can serve (file offsets are signed 64-bit)
-            bad = ~empty & ((offsets < low) | (offsets >= np.uint64(2**63)) | (nbytes > MAX_DECODED_BYTES))
+            bad = ~empty & (
+                (offsets < low) | (offsets >= np.uint64(2**63)) | (nbytes > MAX_DECODED_BYTES)
+            )
         else:
             high = np.uint64(total if at_start else total - self.index_size)
             with np.errstate(over="ignore"):
@@ -162,7 +191,9 @@ class ShardingCodec(ArrayBytesCodec):
         starts, ends = offsets.tolist(), (offsets + nbytes).tolist()
         for position in self._positions(~empty):
             # Ellipsis: element-wise assignment even for 0-d object arrays
-            blocks[position + (Ellipsis,)] = self.inner.decode(data[_at(starts, position) : _at(ends, position)])
+            blocks[position + (Ellipsis,)] = self.inner.decode(
+                data[_at(starts, position) : _at(ends, position)]
+            )
         return out
 
     def decode_partial(self, source: ByteSource, selection: tuple[slice, ...]) -> np.ndarray | None:
@@ -187,11 +218,17 @@ class ShardingCodec(ArrayBytesCodec):
                 blob = source.read(start, length)
                 if blob is None or len(blob) != length:
                     raise ChunkError(
-                        "corrupt-shard-index", f"inner chunk {position} runs past the end of the shard", "V3-SHARD-016"
+                        "corrupt-shard-index",
+                        f"inner chunk {position} runs past the end of the shard",
+                        "V3-SHARD-016",
                     )
                 part = self.inner.decode(memoryview(blob))[inner + (Ellipsis,)]
             if part is None:
-                raise ChunkError("corrupt-shard-index", f"inner chunk {position} vanished while reading", "V3-SHARD-016")
+                raise ChunkError(
+                    "corrupt-shard-index",
+                    f"inner chunk {position} vanished while reading",
+                    "V3-SHARD-016",
+                )
             out[outer + (Ellipsis,)] = part  # Ellipsis: element-wise even for 0-d object arrays
         return out
 

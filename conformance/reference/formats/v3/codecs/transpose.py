@@ -36,7 +36,9 @@ class TransposeCodec(ArrayArrayCodec):
             )
         if sorted(order) != list(range(rank)):
             raise MetadataError(
-                "invalid-order", f"transpose order {order} is not a permutation of 0..{rank - 1}", "V3-TRANS-001"
+                "invalid-order",
+                f"transpose order {order} is not a permutation of 0..{rank - 1}",
+                "V3-TRANS-001",
             )
         self.order = tuple(order)
         self.inverse = tuple(int(i) for i in np.argsort(order))

@@ -32,7 +32,9 @@ class _VLenCodec(ArrayBytesCodec):
             )
 
     def encode(self, array: np.ndarray) -> bytes:
-        flat = np.array(array, dtype=object).reshape(-1)  # a writable C-order copy: numcodecs may not take a read-only view
+        flat = np.array(array, dtype=object).reshape(
+            -1
+        )  # a writable C-order copy: numcodecs may not take a read-only view
         for item in flat:
             if not isinstance(item, self.item_type):
                 raise TypeError(f"{self.name}: element {item!r} is not {self.item_type.__name__}")
@@ -41,17 +43,23 @@ class _VLenCodec(ArrayBytesCodec):
     def decode(self, data: memoryview) -> np.ndarray:
         spec = self.decoded_spec
         if len(data) < 4:
-            raise ChunkError("corrupt-chunk", f"{self.name}: {len(data)} bytes cannot hold the item count")
+            raise ChunkError(
+                "corrupt-chunk", f"{self.name}: {len(data)} bytes cannot hold the item count"
+            )
         count = int.from_bytes(data[:4], "little")
         if count != spec.size:
-            raise ChunkError("corrupt-chunk", f"{self.name}: {count} items stored, chunk has {spec.size}")
+            raise ChunkError(
+                "corrupt-chunk", f"{self.name}: {count} items stored, chunk has {spec.size}"
+            )
         try:
             items = self.primitive.decode(data)
         except (ValueError, UnicodeDecodeError) as exc:
             raise ChunkError("corrupt-chunk", f"{self.name}: {exc}") from None
         used = 4 + 4 * count + self._payload_size(items)
         if used != len(data):
-            raise ChunkError("corrupt-chunk", f"{self.name}: {len(data) - used} bytes after the last item")
+            raise ChunkError(
+                "corrupt-chunk", f"{self.name}: {len(data) - used} bytes after the last item"
+            )
         return items.reshape(spec.shape)
 
     def _payload_size(self, items: np.ndarray) -> int:

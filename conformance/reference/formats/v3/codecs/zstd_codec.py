@@ -17,7 +17,9 @@ class ZstdCodec(BytesBytesCodec):
     def __init__(self, configuration: dict | None, decoded_size: int | None):
         super().__init__(configuration, decoded_size)
         if configuration is None:
-            raise Config(self.name, None).error("a configuration with 'level' is required", "V3-ZSTD-001")
+            raise Config(self.name, None).error(
+                "a configuration with 'level' is required", "V3-ZSTD-001"
+            )
         config = Config(self.name, configuration, "V3-ZSTD-001")
         self.level = config.integer("level", -131072, 22)
         # Readers accept an explicit false although writers should leave it out (V3-ZSTD-003).
@@ -42,7 +44,9 @@ class ZstdCodec(BytesBytesCodec):
                 return _zstd.decompress(data, bytearray(self.decoded_size))
             out = _zstd.decompress(data)  # bounded by the checks above
         except (RuntimeError, ValueError) as exc:
-            raise ChunkError("corrupt-chunk", f"zstd stream cannot be decoded: {exc}", "V3-ZSTD-002") from None
+            raise ChunkError(
+                "corrupt-chunk", f"zstd stream cannot be decoded: {exc}", "V3-ZSTD-002"
+            ) from None
         if self.decoded_size == 0 and len(out):
             raise ChunkError("corrupt-chunk", f"zstd stream holds {len(out)} bytes, expected none")
         return out
