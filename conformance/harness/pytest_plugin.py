@@ -606,7 +606,8 @@ class RecordSink:
             "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", self.started_at),
             "elapsed": round(time.monotonic() - self.started, 3),
             "zarr_conformance": __version__,
-            "corpus": str(root),
+            # the default corpus by name: its absolute path is this machine's, not the run's
+            "corpus": "default" if not self.options.fixtures else str(root),
             "corpus_version": corpus_version(root) or "unversioned",
             "cases": cases,
             "impls": list(self.options.impls),

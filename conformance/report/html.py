@@ -172,7 +172,8 @@ def render(
     views = json.dumps(page.records, ensure_ascii=False, separators=(",", ":")).replace(
         "</", "<\\/"
     )
-    cited = {c: cases[c] for c in {r["case"] for r in page.records} if c in cases}
+    # sorted: a set's order changes with hash randomization, and the page must be reproducible
+    cited = {c: cases[c] for c in sorted({r["case"] for r in page.records}) if c in cases}
     case_data = json.dumps(cited, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     return (
         "<!doctype html><html lang=en><meta charset=utf-8><meta name=viewport content='width=device-width,initial-scale=1'>"

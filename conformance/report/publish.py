@@ -78,6 +78,18 @@ def run_meta(results: Path, records: list[dict], fixtures: Path) -> dict:
     return meta
 
 
+def publish_results(records: list[dict], meta: dict, folder: Path) -> list[Path]:
+    """The results the report was rendered from, redacted, beside it (`latest/results.jsonl` and
+    its `.meta.json`): anyone can re-render or --compare against the published run, and
+    tests/report/test_published.py checks that the committed pages are exactly what they render."""
+    folder.mkdir(parents=True, exist_ok=True)
+    jsonl, side = folder / "results.jsonl", folder / "results.meta.json"
+    lines = (json.dumps(redacted(r), sort_keys=True, ensure_ascii=False) + "\n" for r in records)
+    jsonl.write_text("".join(lines), "utf-8")
+    side.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", "utf-8")
+    return [jsonl, side]
+
+
 def headline_markdown(records: list[dict]) -> str:
     table = m.headline(records)
     formats = [f for f in m.FORMATS if any(f in table[n] for n in table)]
@@ -157,13 +169,14 @@ def badge(name: str, records: list[dict]) -> dict:
 
 
 def publish(results: Path, out: Path, fixtures: Path, bench_html: str = "") -> list[Path]:
-    records = [dict(r, message=redact(r.get("message") or "")) for r in m.load_records(results)]
-    meta = redacted(run_meta(results, records, fixtures))
+    raw = m.load_records(results)
+    meta = redacted(run_meta(results, raw, fixtures))
+    written = publish_results(raw, meta, out / "latest")
+    records = [dict(r, message=redact(r.get("message") or "")) for r in raw]
     descriptions, parsers = adapter_facts()
     meta.setdefault("descriptions", descriptions)
     meta["cases"] = len(case_details(fixtures))
     out.mkdir(parents=True, exist_ok=True)
-    written = []
     page = out / "index.html"
     page.write_text(
         render_html(records, meta, case_details(fixtures), parsers, bench_html), "utf-8"
@@ -187,6 +200,10 @@ def publish(results: Path, out: Path, fixtures: Path, bench_html: str = "") -> l
         summary["implementations"][name] = {
             f: {t: dict(cell.counts) for t, cell in tiers.items()} for f, tiers in formats.items()
         }
+    summary["interop"] = {
+        fmt: {f"{w}->{r}": dict(cell.counts) for (w, r), cell in sorted(pairs.items())}
+        for fmt, pairs in m.interop(records).items()
+    }
     (out / "results.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n", "utf-8")
     written.append(out / "results.json")
     badges = out / "badges"
