@@ -88,12 +88,29 @@ FEATURES = (
     # case.json): an array at the store root; a node addressed by a '/'-separated path.
     "write-root-array",
     "nested-paths",
+    # Writes over S3 (conformance.harness.remote): store:s3 alone says the adapter reads s3://.
+    "s3-write",
 )
 OPS = ("read", "write", "list", "validate", "zom")
 NODES = ("group",)
 
+# Every entry of the zarr-extensions registry is a capability of its own (dtype:bfloat16,
+# codec:packbits, grid:rectilinear, ...): the extension tier is declared per entry.
+from ..reference.formats.v3 import registry as _registry  # noqa: E402
+
+# "codec:packbits" already names numcodecs' v2 PackBits filter (bool only, another stream format),
+# so the registry's v3 packbits codec is "codec:packbits-v3".
+REGISTRY_CAPABILITY = {"codec:packbits": "codec:packbits-v3"}
+REGISTRY_NAMES = (
+    [f"dtype:{v}" for v in sorted(_registry.DATA_TYPES)]
+    + [REGISTRY_CAPABILITY.get(f"codec:{v}", f"codec:{v}") for v in sorted(_registry.CODECS)]
+    + [f"grid:{v}" for v in sorted(_registry.CHUNK_GRIDS)]
+    + [f"cke:{v}" for v in sorted(_registry.CHUNK_KEY_ENCODINGS)]
+)
+
 VOCABULARY: frozenset[str] = frozenset(
-    [f"format:{v}" for v in FORMATS]
+    REGISTRY_NAMES
+    + [f"format:{v}" for v in FORMATS]
     + [f"dtype:{v}" for v in V3_DTYPES + OTHER_DTYPES]
     + [f"codec:{v}" for v in CODECS]
     + [f"store:{v}" for v in STORES]

@@ -12,7 +12,8 @@ of a case's requirements into its case.json `citation` list. `corpus check` then
 required and strict case carries one and, when the spec texts are at hand, that every quote occurs
 in its file: the specs folder is $ZARR_CONFORMANCE_SPECS, else `../shared/specs` beside the
 repository. Quotes are compared after collapsing whitespace and dropping RST inline markup
-(``literal``, *emphasis*, `text`_, :ref:`label <target>`), so a quote may be written as it reads.
+(``literal``, *emphasis*, `text`_, :ref:`label <target>`) and Markdown links ([text](target), in
+the zarr-extensions READMEs), so a quote may be written as it reads.
 """
 
 from __future__ import annotations
@@ -64,10 +65,13 @@ def specs_root() -> Path | None:
 
 _ROLE = re.compile(r":[a-zA-Z:_-]+:`([^`<]*?)\s*(?:<[^`>]*>)?`")
 _LINK = re.compile(r"`([^`<]*?)\s*(?:<[^`>]*>)?`__?")
+_MARKDOWN_LINK = re.compile(r"\[([^\]\[\n]*)\]\([^)\s]*\)")  # one line, no nested brackets
 
 
 def normalize(text: str) -> str:
-    """Text as it reads: RST roles, links and inline markup dropped, whitespace collapsed."""
+    """Text as it reads: RST roles, links and inline markup and Markdown links dropped,
+    whitespace collapsed."""
+    text = _MARKDOWN_LINK.sub(r"\1", text)
     text = _ROLE.sub(r"\1", text)
     text = text.replace("``", "")
     text = _LINK.sub(r"\1", text)
