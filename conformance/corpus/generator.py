@@ -17,11 +17,17 @@ touches them (scripts/gold_verdicts.py adds the verdict members to them).
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import fcntl
 import hashlib
 import importlib
 import json
+import os
 import pkgutil
 import shutil
+import sys
+import tempfile
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -471,7 +477,11 @@ def is_generated(case_dir: Path) -> bool:
 def generate(
     root: Path, progress: Callable[[str], None] | None = None, only: str | None = None
 ) -> int:
-    """(Re)write every generated case under `root`; gold cases (with provenance) are kept."""
+    """(Re)write every generated case under `root`; gold cases (with provenance) are kept.
+
+    Safe to run twice at once on one folder: the second run waits for the first (a lock file in
+    `root`). Readers never see half a corpus: each top-level area (v3, v2, hostile, ...) is
+    written into a folder beside `root` and swapped into place in one rename."""
     specs = load_builders()
     # Build everything in memory first: a failing builder leaves the corpus on disk untouched.
     built = {}
@@ -481,21 +491,129 @@ def generate(
         built[case_id] = build_case(specs[case_id])
         if progress and len(built) % 100 == 0:
             progress(f"built {len(built)} cases")
+    with_hostile = only is None or "hostile".startswith(only) or only.startswith("hostile")
+    root = Path(root)
     root.mkdir(parents=True, exist_ok=True)
-    for case_json in list(root.rglob("case.json")):
-        folder = case_json.parent
-        if is_generated(folder) and (
-            only is None or folder.relative_to(root).as_posix().startswith(only)
-        ):
-            shutil.rmtree(folder)
-    for case_id, files in built.items():
-        folder = root / case_id
-        for rel, value in sorted(files.items()):
-            target = folder / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(value)
-    _prune_empty_dirs(root)
-    return len(built)
+    with exclusive(root):
+        stale = _selected_generated(root, only)
+        areas = {c.split("/", 1)[0] for c in built} | {f.relative_to(root).parts[0] for f in stale}
+        if with_hostile:
+            from . import (
+                hostile,
+            )  # the hostile area: its own cases, written under root/hostile only
+
+            areas.add(hostile.AREA)
+        for old in root.parent.glob(f".{root.name}.generating-*"):
+            shutil.rmtree(old, ignore_errors=True)  # left by a run that was killed
+        staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.generating-", dir=root.parent))
+        try:
+            for area in sorted(areas):
+                _stage_area(root / area, staging / area, stale)
+            for case_id, files in built.items():
+                for rel, value in sorted(files.items()):
+                    target = staging / case_id / rel
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.unlink(missing_ok=True)  # never write through a link to the old area
+                    target.write_bytes(value)
+            count = len(built)
+            if with_hostile:
+                count += hostile.generate(staging, progress)
+            for area in sorted(areas):
+                _prune_empty_dirs(staging / area)
+                swap_into_place(staging / area, root / area)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    return count
+
+
+def _selected_generated(root: Path, only: str | None) -> set[Path]:
+    """The generated case folders under root that this run rewrites."""
+    return {
+        case_json.parent
+        for case_json in root.rglob("case.json")
+        if is_generated(case_json.parent)
+        and (only is None or case_json.parent.relative_to(root).as_posix().startswith(only))
+    }
+
+
+def _stage_area(area: Path, staging: Path, leave_out: set[Path]) -> None:
+    """Start the new area as the old one without the cases about to be rewritten: hard links
+    (gold cases and anything else kept), so that staging costs no copy."""
+    if not area.is_dir():
+        staging.mkdir(parents=True)
+        return
+    shutil.copytree(
+        area,
+        staging,
+        symlinks=True,
+        copy_function=os.link,
+        ignore=lambda folder, names: [n for n in names if Path(folder, n) in leave_out],
+    )
+
+
+_RENAME_EXCHANGE = 2
+
+
+def swap_into_place(new: Path, target: Path) -> None:
+    """Make `new` the folder at `target` in one step (renameat2 RENAME_EXCHANGE on Linux): a
+    reader sees the old folder or the new one, never none. The old one ends up at `new`."""
+    if not target.exists():
+        os.rename(new, target)
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        cwd = -100  # AT_FDCWD
+        if libc.renameat2(cwd, os.fsencode(new), cwd, os.fsencode(target), _RENAME_EXCHANGE) == 0:
+            return
+    except (OSError, AttributeError):
+        pass
+    aside = new.with_name(new.name + ".old")  # no exchange here: a moment without the area
+    os.rename(target, aside)
+    os.rename(new, target)
+    os.rename(aside, new)
+
+
+LOCK_NAME = ".generate.lock"
+
+
+@contextlib.contextmanager
+def exclusive(root: Path):
+    """Hold the generation lock of `root` (flock on root/.generate.lock); a second generator
+    waits, saying for whom. The file is removed afterwards: a waiter that then holds a lock on
+    a file no longer at that path tries again."""
+    path = root / LOCK_NAME
+    told = False
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if not told:
+                    holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "?"
+                    print(
+                        f"corpus generate: another generator (pid {holder}) is writing into "
+                        f"{root}; waiting for it to finish",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+                    told = True
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                same = os.path.samestat(os.fstat(fd), os.stat(path))
+            except FileNotFoundError:
+                same = False
+            if not same:
+                continue  # the holder removed it after we opened it: lock the new one
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, str(os.getpid()).encode(), 0)
+            try:
+                yield
+            finally:
+                os.unlink(path)
+            return
+        finally:
+            os.close(fd)
 
 
 def _prune_empty_dirs(root: Path) -> None:

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
 import tempfile
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from ..resources import REPO_ROOT
 from . import envs
-from .config import REPO_ROOT, AdapterConfig, find_adapter
+from .config import AdapterConfig, find_adapter
+from .isolation import disk_temp_dir
 from .schemas import response_problems
 from .transport import (
     DEFAULT_MEMORY_LIMIT,
@@ -203,12 +206,22 @@ class AdapterPool:
         memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
         in_process: bool = False,
         scratch: Path | None = None,
+        log_dir: Path | None = None,
     ):
         self.timeout = timeout
         self.memory_limit = memory_limit
         self.in_process = in_process
         self.scratch = Path(scratch or tempfile.mkdtemp(prefix="zarr-conformance-"))
         self.scratch.mkdir(parents=True, exist_ok=True)
+        # Adapter stderr goes to disk, never to scratch (which may be /dev/shm, i.e. memory).
+        self._own_log_dir = log_dir is None
+        self.log_dir = Path(
+            log_dir
+            or tempfile.mkdtemp(
+                prefix="zarr-conformance-logs-", dir=disk_temp_dir(envs.cache_root() / "tmp")
+            )
+        )
+        self.log_dir.mkdir(parents=True, exist_ok=True)
         self._clients: dict[str, AdapterClient] = {}
         self._broken: dict[str, str] = {}  # adapters whose environment could not be made
         self._configs: dict[str, AdapterConfig] = {}
@@ -233,7 +246,7 @@ class AdapterPool:
                     config,
                     in_process=self.in_process,
                     memory_limit=self.memory_limit,
-                    log_dir=self.scratch,
+                    log_dir=self.log_dir,
                 )
             except envs.ProvisioningError as exc:
                 self._broken[name] = f"the environment of {name} cannot be made: {exc}"
@@ -254,3 +267,5 @@ class AdapterPool:
             except Exception:  # closing is best effort; the processes are killed anyway
                 pass
         self._clients.clear()
+        if self._own_log_dir:
+            shutil.rmtree(self.log_dir, ignore_errors=True)

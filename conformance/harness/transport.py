@@ -10,21 +10,38 @@ once it has answered, so that every request is tried and a crash costs only its 
 cannot be blamed on a request that merely left the heap corrupt). Only a child that has never
 answered anything (it cannot even start, e.g. an import error) is given up on, after
 MAX_FAILED_STARTS tries.
+
+Every process an adapter starts is held (isolation.py): a watchdog caps the memory of the whole
+tree, killing means killing every descendant (setsid() included), stderr is kept on disk with a
+bound. A response line is bounded too, in length and in nesting, before it is parsed.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import selectors
 import signal
 import subprocess
 import time
 from pathlib import Path
 
+from .isolation import (
+    TOKEN_VARIABLE,
+    ProcessTree,
+    StderrLog,
+    Watchdog,
+    become_subreaper,
+    new_token,
+    size_text,
+)
+
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_MEMORY_LIMIT = 4 << 30
 STDERR_TAIL = 2000
+MAX_LINE_BYTES = 64 << 20  # one response line; a longer one is garbage, not something to parse
+MAX_NESTING = 500  # arrays and objects inside each other; json.loads overflows its stack near 1000
 # A child that dies this many times before it has ever answered anything is not restarted again:
 # every later request is `errored` at once (an adapter that cannot even import would otherwise
 # cost a process start per case).
@@ -36,6 +53,38 @@ PER_REQUEST_AFTER = 3
 
 class AdapterErrored(Exception):
     """The adapter did not answer within the protocol: crash, hang, out of memory, garbage."""
+
+
+_JSON_TOKENS = re.compile(rb'"(?:[^"\\]++|\\.)*+"|[\[\]{}]')  # a whole string, or a bracket
+
+
+def nesting_depth(line: bytes, stop_at: int = MAX_NESTING) -> int:
+    """How deeply arrays and objects nest in a JSON text (brackets inside strings do not count),
+    without recursion; stops counting once past `stop_at`."""
+    if line.count(b"[") + line.count(b"{") <= stop_at:
+        return 0  # too few brackets to nest that deep: no need to scan
+    depth = deepest = 0
+    for token in _JSON_TOKENS.finditer(line):
+        char = token.group()[:1]
+        if char in b"[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > stop_at:
+                break
+        elif char in b"]}":
+            depth -= 1
+    return deepest
+
+
+def parse_response_line(line: bytes):
+    """json.loads of one response line, refusing (ValueError, with why) what cannot be parsed
+    safely: a line nested deeper than MAX_NESTING."""
+    if nesting_depth(line) > MAX_NESTING:
+        raise ValueError(f"nested more than {MAX_NESTING} levels deep")
+    try:
+        return json.loads(line)
+    except RecursionError:
+        raise ValueError("nested too deeply to parse") from None
 
 
 class InProcessTransport:
@@ -60,7 +109,7 @@ class InProcessTransport:
         response = handle(self._adapter, json.loads(json.dumps(message)), self.folder)
         try:
             return json.loads(json.dumps(response))
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, RecursionError) as exc:
             raise AdapterErrored(f"malformed response (not JSON-serialisable): {exc}") from None
 
     def close(self) -> None:
@@ -118,6 +167,7 @@ class SubprocessTransport:
         self.env = env
         self.memory_limit = memory_limit
         self.log_path = Path(log_path) if log_path else None
+        self.log = StderrLog(self.log_path) if self.log_path else None
         self.before_start = before_start  # called before each (re)start, e.g. to stage files
         self.starts = 0
         self.crashes = 0  # requests that ended below the protocol (crash, hang, garbage)
@@ -127,7 +177,9 @@ class SubprocessTransport:
         self._given_up: str | None = None
         self._proc: subprocess.Popen | None = None
         self._buffer = bytearray()
-        self._log_offset = 0
+        self._tree: ProcessTree | None = None
+        self._watchdog: Watchdog | None = None
+        become_subreaper()  # orphans of adapter helpers come back to us, to be killed and reaped
 
     # ---- process lifecycle ----------------------------------------------------------------
     @property
@@ -137,35 +189,44 @@ class SubprocessTransport:
     def _start(self) -> None:
         if self.before_start is not None:
             self.before_start()
-        log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
+        token = new_token()
+        env = {**(os.environ if self.env is None else self.env), TOKEN_VARIABLE: token}
+        stderr = self.log.pipe() if self.log else subprocess.DEVNULL
         try:
-            self._log_offset = self.log_path.stat().st_size if self.log_path else 0
             self._proc = subprocess.Popen(
                 self.argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=log,
+                stderr=stderr,
                 cwd=self.cwd,
-                env=self.env,
+                env=env,
                 start_new_session=True,
                 preexec_fn=_child_setup(self.memory_limit),
             )
         except OSError as exc:
             raise AdapterErrored(f"cannot start {self.argv!r}: {exc}") from None
         finally:
-            if log is not subprocess.DEVNULL:
-                log.close()
+            if stderr is not subprocess.DEVNULL:
+                os.close(stderr)  # the child has its copy; EOF once every holder has gone
+        self._tree = ProcessTree(self._proc.pid, token)
+        self._watchdog = Watchdog(self._tree, self.memory_limit)
+        self._watchdog.start()
         self._buffer.clear()
         self.starts += 1
 
     def kill(self) -> None:
+        """Kill the adapter and every process it started, wherever they went; reap them all."""
         proc, self._proc = self._proc, None
         if proc is None:
             return
+        if self._watchdog is not None:
+            self._watchdog.stop()
         try:
-            os.killpg(proc.pid, signal.SIGKILL)  # the whole group: adapters may spawn helpers
+            os.killpg(proc.pid, signal.SIGKILL)  # the group at once; then every straggler
         except (ProcessLookupError, PermissionError):
             pass
+        if self._tree is not None:
+            self._tree.kill()
         for stream in (proc.stdin, proc.stdout):
             try:
                 stream.close()
@@ -208,13 +269,12 @@ class SubprocessTransport:
             raise self._crashed(exc) from None
         self._ever_answered = True
         try:
-            response = json.loads(line)
-        except ValueError:
+            response = parse_response_line(line)
+        except ValueError as exc:
             self.kill()
+            why = "not JSON" if isinstance(exc, json.JSONDecodeError) else str(exc)
             raise self._crashed(
-                AdapterErrored(
-                    f"malformed response (not JSON): {line[:200]!r}{self._stderr_tail()}"
-                )
+                AdapterErrored(f"malformed response ({why}): {line[:200]!r}{self._stderr_tail()}")
             ) from None
         if not isinstance(response, dict) or response.get("id") != message.get("id"):
             self.kill()
@@ -257,6 +317,11 @@ class SubprocessTransport:
                     line = bytes(self._buffer[:newline])
                     del self._buffer[: newline + 1]
                     return line
+                if len(self._buffer) > MAX_LINE_BYTES:
+                    raise AdapterErrored(
+                        f"malformed response: a line of more than {size_text(MAX_LINE_BYTES)} "
+                        f"(process killed){self._stderr_tail()}"
+                    )
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
                     raise AdapterErrored(
@@ -270,6 +335,13 @@ class SubprocessTransport:
                 self._buffer += chunk
 
     def _death_message(self, what: str) -> str:
+        exceeded = self._watchdog.exceeded if self._watchdog is not None else None
+        if exceeded is not None:
+            used, count = exceeded
+            return (
+                f"out of memory: memory cap {size_text(self.memory_limit)} exceeded: the adapter's "
+                f"{count} process(es) used {size_text(used)} (PSS); all killed{self._stderr_tail()}"
+            )
         code = None
         try:
             code = self._proc.wait(timeout=2)
@@ -287,9 +359,7 @@ class SubprocessTransport:
         return f"{what}: the adapter process ended ({status}){self._stderr_tail()}"
 
     def _stderr_tail(self) -> str:
-        if not self.log_path or not self.log_path.exists():
+        if self.log is None:
             return ""
-        with open(self.log_path, "rb") as f:
-            f.seek(self._log_offset)
-            text = f.read()[-STDERR_TAIL:].decode("utf-8", "replace").strip()
+        text = self.log.tail().decode("utf-8", "replace")[-STDERR_TAIL:].strip()
         return f"\n--- adapter stderr (tail) ---\n{text}" if text else ""

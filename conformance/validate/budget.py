@@ -7,6 +7,10 @@ import threading
 import time
 from typing import TextIO
 
+# The whole run's time limit when `validate` is given none: a store that stalls (a server that
+# never answers, a key that never ends) must not hold a validation service for longer.
+DEFAULT_TIME_BUDGET = 300.0
+
 
 class BudgetExceeded(Exception):
     """The time budget ran out, or the run was cancelled."""

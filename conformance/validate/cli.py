@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import sys
 
+from .budget import DEFAULT_TIME_BUDGET
+
 FORMAT_CHOICES = ("v3", "v2", "v3-draft", "v1")
 
 EPILOG = """\
@@ -34,9 +36,18 @@ storage transformers), or a name no extension may have (V3-EXT-006).
 exit codes:
   0  no MUST-level requirement is broken and everything was checked
   1  at least one is; or there is no Zarr metadata there; or the store cannot be read
-     (network error: an io-error finding); or --timeout ran out first
+     (network error: an io-error finding); or the time budget ran out first
   2  usage error: no such path, unknown URL scheme, bad options
   3  nothing is broken, but some of the store could not be checked (CANNOT-CHECK findings)
+
+limits (each has a default):
+  --timeout SECONDS      the whole run, network requests included: {budget:g} s unless given
+                         (0 = none); a run that reaches it reports what it checked, exit 1
+  --max-value-bytes N    the largest chunk or shard read: {value} unless given
+                         (or ${env_value})
+  --max-metadata-bytes N the largest metadata document read: {metadata} unless given
+                         (or ${env_metadata})
+  a value over its limit is refused unread; sizes may say 512KiB, 64MiB, 2GiB
 
 URLs: file://, http(s):// (cannot be listed: the hierarchy comes from consolidated metadata and
 chunks are probed), s3:// (credentials from the environment, else anonymous; an endpoint from
@@ -51,7 +62,7 @@ def register(subparsers) -> None:
         help="check a Zarr store (directory, zip or URL) against the spec requirements",
         description="Walk a Zarr hierarchy, open every node and decode every stored chunk with the "
         "reference implementation, and report each broken requirement.",
-        epilog=EPILOG,
+        epilog=_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
@@ -76,25 +87,79 @@ def register(subparsers) -> None:
         help="write a small sample hierarchy to a temporary directory and validate it",
     )
     parser.add_argument(
-        "--timeout", type=_seconds, metavar="SECONDS", help="a time budget for the whole run"
+        "--timeout",
+        "--time-budget",
+        dest="timeout",
+        type=_seconds,
+        default=DEFAULT_TIME_BUDGET,
+        metavar="SECONDS",
+        help=f"a time budget for the whole run (default {DEFAULT_TIME_BUDGET:g}; 0 = none)",
+    )
+    parser.add_argument(
+        "--max-value-bytes",
+        type=_size,
+        metavar="N",
+        help="refuse to read a chunk or shard larger than this",
+    )
+    parser.add_argument(
+        "--max-metadata-bytes",
+        type=_size,
+        metavar="N",
+        help="refuse to read a metadata document larger than this",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="also print one line per node")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
     parser.set_defaults(func=run)
 
 
-def _seconds(text: str) -> float:
+def _epilog() -> str:
+    from conformance.reference.stores import base
+
+    return EPILOG.format(
+        budget=DEFAULT_TIME_BUDGET,
+        value=_size_text(base.DEFAULT_MAX_VALUE_BYTES),
+        metadata=_size_text(base.DEFAULT_MAX_METADATA_BYTES),
+        env_value=base.ENV_MAX_VALUE_BYTES,
+        env_metadata=base.ENV_MAX_METADATA_BYTES,
+    )
+
+
+def _seconds(text: str) -> float | None:
+    """A positive number of seconds; 0 means no budget (None)."""
     import argparse
 
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if value == 0:
+        return None
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(
-            f"the time budget must be a positive number of seconds, got {text!r}"
+            f"the time budget must be a positive number of seconds (or 0: none), got {text!r}"
         )
     return value
+
+
+_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+
+
+def _size(text: str) -> int:
+    """A number of bytes: 1048576, 1MiB, 1M, 64k (powers of 1024)."""
+    import argparse
+    import re
+
+    match = re.fullmatch(r"\s*(\d+)\s*([kmgt]?)(?:i?b)?\s*", text, re.IGNORECASE)
+    if not match:
+        raise argparse.ArgumentTypeError(f"not a number of bytes: {text!r} (e.g. 64MiB)")
+    return int(match.group(1)) * _UNITS[match.group(2).lower()]
+
+
+def _size_text(n: int) -> str:
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n % (1 << shift) == 0:
+            return f"{n >> shift} {unit}"
+    return f"{n} bytes"
 
 
 def _usage_error(message: str) -> int:
@@ -120,12 +185,23 @@ def run(args) -> int:
 def _run(args, location, verbose: bool | None = None, label: str | None = None) -> int:
     import json
 
+    from conformance.reference.errors import ZarrError
+
     from .budget import Progress
-    from .runner import UsageError, summary_json, summary_line, validate
+    from .runner import UsageError, open_location, summary_json, summary_line, validate
 
     try:
+        store = open_location(location, args.timeout)
+        store.set_limits(args.max_value_bytes, args.max_metadata_bytes)
+    except UsageError as exc:
+        return _usage_error(str(exc))
+    except ZarrError as exc:  # nothing can be opened there: a FIFO, a broken archive, a bad URL
+        return _usage_error(exc.message)
+    except ValueError as exc:  # a ZARR_CONFORMANCE_MAX_* variable that is no number
+        return _usage_error(str(exc))
+    try:
         result = validate(
-            location,
+            store,
             format=args.format,
             path=args.path,
             decode=not args.no_data,
@@ -134,7 +210,7 @@ def _run(args, location, verbose: bool | None = None, label: str | None = None) 
             progress=Progress(enabled=not args.quiet),
             model=args.model,
             verbose=args.verbose if verbose is None else verbose,
-            label=label,
+            label=label or str(location),
         )
     except UsageError as exc:
         return _usage_error(str(exc))

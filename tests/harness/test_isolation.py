@@ -118,7 +118,7 @@ def test_in_process_transport_serves_the_same_answers(fakes_on_path, mini_corpus
 
 def test_child_environment_is_inherited(monkeypatch):
     from conformance.harness.client import child_env
-    from conformance.harness.config import REPO_ROOT
+    from conformance.resources import REPO_ROOT
 
     monkeypatch.setenv("ZARR_SOMETHING", "1")
     monkeypatch.setenv("PYTHONPATH", "/somewhere")
