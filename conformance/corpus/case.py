@@ -12,7 +12,6 @@ import numpy as np
 
 KINDS = ("read", "reject", "write", "zom")
 TIERS = ("required", "strict", "optional", "extension")
-REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def default_root() -> Path:
@@ -106,8 +105,11 @@ def load_cases(root: str | os.PathLike | None = None, kinds=None) -> list[Case]:
     root = Path(root) if root is not None else default_root()
     cases = []
     for case_json in sorted(root.rglob("case.json")):
-        if "store" in case_json.relative_to(root).parts[:-1]:
+        parts = case_json.relative_to(root).parts
+        if "store" in parts[:-1]:
             continue  # a file named case.json inside some store is data, not a case
+        if parts[0] == "hostile":
+            continue  # the hostile area is not conformance cases (conformance.corpus.hostile)
         case = Case.from_dir(case_json.parent, root)
         if kinds is None or case.kind in kinds:
             cases.append(case)

@@ -136,7 +136,7 @@ def test_reference_raises_chunk_error(tmp_path, name):
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_validate_reports_each_corrupt_chunk(tmp_path, validate_cli, name):
-    format, files = CASES[name]
+    _format, files = CASES[name]
     root = write_files(tmp_path / "store", files)
     output = validate_cli(root)
     assert output.code == 1, output
@@ -215,7 +215,7 @@ def test_decompression_bomb_is_refused_without_inflating_it(tmp_path, name):
         timeout=120,
         env={**os.environ, "PYTHONWARNINGS": "ignore"},
     )
-    outcome, peak_mib, seconds = done.stdout.split()
+    outcome, peak_mib, _seconds = done.stdout.split()
     assert outcome == "ChunkError", done.stderr
     assert int(peak_mib) < 8, (
         f"decoding a {len(files['c/0' if format == 'v3' else '0'])}-byte chunk took {peak_mib} MiB"

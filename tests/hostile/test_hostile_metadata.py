@@ -112,7 +112,7 @@ def test_validate_exits_1_with_findings(tmp_path, validate_cli, name):
 
 def test_detection_does_not_choke_either(tmp_path, validate_cli):
     """Without --format, the same stores are still detected and refused."""
-    for name, (format, files) in CASES.items():
+    for name, (_format, files) in CASES.items():
         root = write_files(tmp_path / name.replace(" ", "_").replace("*", ""), files)
         output = validate_cli(root)
         assert output.code == 1, (name, output)
