@@ -5,10 +5,11 @@ decoding runs the other way (V2-CHUNK-001/002/006). numcodecs supplies the codec
 from __future__ import annotations
 
 import bz2
+import lzma
 import math
 import struct
 import zlib
-from typing import Any
+from typing import Any, Literal
 
 import numcodecs
 import numpy as np
@@ -27,6 +28,9 @@ REFUSED_CODECS = {"pickle": "it would execute code stored in the array"}
 # Codecs that accept bad settings until first use, so a tiny encode checks them at open time.
 _PROBED = frozenset({"blosc", "zlib", "gzip", "bz2", "lz4"})
 # Filters whose decode failure means the stored checksum does not match.
+# Compressors, wherever they appear (as the compressor or as a filter), decode with a bound.
+COMPRESSOR_CODECS = frozenset({"zlib", "gzip", "bz2", "lzma", "blosc", "lz4", "zstd"})
+LZMA_MEMORY_LIMIT = 256 << 20
 CHECKSUM_CODECS = frozenset({"crc32", "crc32c", "adler32", "fletcher32", "jenkins_lookup3"})
 
 
@@ -103,9 +107,28 @@ def _check_lz4_header(data: bytes, bound: int = MAX_CHUNK_BYTES) -> None:
         raise ChunkError("corrupt-chunk", f"lz4 header claims {size} decoded bytes")
 
 
-def _bounded_decompress(codec_id: str, data: bytes, bound: int) -> bytes | None:
-    """Decompress zlib, gzip and bz2 streams with the stdlib, stopping past `bound` bytes, so a
-    decompression bomb costs nothing; None for other compressors (numcodecs decodes those)."""
+def _bounded_lzma(codec: Codec, data: bytes, bound: int) -> bytes:
+    fmt = getattr(codec, "format", lzma.FORMAT_XZ)
+    filters = getattr(codec, "filters", None) if fmt == lzma.FORMAT_RAW else None
+    try:
+        # memlimit: the decoder's own dictionary (preset 9 needs 65 MiB) is bounded too
+        inflater = lzma.LZMADecompressor(format=fmt, memlimit=LZMA_MEMORY_LIMIT, filters=filters)
+        out = inflater.decompress(data, bound + 1)
+    except lzma.LZMAError as exc:
+        raise ChunkError("corrupt-chunk", f"lzma stream cannot be decoded: {exc}") from None
+    if len(out) > bound or not inflater.eof:
+        raise ChunkError(
+            "corrupt-chunk", f"lzma stream is truncated or decodes to more than {bound} bytes"
+        )
+    return out
+
+
+def _bounded_decompress(
+    codec_id: str, data: bytes, bound: int, codec: Codec | None = None
+) -> bytes | None:
+    """Decompress zlib, gzip, bz2 and lzma streams with the stdlib, stopping past `bound` bytes, so
+    a decompression bomb costs nothing; None for other compressors (numcodecs decodes those, after
+    a check of the size their headers declare)."""
     if codec_id in ("zlib", "gzip"):
         inflater = zlib.decompressobj(zlib.MAX_WBITS | (16 if codec_id == "gzip" else 0))
         try:
@@ -123,16 +146,18 @@ def _bounded_decompress(codec_id: str, data: bytes, bound: int) -> bytes | None:
             raise ChunkError("corrupt-chunk", f"{codec_id} stream is truncated")
         return out
     if codec_id == "bz2":
-        inflater = bz2.BZ2Decompressor()
+        bz2_inflater = bz2.BZ2Decompressor()
         try:
-            out = inflater.decompress(data, bound + 1)
+            out = bz2_inflater.decompress(data, bound + 1)
         except (OSError, ValueError) as exc:
             raise ChunkError("corrupt-chunk", f"bz2 stream cannot be decoded: {exc}") from None
-        if len(out) > bound or not inflater.eof:
+        if len(out) > bound or not bz2_inflater.eof:
             raise ChunkError(
                 "corrupt-chunk", f"bz2 stream is truncated or decodes to more than {bound} bytes"
             )
         return out
+    if codec_id == "lzma" and codec is not None:
+        return _bounded_lzma(codec, data, bound)
     if codec_id == "blosc":
         _check_blosc_header(data, bound)
     elif codec_id == "lz4":
@@ -160,7 +185,7 @@ class V2ChunkCodec:
     ):
         self.dtype = dtype
         self.chunk_shape = chunk_shape
-        self.order = order
+        self.order: Literal["C", "F"] = "F" if order == "F" else "C"  # validated upstream
         self.filters = list(filters)
         self.compressor = compressor
         self.count = math.prod(chunk_shape)
@@ -180,20 +205,29 @@ class V2ChunkCodec:
             buf = self.compressor.encode(buf)
         return ensure_bytes(buf)
 
+    def _decoded_bound(self) -> int:
+        """The most bytes any decoding step of a valid chunk yields: exactly the chunk's size
+        without filters; filters change the item size at most eightfold (packbits, astype between
+        1- and 8-byte types); object chunks have no fixed size."""
+        expected = self.count * self.dtype.itemsize
+        if self.dtype.hasobject:
+            return MAX_CHUNK_BYTES
+        return expected if not self.filters else min(MAX_CHUNK_BYTES, 8 * expected)
+
     def decode(self, data: bytes) -> np.ndarray:
         buf: Any = data
+        bound = self._decoded_bound()
         if self.compressor is not None:
-            # Without filters the decoded size is known exactly; filters may change it.
-            bound = (
-                self.count * self.dtype.itemsize
-                if not self.filters and not self.dtype.hasobject
-                else MAX_CHUNK_BYTES
-            )
-            out = _bounded_decompress(self.compressor.codec_id, bytes(data), bound)
+            out = _bounded_decompress(self.compressor.codec_id, bytes(data), bound, self.compressor)
             buf = self.compressor.decode(buf) if out is None else out
         for f in reversed(self.filters):
             if f.codec_id in OBJECT_CODECS:
                 _check_vlen_header(buf, self.count)
+            if f.codec_id in COMPRESSOR_CODECS:
+                out = _bounded_decompress(f.codec_id, ensure_bytes(buf), bound, f)
+                if out is not None:
+                    buf = out
+                    continue
             try:
                 buf = f.decode(buf)
             except Exception as exc:
