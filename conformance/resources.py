@@ -20,13 +20,18 @@ import re
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
+# The folder the package sits in: the checkout's root when run from one (checkout_root() says
+# whether it is); the only place that counts parent folders of the package.
+REPO_ROOT = PACKAGE_DIR.parent
+# The requirement catalogue ships inside the package; conformance.corpus.requirements parses it.
+CATALOGUE = PACKAGE_DIR / "requirements.md"
 BUNDLED = PACKAGE_DIR / "_data"  # filled by setup.py's build step; absent in a checkout
 SEMVER = re.compile(r"\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?")
 
 
 def checkout_root() -> Path | None:
     """The source checkout this package is imported from, or None (an installed wheel)."""
-    root = PACKAGE_DIR.parent
+    root = REPO_ROOT
     if (
         (root / "pyproject.toml").is_file()
         and (root / "fixtures").is_dir()
@@ -42,9 +47,7 @@ def _data(name: str) -> Path:
         return root / name
     if (BUNDLED / name).is_dir():
         return BUNDLED / name
-    return (
-        PACKAGE_DIR.parent / name
-    )  # neither: where a checkout would have it (error messages name it)
+    return REPO_ROOT / name  # neither: where a checkout would have it (error messages name it)
 
 
 def fixtures_dir() -> Path:

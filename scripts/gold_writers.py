@@ -15,6 +15,7 @@ import json
 import sys
 from importlib.metadata import version
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
@@ -128,7 +129,7 @@ class Zarrs(ZarrPython3):
     # The writer key "zarrs" names the gold stores (fixtures/*/gold-zarrs/); the column that reads
     # and writes through this same stack is the adapter zarrs-python.
     name = "zarrs"
-    CONFIG = {
+    CONFIG: ClassVar[dict[str, object]] = {
         "codec_pipeline.path": "zarrs.ZarrsCodecPipeline",
         "codec_pipeline.strict": True,
         "codec_pipeline.validate_checksums": True,

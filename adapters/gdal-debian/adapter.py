@@ -46,6 +46,7 @@ import json
 import math
 import os
 import sys
+from urllib.parse import urlsplit
 
 import numpy as np
 from osgeo import gdal
@@ -110,7 +111,8 @@ def call(function, *args, **kwargs):
     except RuntimeError as exc:
         message = str(exc)
         exc.args = (f"{cple_name()}: {message}",)
-        raise from_implementation(exc)
+        from_implementation(exc)  # marked as GDAL's own, then re-raised
+        raise
 
 
 def call_non_null(what: str, function, *args, **kwargs):
@@ -166,8 +168,35 @@ def dataset_name(store: dict) -> str:
     if kind == "url" and location.startswith(("http://", "https://")):
         return "/vsicurl/" + location
     if kind == "url" and location.startswith("s3://"):
+        configure_s3(store.get("storage_options") or {})
         return "/vsis3/" + location[len("s3://") :]
     raise Unsupported(f"store kind {kind!r} {location!r}")
+
+
+def configure_s3(options: dict) -> None:
+    """GDAL's /vsis3/ settings for the protocol's storage_options (adapters/README.md): a custom
+    endpoint as host:port with AWS_HTTPS and path-style requests, region and credentials."""
+    endpoint = options.get("endpoint_url")
+    if endpoint:
+        parts = urlsplit(endpoint)
+        gdal.SetConfigOption("AWS_S3_ENDPOINT", parts.netloc)
+        gdal.SetConfigOption("AWS_HTTPS", "YES" if parts.scheme == "https" else "NO")
+        gdal.SetConfigOption("AWS_VIRTUAL_HOSTING", "FALSE")
+    if options.get("region"):
+        gdal.SetConfigOption("AWS_REGION", options["region"])
+    if options.get("anon"):
+        gdal.SetConfigOption("AWS_NO_SIGN_REQUEST", "YES")
+    elif options.get("key"):
+        gdal.SetConfigOption("AWS_ACCESS_KEY_ID", options["key"])
+        gdal.SetConfigOption("AWS_SECRET_ACCESS_KEY", options.get("secret", ""))
+
+
+def lists(store: dict) -> bool:
+    """Can the store be listed? Plain HTTP cannot (GDAL's /vsicurl/ finds no directory index):
+    group members are then reported as unknown (null)."""
+    return not (
+        store.get("kind") == "url" and store["location"].startswith(("http://", "https://"))
+    )
 
 
 # ---- the raw documents (for the record, and to tell a root array) -----------------------------------
@@ -377,7 +406,9 @@ class Adapter:
         dataset = call_non_null(
             "gdal.OpenEx",
             gdal.OpenEx,
-            at,
+            # /vsicurl/ cannot tell that a URL without a directory index is a folder: the ZARR:
+            # prefix names the driver, which then asks for the metadata keys below it.
+            f'ZARR:"{at}"' if at.startswith("/vsicurl/") else at,
             gdal.OF_MULTIDIM_RASTER | gdal.OF_VERBOSE_ERROR,
             allowed_drivers=["Zarr"],
         )
@@ -427,7 +458,7 @@ class Adapter:
 
     # -- read -------------------------------------------------------------------------------------
     def read(self, request: dict) -> dict:
-        dataset, kind, node, path, base, fmt = self._open(request)
+        _dataset, kind, node, path, base, fmt = self._open(request)  # node lives as long as it
         array_key, group_key = metadata_keys(fmt, path)
         if kind == "group":
             members = {name: "group" for name in call(node.GetGroupNames) or []}
@@ -436,7 +467,7 @@ class Adapter:
                 "node_type": "group",
                 "metadata": raw_document(f"{base}/{group_key}"),
                 "attributes": read_attributes(node),
-                "members": members,
+                "members": members if lists(request["store"]) else None,
             }
         edt = call(node.GetDataType)
         dtype = numpy_dtype(edt)
@@ -464,7 +495,7 @@ class Adapter:
 
     # -- list -------------------------------------------------------------------------------------
     def list(self, request: dict) -> dict:
-        dataset, kind, node, path, base, fmt = self._open(request)
+        _dataset, kind, node, path, _base, _fmt = self._open(request)  # node lives as long as it
         nodes = {path: kind}
         if kind == "group":
             self._walk(node, f"{path}/" if path else "", nodes)

@@ -28,6 +28,7 @@ implementation's (`adapter_api.from_implementation`); everything else the adapte
 from __future__ import annotations
 
 import json
+import os
 from importlib.metadata import version
 from urllib.parse import urlparse
 
@@ -71,15 +72,26 @@ def kvstore_spec(store: dict) -> dict:
         if parsed.scheme in ("http", "https"):
             return {"driver": "http", "base_url": location.rstrip("/") + "/"}
         if parsed.scheme == "s3":
-            spec = {"driver": "s3", "bucket": parsed.netloc, "path": parsed.path.strip("/") + "/"}
-            options = store.get("options") or {}
-            endpoint = (options.get("client_kwargs") or {}).get("endpoint_url") or options.get(
-                "endpoint_url"
-            )
-            if endpoint:
-                spec["endpoint"] = endpoint
-            return spec
+            return s3_spec(parsed.netloc, parsed.path, store.get("storage_options") or {})
     raise Unsupported(f"store {kind!r} {location!r}")
+
+
+def s3_spec(bucket: str, path: str, options: dict) -> dict:
+    """tensorstore's s3 kvstore for the protocol's storage_options (adapters/README.md): a custom
+    endpoint (path-style requests), its region, and the credentials as the AWS environment
+    variables, which tensorstore's default credential chain reads."""
+    spec = {"driver": "s3", "bucket": bucket, "path": path.strip("/") + "/"}
+    if options.get("endpoint_url"):
+        spec["endpoint"] = options["endpoint_url"]
+    if options.get("region"):
+        spec["aws_region"] = options["region"]
+    if options.get("anon"):
+        spec["aws_credentials"] = {"type": "anonymous"}
+    elif options.get("key"):
+        os.environ["AWS_ACCESS_KEY_ID"] = options["key"]
+        os.environ["AWS_SECRET_ACCESS_KEY"] = options.get("secret", "")
+        spec["aws_credentials"] = {"type": "environment"}
+    return spec
 
 
 def refuse_unconvertible(array) -> None:
@@ -104,7 +116,8 @@ def call(function, *args, **kwargs):
     try:
         return function(*args, **kwargs)
     except Exception as exc:
-        raise from_implementation(exc)
+        from_implementation(exc)  # marked as tensorstore's own, then re-raised unchanged
+        raise
 
 
 def key_in(path: str, name: str) -> str:
@@ -238,7 +251,7 @@ class Adapter:
         fields, views = {}, {}
         for name in dtype.names:
             view = self._open(request, path, open=True, read=True, spec_extra={"field": name})
-            fields[name] = np.asarray(call(lambda: view.read().result()))
+            fields[name] = np.asarray(call(lambda v: v.read().result(), view))
             views[name] = view
         first = views[dtype.names[0]]
         resolved = resolved_metadata(first)
@@ -252,7 +265,7 @@ class Adapter:
                 values = values[..., 0]
             out[name] = values
         api_type = np.dtype([tuple(field) for field in resolved["dtype"]])
-        fills = {name: call(lambda: view.fill_value) for name, view in views.items()}
+        fills = {name: call(lambda v: v.fill_value, view) for name, view in views.items()}
         fill = None
         if all(value is not None for value in fills.values()):
             fill = np.zeros((), dtype=api_type)
@@ -306,10 +319,10 @@ class Adapter:
             refuse_unconvertible(view)
             if data is not None and data.size:
                 values = data if name is None else data[name]
-                target = call(lambda: view.dtype.numpy_dtype)
+                target = call(lambda v: v.dtype.numpy_dtype, view)
                 if values.dtype != target:
                     values = values.astype(target)
-                call(lambda: view.write(values).result())
+                call(lambda v, x: v.write(x).result(), view, values)
         return {}
 
     def list(self, request: dict) -> dict:
@@ -359,7 +372,7 @@ class Adapter:
             if not write:
                 kvstore = call(lambda: ts.KvStore.open(kvspec, context=context).result())
                 for key, value in files_of(request["source"]).items():
-                    call(lambda: kvstore.write(key, value).result())
+                    call(lambda k, v: kvstore.write(k, v).result(), key, value)
         else:
             context, kvspec = self.context, kvstore_spec(spec)
         settings = {**self.bench_settings(context), "kvstore": kvspec["driver"]}
@@ -376,7 +389,9 @@ class Adapter:
                 for key in call(lambda: kvstore.list().result()):
                     key = key.decode() if isinstance(key, bytes) else key
                     write_file(
-                        request["dump"], key, bytes(call(lambda: kvstore.read(key).result()).value)
+                        request["dump"],
+                        key,
+                        bytes(call(lambda k: kvstore.read(k).result(), key).value),
                     )
             return {"seconds": seconds, "settings": settings}
         array = call(lambda: ts.open(open_spec, context=context, open=True, read=True).result())

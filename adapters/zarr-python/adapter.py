@@ -9,6 +9,10 @@ shape, dtype, chunk_shape (`shards`, else `chunks`), fill_value and (v3) dimensi
 (`metadata.dimension_names`). `metadata` is the raw document as stored (zarr.json / .zarray /
 .zgroup), fetched through zarr's own store, for the record only.
 
+Stores: LocalStore, ZipStore, and for `url` stores (http://, s3://) zarr.storage.ObjectStore over
+obstore's HTTPStore / S3Store (adapters/README.md, "Remote stores"); over plain HTTP, which cannot
+list, group members are reported as unknown (null).
+
 Errors are zarr's own exceptions, left to propagate (adapter.toml `[[errors]]` maps them to
 categories); the adapter raises `Unsupported` only for formats and store kinds zarr-python does not
 implement, each declared in adapter.toml.
@@ -64,12 +68,44 @@ def open_store(spec: dict, *, writable: bool = False):
     if kind == "zip":
         return ZipStore(location, mode="a" if writable else "r")
     if kind == "url":
-        from zarr.storage import FsspecStore  # needs fsspec (+ aiohttp / s3fs) in the venv
+        from zarr.storage import ObjectStore
 
-        return FsspecStore.from_url(
-            location, read_only=not writable, storage_options=spec.get("options") or None
+        return ObjectStore(
+            object_store(location, spec.get("storage_options") or {}), read_only=not writable
         )
     raise Unsupported(f"store kind {kind!r}")
+
+
+def object_store(location: str, options: dict):
+    """An obstore store (zarr.storage.ObjectStore's backend) for an http(s):// or s3:// URL with
+    the protocol's storage_options (adapters/README.md: endpoint_url, key, secret, region, anon);
+    path-style S3 requests and plain http:// endpoints, as on a loopback S3 server."""
+    from obstore.store import HTTPStore, S3Store
+
+    if location.startswith("s3://"):
+        bucket, _, prefix = location[len("s3://") :].partition("/")
+        config = {"virtual_hosted_style_request": False}
+        if options.get("endpoint_url"):
+            config["endpoint"] = options["endpoint_url"]
+        if options.get("region"):
+            config["region"] = options["region"]
+        if options.get("anon"):
+            config["skip_signature"] = True
+        elif options.get("key"):
+            config["access_key_id"] = options["key"]
+            config["secret_access_key"] = options.get("secret", "")
+        return S3Store(
+            bucket, prefix=prefix or None, config=config, client_options={"allow_http": True}
+        )
+    if location.startswith(("http://", "https://")):
+        return HTTPStore.from_url(location, client_options={"allow_http": True})
+    raise Unsupported(f"URL scheme of {location!r} (http, https and s3 only)")
+
+
+def lists(spec: dict) -> bool:
+    """Can the request's store be listed? Plain HTTP cannot (no listing in the protocol): group
+    members are then reported as unknown (null)."""
+    return not (spec.get("kind") == "url" and spec["location"].startswith(("http://", "https://")))
 
 
 def raw_document(store, key: str) -> dict | None:
@@ -156,7 +192,7 @@ class Adapter:
                         "node_type": "group",
                         "metadata": raw_document(store, metadata_key(path, zf, GROUP)),
                         "attributes": dict(node.attrs.asdict()),
-                        "members": members_of(node),
+                        "members": members_of(node) if lists(request["store"]) else None,
                     }
                 self.check_array(node)
                 data = to_plain_array(node[...] if node.ndim else node[()])

@@ -42,6 +42,7 @@ from conformance.harness.adapter_api import (
     api_dtype,
     api_fill_value,
     files_of,
+    fsspec_options,
     load_data,
     save_data,
     write_file,
@@ -102,9 +103,16 @@ def open_store(spec: dict, zarr_version: int, *, writable: bool = False):
         return store_class(location) if writable else overlay(store_class)(location)
     if kind == "zip":
         return (ZipStoreV3 if v3 else ZipStore)(location, mode="a" if writable else "r")
-    if kind == "url":
-        return (FSStoreV3 if v3 else FSStore)(location, mode="a" if writable else "r")
+    if kind == "url":  # fsspec: http(s):// (aiohttp) and s3:// (s3fs)
+        store_class = FSStoreV3 if v3 else FSStore
+        return store_class(location, mode="a" if writable else "r", **fsspec_options(spec))
     raise Unsupported(f"store kind {kind!r}")
+
+
+def lists(spec: dict) -> bool:
+    """Can the request's store be listed? Plain HTTP cannot (no listing in the protocol): group
+    members are then reported as unknown (null)."""
+    return not (spec.get("kind") == "url" and spec["location"].startswith(("http://", "https://")))
 
 
 # The early-2022 entry point names the "protocol" core; seed 002 (Jan 2023) names ".../spec/core/3.0".
@@ -214,7 +222,11 @@ class Adapter:
                 else (None, {"attributes_as_read": as_read})
             )
             if kind_of(node) == "group":
-                members = {name: kind_of(child) for name, child in node.items()}
+                members = (
+                    {name: kind_of(child) for name, child in node.items()}
+                    if lists(request["store"])
+                    else None
+                )
                 return {"node_type": "group", "attributes": attributes, **extra, "members": members}
             data = np.asarray(node[...])
             api = array_api(node)  # after the data: zarr 2 has its say on the store first

@@ -47,7 +47,17 @@ function openStore(spec) {
     return ZipFileStore.fromBlob(new Blob([bytes]));
   }
   if (spec.kind === "url" && /^https?:/.test(spec.location)) return new zarr.FetchStore(spec.location);
+  if (spec.kind === "url" && spec.location.startsWith("s3://")) return new zarr.FetchStore(s3PathStyle(spec));
   throw new Unsupported(`zarrita-js drives no store ${spec.kind} ${spec.location}`);
+}
+
+// zarrita has no S3 store: a bucket readable without signing (public-read) is plain HTTP GETs of
+// path-style URLs, <endpoint>/<bucket>/<key>, which FetchStore makes (no credentials are sent).
+function s3PathStyle(spec) {
+  let endpoint = (spec.storage_options || {}).endpoint_url;
+  if (!endpoint) throw new Unsupported("zarrita-js reads s3:// only through an endpoint_url (unsigned path-style GETs)");
+  let rest = spec.location.slice("s3://".length);
+  return `${endpoint.replace(/\/+$/, "")}/${rest.split("/").map(encodeURIComponent).join("/")}`;
 }
 
 function nodePath(raw) {
@@ -357,7 +367,7 @@ function dumpMap(map, folder) {
 
 function benchSettings(store) {
   return {
-    store: store instanceof Map ? "Map (zarrita's in-memory store)" : "FileSystemStore",
+    store: store instanceof Map ? "Map (zarrita's in-memory store)" : store.constructor.name,
     chunk_queue: "zarrita's default createQueue: every chunk of a call requested at once, no limit",
     codec_threads: "1 (the JS main thread; numcodecs.js codecs in WebAssembly)",
     libuv_threadpool_size: process.env.UV_THREADPOOL_SIZE ?? "4 (default; file I/O)",
@@ -368,7 +378,7 @@ async function bench(req, rawLine) {
   if (req.format !== "v3") throw new Unsupported(`zarrita writes only format v3, not ${req.format}`);
   let memory = req.store.kind === "memory";
   let write = req.operation === "write";
-  let store = memory ? (write ? new Map() : filesOf(req.source)) : new FileSystemStore(req.store.location);
+  let store = memory ? (write ? new Map() : filesOf(req.source)) : write ? new FileSystemStore(req.store.location) : openStore(req.store);
   let location = locate(store, nodePath(req.path));
   let settings = benchSettings(store);
   if (write) {

@@ -19,9 +19,9 @@ import numpy as np
 from .workloads import Geometry, numcodecs_codec
 
 
-def _timed(function) -> float:
+def _timed(function, *args) -> float:
     start = time.perf_counter()
-    function()
+    function(*args)
     return time.perf_counter() - start
 
 
@@ -82,9 +82,9 @@ def measure(data: np.ndarray, geometry: Geometry, codecs: list[str], scratch: Pa
                 out["codecs"][codec] = dict(done[key])
                 continue
             encoded: list = []
-            encode_s = _timed(lambda: encoded.extend(compressor.encode(c) for c in chunks))
+            encode_s = _timed(encoded.extend, map(compressor.encode, chunks))
             decoded: list = []
-            decode_s = _timed(lambda: decoded.extend(compressor.decode(e) for e in encoded))
+            decode_s = _timed(decoded.extend, map(compressor.decode, encoded))
             if any(bytes(d) != c.tobytes() for d, c in zip(decoded[:2], chunks[:2])):
                 raise RuntimeError(f"{codec}: numcodecs round trip is not exact")
             done[key] = out["codecs"][codec] = {

@@ -24,7 +24,7 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
-from .case import REPO_ROOT
+from ..resources import REPO_ROOT
 
 TABLE = Path(__file__).with_name("citations.toml")
 CITATION_KEYS = ("requirement", "spec", "section", "quote")

@@ -31,9 +31,9 @@ def register(sub) -> None:
         "coverage", help="share of testable requirements cited by at least one case, per family"
     )
     v.set_defaults(func=_coverage)
-    l = s.add_parser("list", help="list cases (id, kind, tier, requirements)")
-    l.add_argument("--kind", choices=["read", "reject", "write", "zom"])
-    l.set_defaults(func=_list)
+    list_parser = s.add_parser("list", help="list cases (id, kind, tier, requirements)")
+    list_parser.add_argument("--kind", choices=["read", "reject", "write", "zom"])
+    list_parser.set_defaults(func=_list)
     d = s.add_parser(
         "disputes",
         help="cases where two or more independent implementations disagree with the reference",

@@ -18,7 +18,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .case import REPO_ROOT
+from ..resources import REPO_ROOT
 
 REFERENCE = "reference"
 AGREEING = ("passed", "unsupported")

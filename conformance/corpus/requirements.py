@@ -1,4 +1,4 @@
-"""The requirement catalogue (a copy of the project's requirements.md ships with the package)."""
+"""The requirement catalogue (conformance/requirements.md, shipped with the package): its one parser."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-CATALOGUE = Path(__file__).resolve().parents[1] / "requirements.md"
+from ..resources import CATALOGUE
+
 _LINE = re.compile(r"^- `([A-Z0-9]+(?:-[A-Z0-9]+)+)` \[([^\]]+)\] (.*)$")
 FAMILIES = ("V1", "V2", "V3", "V3DRAFT", "ZOM")
 
@@ -28,11 +29,6 @@ class Requirement:
     def testable(self) -> bool:
         """A black-box test exists: the test column is not 'none' or purely informational."""
         return not re.match(r"\s*(none|informational)\b", self.test, re.I)
-
-    @property
-    def is_should(self) -> bool:
-        """SHOULD-level (or weaker): a violation is a warning, not a failure."""
-        return not self.level.startswith("MUST")
 
 
 @cache

@@ -75,8 +75,30 @@ def save_data(path: str | os.PathLike, array) -> str:
         with open(target, "w", encoding="utf-8") as f:
             json.dump({"shape": list(array.shape), "kind": kind, "values": values}, f)
         return target
-    np.save(path, array, allow_pickle=False)
+    np.save(path, _npy_safe(array), allow_pickle=False)
     return path
+
+
+def _npy_safe(array):
+    """ml_dtypes types (bfloat16, float8_*, int4, ...) as opaque V<n> of the same bits: .npy cannot
+    name them (float8_e5m2 would be saved as the unloadable '<f1'). Sub-byte integers are made
+    canonical first: their value is the low bits of the byte (int4 0xF3 is 3)."""
+    import numpy as np
+
+    opaque = _opaque_dtype(array.dtype)
+    if opaque == array.dtype:
+        return array
+    if array.dtype.name in ("int2", "int4", "uint2", "uint4"):
+        array = array.astype(np.int8).astype(array.dtype)
+    return array.view(opaque)
+
+
+def _opaque_dtype(dtype):
+    import numpy as np
+
+    if dtype.fields:
+        return np.dtype([(n, _opaque_dtype(dtype.fields[n][0])) for n in dtype.names])
+    return np.dtype(f"V{dtype.itemsize}") if dtype.type.__module__ == "ml_dtypes" else dtype
 
 
 def _json_value(value, kind: str):
@@ -236,7 +258,7 @@ def api_dtype(dtype) -> Any:
     StringDType, which travel as object arrays), the field list for structured types, else str."""
     import numpy as np
 
-    dtype = np.dtype(dtype)
+    dtype = _opaque_dtype(np.dtype(dtype))  # ml_dtypes types: NumPy cannot name them
     if dtype.kind in "OT":
         return "|O"
     if dtype.fields:
@@ -293,3 +315,15 @@ def sibling_adapter(name: str, here: str | os.PathLike):
     sys.modules[module_name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def fsspec_options(store: dict) -> dict:
+    """A url store's `storage_options` (adapters/README.md: endpoint_url, key, secret, region,
+    anon) as fsspec's s3fs and http filesystems take them (an http store's options are empty)."""
+    given = dict(store.get("storage_options") or {})
+    if not store["location"].startswith("s3://"):
+        return given
+    options = {k: given[k] for k in ("endpoint_url", "key", "secret", "anon") if k in given}
+    if given.get("region"):
+        options["client_kwargs"] = {"region_name": given["region"]}
+    return options

@@ -8,6 +8,8 @@ import os
 import sys
 from pathlib import Path
 
+from ..resources import PACKAGE_DIR
+
 PLUGIN = "conformance.harness.pytest_plugin"
 
 
@@ -33,7 +35,16 @@ def register(subparsers) -> None:
     )
     run.add_argument("--fixtures", metavar="DIR", help="corpus root (default: <repo>/fixtures)")
     run.add_argument(
-        "--kinds", metavar="LIST", help="comma-separated: read,reject,write,cross,property,zom"
+        "--kinds",
+        metavar="LIST",
+        help="comma-separated: read,reject,write,cross,property,zom (default); "
+        "hostile,fault (opt-in, never failing a run)",
+    )
+    run.add_argument(
+        "--store-kinds",
+        metavar="LIST",
+        default=None,
+        help="remote store kinds for adapters declaring them: http,s3 (default), '' for none",
     )
     run.add_argument(
         "--cases",
@@ -46,7 +57,9 @@ def register(subparsers) -> None:
         "--timeout", type=float, metavar="S", help="seconds per adapter request (default 60)"
     )
     run.add_argument(
-        "--memory", metavar="SIZE", help="memory cap per adapter process (default 4GiB, 0 = none)"
+        "--memory",
+        metavar="SIZE",
+        help="memory cap per adapter, over its whole process tree (default 4GiB, 0 = none)",
     )
     run.add_argument(
         "--in-process", action="store_true", help="import adapters without requirements in-process"
@@ -133,7 +146,7 @@ def expand_impls(names: list[str]) -> list[str]:
 
 
 def pytest_arguments(args, run_id: str, results: Path) -> list[str]:
-    suite = Path(__file__).resolve().parents[1] / "suite"
+    suite = PACKAGE_DIR / "suite"
     argv = [
         str(suite),
         "-c",
@@ -158,6 +171,8 @@ def pytest_arguments(args, run_id: str, results: Path) -> list[str]:
         argv += ["--corpus", args.fixtures]
     if args.kinds:
         argv += ["--kinds", args.kinds]
+    if args.store_kinds is not None:
+        argv += ["--store-kinds", args.store_kinds]
     for glob in args.cases:
         argv += ["--cases", glob]
     if args.timeout:

@@ -6,20 +6,17 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from pathlib import Path
+from typing import Any
 
 from ..resources import adapters_dir
 from .schemas import problems
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-ADAPTERS_DIR = (
-    adapters_dir()
-)  # the checkout's adapters/, or the copy bundled into an installed wheel
-# Capabilities that only gate test kinds (the corpus vocabulary has op:* too; kept here for
-# adapters that declare them before the vocabulary lists them).
-HARNESS_CAPABILITIES = frozenset({"op:read", "op:write", "op:list", "op:validate", "op:zom"})
+# the checkout's adapters/, or the copy bundled into an installed wheel
+ADAPTERS_DIR = adapters_dir()
 
 
 class AdapterConfigError(Exception):
@@ -53,7 +50,7 @@ class KnownFailure:
     def describe(self) -> str:
         return f"known failure {self.id}: {self.reason} ({self.issue})"
 
-    def as_record(self) -> dict:
+    def as_record(self) -> dict[str, Any]:
         """The record's `known_failure` member."""
         return {
             "id": self.id,
@@ -74,7 +71,7 @@ class ErrorRule:
     message: str | None = None  # regular expression, searched in the message
     reason: str | None = None  # why (required for unsupported and crash)
 
-    def matches(self, error: dict) -> bool:
+    def matches(self, error: dict[str, Any]) -> bool:
         """Does an error response's `error` object fall under this rule?"""
         name = error.get("type", "")
         qualified = f"{error['module']}.{name}" if error.get("module") else name
@@ -106,7 +103,7 @@ class AdapterConfig:
     )
     debian: tuple[str, ...] = ()  # Debian packages the adapter needs (adapter.toml `debian`)
     default: bool = True  # part of `--impl all` (adapter.toml `default`; named adapters run anyway)
-    raw: dict = field(default_factory=dict, repr=False, compare=False)
+    raw: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def needs_venv(self) -> bool:
@@ -119,7 +116,7 @@ class AdapterConfig:
 
     def known_failure(
         self, test: str, case_id: str, role: str | None = None, peer: str | None = None
-    ):
+    ) -> KnownFailure | None:
         for entry in self.known_failures:
             if entry.matches(test, case_id, role, peer):
                 return entry
@@ -127,13 +124,13 @@ class AdapterConfig:
             # The writer step of a cross test sends the write case's own request, so a known
             # write bug applies. Not strict: a write judged wrong by its documents may still be
             # read back correctly by a peer.
-            entry = self.known_failure("write", case_id)
-            if entry is not None:
-                return replace(entry, strict=False)
+            write_entry = self.known_failure("write", case_id)
+            if write_entry is not None:
+                return replace(write_entry, strict=False)
         return None
 
 
-def load_adapter_config(folder: str | os.PathLike) -> AdapterConfig:
+def load_adapter_config(folder: str | os.PathLike[str]) -> AdapterConfig:
     folder = Path(folder).resolve()
     path = folder / "adapter.toml"
     try:
@@ -178,7 +175,7 @@ def load_adapter_config(folder: str | os.PathLike) -> AdapterConfig:
     )
 
 
-def _bad_patterns(rules) -> list[str]:
+def _bad_patterns(rules: Any) -> list[str]:
     """[[errors]] messages that are not regular expressions (the schema cannot tell)."""
     out = []
     for i, rule in enumerate(rules if isinstance(rules, list) else ()):
@@ -210,12 +207,12 @@ def load_known_failures(folder: Path) -> tuple[KnownFailure, ...]:
     )
 
 
-def _unknown_capabilities(names) -> list[str]:
+def _unknown_capabilities(names: Iterable[str]) -> list[str]:
     try:
         from conformance.corpus.capabilities import unknown
     except ImportError:  # the vocabulary is not importable: accept what the schema allows
         return []
-    return [n for n in unknown(names) if n not in HARNESS_CAPABILITIES]
+    return unknown(names)  # the vocabulary has the op:* capabilities too
 
 
 def search_path() -> list[Path]:

@@ -7,11 +7,18 @@ the test (conformance.harness.plan decides which one)."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from conformance.corpus.judge import DataProblem
 
 from .records import OUTCOMES
 from .transport import AdapterErrored
+
+if TYPE_CHECKING:
+    from _pytest._code import ExceptionInfo
+    from _pytest.reports import TestReport
+
+    from .config import KnownFailure
 
 STRICT_XPASS = "known failure now passes: remove the entry"
 
@@ -57,7 +64,9 @@ def raw_outcome(exc: BaseException) -> str:
     return "failed" if isinstance(exc, AssertionError) else "errored"
 
 
-def settle(raw: str, message: str, known=None, probed: tuple[str, ...] = ()):
+def settle(
+    raw: str, message: str, known: KnownFailure | None = None, probed: tuple[str, ...] = ()
+) -> tuple[str, str, KnownFailure | None]:
     """(outcome, message, the known-failure entry that applied or None) of a test.
 
     `known` is the matching entry (conformance.harness.config.KnownFailure). A wrong-data result
@@ -76,12 +85,12 @@ def settle(raw: str, message: str, known=None, probed: tuple[str, ...] = ()):
     return raw, message, None
 
 
-def classify(report, excinfo) -> tuple[str, str]:
+def classify(report: TestReport, excinfo: ExceptionInfo[BaseException] | None) -> tuple[str, str]:
     """(raw outcome, message) of the pytest report that ends a test (setup not passed, or call).
     A known failure's xfail is undone here: `settle` applies the entry, for both ways of running."""
     wasxfail = getattr(report, "wasxfail", None)
     if report.skipped:
-        if wasxfail is not None:  # an expected failure: what was it?
+        if wasxfail is not None and excinfo is not None:  # an expected failure: what was it?
             return raw_outcome(excinfo.value), exception_text(excinfo)
         return "unsupported", _skip_reason(report)
     if report.passed:
@@ -94,7 +103,7 @@ def classify(report, excinfo) -> tuple[str, str]:
     return "errored", exception_text(excinfo)
 
 
-def exception_text(excinfo) -> str:
+def exception_text(excinfo: ExceptionInfo[BaseException] | None) -> str:
     if excinfo is None:
         return ""
     return describe_exception(excinfo.value)
@@ -109,7 +118,7 @@ def describe_exception(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def _skip_reason(report) -> str:
+def _skip_reason(report: TestReport) -> str:
     longrepr = report.longrepr
     text = (
         longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr or "")

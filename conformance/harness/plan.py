@@ -11,7 +11,7 @@ an op has no method to call), nor are cross and property tests (pairs: who would
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .config import KnownFailure
 from .session import SuiteSession, case_needs, missing, zom_lacks
@@ -43,13 +43,20 @@ def probe_allowed(test: str, lacking, enabled: bool) -> bool:
     return enabled and test in PROBED_TESTS and not any(c.startswith("op:") for c in lacking)
 
 
-def plan_single(session: SuiteSession, test: str, impl: str, case) -> Plan:
-    """read, reject, write and zom tests of one adapter."""
+def plan_single(
+    session: SuiteSession, test: str, impl: str, case, store_kind: str | None = None
+) -> Plan:
+    """read, reject, write and zom tests of one adapter; store_kind: over a remote store kind
+    (http, s3) instead of the case's own store."""
     config = session.config(impl)
-    lacking = missing(case_needs(test, case), config)
+    lacking = missing(case_needs(test, case, store_kind=store_kind), config)
     if test == "zom":
         lacking += zom_lacks(case, config.capabilities)
     known = config.known_failure(test, case.id)
+    if known is not None and store_kind and known.strict:
+        # Entries are evidenced on local stores; over HTTP or S3 the same bug may not show (a
+        # server's 416 refuses a range a file read let through): a pass there is not stale.
+        known = replace(known, strict=False)
     if not lacking:
         return Plan(test, "run", known=known)
     if probe_allowed(test, lacking, session.options.probe):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter, defaultdict
+from typing import Any, TextIO
 
 import pytest
 
@@ -15,43 +16,43 @@ FAILURES_SHOWN = 40
 
 
 class RunReporter:
-    def __init__(self, stream=None, interval: float = 2.0):
+    def __init__(self, stream: TextIO | None = None, interval: float = 2.0) -> None:
         self.stream = stream or sys.stderr
         self.interval = interval
         self.total: int | None = None
         self.done = 0
-        self.per_adapter: dict[str, Counter] = defaultdict(Counter)
+        self.per_adapter: dict[str, Counter[str]] = defaultdict(Counter)
         self.started = time.monotonic()
         self._last = 0.0
         self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
-        self.config = None
+        self.config: pytest.Config | None = None
 
     # -- pytest hooks --------------------------------------------------------------------------
-    def pytest_configure(self, config) -> None:
+    def pytest_configure(self, config: pytest.Config) -> None:
         self.config = config
 
-    def pytest_collection_finish(self, session) -> None:
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.total = len(session.items)
         self._say(f"{self.total} tests collected")
 
     @pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown when xdist is not loaded
-    def pytest_xdist_node_collection_finished(self, node, ids) -> None:
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         if self.total is None:
             self.total = len(ids)
             self._say(f"{self.total} tests collected")
 
-    def pytest_collectreport(self, report) -> None:
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         # pytest's terminal reporter is off in `run`: collection errors must still be seen.
         if report.failed:
             self._say(f"error collecting {report.nodeid or 'the suite'}:\n{report.longreprtext}")
 
-    def pytest_internalerror(self, excrepr) -> None:
+    def pytest_internalerror(self, excrepr: object) -> None:
         self._say(f"internal error:\n{excrepr}")
 
-    def pytest_runtest_logreport(self, report) -> None:
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         from .pytest_plugin import RECORD_PROPERTY
 
-        record = next((v for k, v in report.user_properties if k == RECORD_PROPERTY), None)
+        record: Any = next((v for k, v in report.user_properties if k == RECORD_PROPERTY), None)
         if record is None:
             return
         self.done += 1
@@ -84,7 +85,7 @@ class RunReporter:
         self.stream.write(line + "\n")
         self.stream.flush()
 
-    def summary(self, records: list[dict], stale: list[str], results_path) -> str:
+    def summary(self, records: list[dict[str, Any]], stale: list[str], results_path: object) -> str:
         lines = ["", summary_table(records, time.monotonic() - self.started)]
         bad = unexpected(records)
         if bad:

@@ -29,8 +29,9 @@ import pytest
 
 from .outcomes import classify, settle
 from .plan import Plan, plan_cross, plan_found, plan_property, plan_single
-from .records import TESTS, ResultsWriter, make_record, new_run_id, summary_table
-from .session import Options, SuiteSession, TestContext
+from .records import OPT_IN_TESTS, TESTS, ResultsWriter, make_record, new_run_id, summary_table
+from .remote import remote_kinds
+from .session import Options, SuiteSession, TestContext, case_needs, missing
 from .transport import DEFAULT_TIMEOUT
 
 SESSION = pytest.StashKey[SuiteSession]()
@@ -87,7 +88,7 @@ def pytest_addoption(parser) -> None:
         "--adapter-memory",
         default="4GiB",
         metavar="SIZE",
-        help="memory cap of each adapter process (RLIMIT_DATA; default 4GiB, 0 = none)",
+        help="memory cap of each adapter and its whole process tree (RLIMIT_DATA per process plus a PSS watchdog over the tree; default 4GiB, 0 = none)",
     )
     # Not --fixtures: pytest itself owns that option (it lists fixtures).
     group.addoption(
@@ -99,7 +100,8 @@ def pytest_addoption(parser) -> None:
         "--kinds",
         metavar="LIST",
         default=",".join(TESTS),
-        help=f"comma-separated test kinds to run (default all: {','.join(TESTS)})",
+        help=f"comma-separated test kinds to run (default all: {','.join(TESTS)}; also "
+        f"{','.join(OPT_IN_TESTS)}: the hostile area and faults, not gating)",
     )
     group.addoption(
         "--cases",
@@ -146,6 +148,15 @@ def pytest_addoption(parser) -> None:
         help="examples per property and writer/reader pair (default 100)",
     )
     group.addoption(
+        "--store-kinds",
+        metavar="LIST",
+        default=None,
+        help="remote store kinds read (and s3 write) cases also run over, for adapters declaring "
+        "store:<kind>: servers on 127.0.0.1 started by the session (default http,s3; with "
+        "--impl-env current none, since the environment may lack the adapters' store packages; "
+        "'' = none)",
+    )
+    group.addoption(
         "--corpus-version",
         metavar="VERSION",
         default=None,
@@ -166,12 +177,13 @@ def pytest_configure(config) -> None:
     )
     _use_imported_suite(config)
     kinds = tuple(k.strip() for k in config.getoption("kinds").split(",") if k.strip())
-    bad = [k for k in kinds if k not in TESTS]
+    bad = [k for k in kinds if k not in TESTS + OPT_IN_TESTS]
     if bad:
         raise pytest.UsageError(
             f"--kinds: unknown test kind(s) {', '.join(bad)}; known: {', '.join(TESTS)}"
         )
     memory = _size(config.getoption("adapter_memory"))
+    store_kinds = _store_kinds(config.getoption("store_kinds"), config.getoption("impl_env"))
     options = Options(
         impls=config.getoption("impl") or ["reference"],
         results=Path(config.getoption("results")) if config.getoption("results") else None,
@@ -186,18 +198,36 @@ def pytest_configure(config) -> None:
         impl_env=config.getoption("impl_env"),
         explore=config.getoption("hypothesis_explore"),
         examples=config.getoption("property_examples"),
+        store_kinds=store_kinds,
     )
     if options.examples is not None and options.examples < 1:
         raise pytest.UsageError("--property-examples: at least 1")
     _check_corpus_version(config.getoption("corpus_version"), options.fixtures)
     config.stash[SESSION] = SuiteSession(options)
     if config.getoption("impl") or options.impl_env != "pinned":
-        config.stash[SESSION].adapters  # an unknown or invalid adapter is a usage error, right away
+        config.stash[SESSION].adapters  # noqa: B018 - loading them: an unknown or invalid adapter is a usage error, right away
     if not hasattr(config, "workerinput"):  # the process that writes records
         sink = RecordSink(config, options)
         config.pluginmanager.register(sink, "zarr-conformance-records")
         for note in sink.notes:
             config.issue_config_time_warning(ImplVersionWarning(note), stacklevel=2)
+
+
+def _store_kinds(text: str | None, impl_env: str) -> tuple[str, ...]:
+    from .remote import REMOTE_KINDS, unavailable
+
+    if text is None:  # the adapters' pinned venvs carry their store packages; `current` may not
+        text = "" if impl_env == "current" else ",".join(REMOTE_KINDS)
+    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
+    bad = [k for k in kinds if k not in REMOTE_KINDS]
+    if bad:
+        raise pytest.UsageError(
+            f"--store-kinds: unknown remote store kind(s) {', '.join(bad)}; known: "
+            f"{', '.join(REMOTE_KINDS)} (directory and zip cases always run)"
+        )
+    for kind, why in unavailable(kinds).items():
+        warnings.warn(f"zarr-conformance: no {kind} store kind in this run: {why}", stacklevel=2)
+    return tuple(k for k in kinds if k not in unavailable(kinds))
 
 
 def _check_corpus_version(wanted: str | None, fixtures: Path | None) -> None:
@@ -274,7 +304,7 @@ def pytest_generate_tests(metafunc) -> None:
             params = _property_params(session, metafunc.definition.name)
     else:
         single = test != "cross"
-        argnames = ["impl", "case"] if single else ["writer", "reader", "case"]
+        argnames = ["impl", "case", "store_kind"] if single else ["writer", "reader", "case"]
         params = []
         if test in session.options.kinds:
             params = _single_params(session, test) if single else _cross_params(session)
@@ -286,13 +316,47 @@ def pytest_generate_tests(metafunc) -> None:
 
 
 def _single_params(session: SuiteSession, test: str):
-    return [
-        pytest.param(
-            name, case, marks=_marks(plan_single(session, test, name, case)), id=f"{name}:{case.id}"
-        )
-        for name in session.adapters
-        for case in session.cases(test)
-    ]
+    """(adapter, case, store kind): each case on its own store (store kind None), and again over
+    every remote store kind (conformance.harness.remote) the adapter declares; over the remote
+    kinds only declared support runs (no probes: that would double every adapter's matrix)."""
+    params = []
+    for name in session.adapters:
+        config = session.config(name)
+        for case in opt_in_cases(session, test) if test in OPT_IN_TESTS else session.cases(test):
+            kinds = [None] + [
+                k
+                for k in remote_kinds(test, case)
+                if k in session.options.store_kinds
+                and not missing(case_needs(test, case, store_kind=k) - set(case.needs), config)
+            ]
+            for kind in kinds:
+                params.append(
+                    pytest.param(
+                        name,
+                        case,
+                        kind,
+                        marks=_marks(plan_single(session, test, name, case, kind)),
+                        id=f"{name}:{case.id}" + (f"@{kind}" if kind else ""),
+                    )
+                )
+    return params
+
+
+def opt_in_cases(session: SuiteSession, test: str) -> list:
+    """The cases of an opt-in kind: the hostile area (conformance.corpus.hostile) or faults on
+    valid corpus cases (conformance.testing.faults), filtered by --cases."""
+    from fnmatch import fnmatchcase
+
+    if test == "hostile":
+        from conformance.corpus.hostile import load_cases
+
+        cases = load_cases(session.root)
+    else:
+        from conformance.testing.faults import fault_cases
+
+        cases = fault_cases(session.all_cases())
+    globs = session.options.cases
+    return [c for c in cases if not globs or any(fnmatchcase(c.id, g) for g in globs)]
 
 
 def _cross_params(session: SuiteSession):
@@ -390,7 +454,7 @@ def plan_of(item) -> Plan:
         return plan_property(session, _property_case(item), params["writer"], params["reader"])
     if test == "cross":
         return plan_cross(session, params["writer"], params["reader"], params["case"])
-    return plan_single(session, test, params["impl"], params["case"])
+    return plan_single(session, test, params["impl"], params["case"], params.get("store_kind"))
 
 
 def pytest_collection_modifyitems(config, items) -> None:
@@ -417,12 +481,20 @@ def pytest_collection_modifyitems(config, items) -> None:
 
 
 @pytest.fixture
-def harness(request):
+def store_kind():
+    """The remote store kind a read, reject or write test runs over (parametrised by
+    pytest_generate_tests); None: the case's own store."""
+    return None
+
+
+@pytest.fixture
+def harness(request, store_kind):
     """The suite's way to reach adapters (see conformance.harness.session.TestContext)."""
     context = TestContext(
         request.config.stash[SESSION],
         plan_of(request.node),
         request.node.callspec.params.get("case"),
+        store_kind,
     )
     request.node.stash[CONTEXT] = context
     yield context
@@ -453,14 +525,17 @@ def _record(item, test: str, report, call) -> dict:
     outcome, message, known = settle(raw, message, plan.known, probed)
     writer, reader = params.get("writer"), params.get("reader")
     impl = params.get("impl") or reader
-    if test in ("read", "reject", "zom"):
+    if test in ("read", "reject", "zom", *OPT_IN_TESTS):
         reader = impl
     elif test == "write":
         writer = impl
     store = {
-        "kind": case.store_kind
-        if case is not None and test in ("read", "reject", "zom")
-        else "directory"
+        "kind": params.get("store_kind")
+        or (
+            case.store_kind
+            if case is not None and test in ("read", "reject", "zom", *OPT_IN_TESTS)
+            else "directory"
+        )
     }
     fields = dict(context.fields) if context else {}
     return make_record(
@@ -557,7 +632,8 @@ class RecordSink:
                 write_meta(meta_path(self.writer.path), self.run_meta())
             except OSError as exc:
                 warnings.warn(
-                    f"zarr-conformance: cannot write {meta_path(self.writer.path)}: {exc}"
+                    f"zarr-conformance: cannot write {meta_path(self.writer.path)}: {exc}",
+                    stacklevel=1,  # this hook: the caller is pytest itself
                 )
 
     def found_versions(self) -> dict[str, dict]:
@@ -669,8 +745,9 @@ def _orphan_record(report, options: Options) -> dict | None:
     match = re.search(r"::test_(\w+?)(?:_\w+)?\[(.+)\]$", report.nodeid)
     if not match:
         return None
-    kind = match.group(1) if match.group(1) in TESTS else "property"
+    kind = match.group(1) if match.group(1) in TESTS + OPT_IN_TESTS else "property"
     who, _, case = match.group(2).partition(":")
+    case, _, store_kind = case.partition("@")  # a test over a remote store kind: case@http
     writer, _, reader = who.partition("->")
     if kind == "cross" and writer == reader:
         kind = "roundtrip"
@@ -683,6 +760,7 @@ def _orphan_record(report, options: Options) -> dict | None:
         reader=reader or None,
         outcome="errored",
         message=f"the test process died: {str(report.longrepr)[:1000]}",
+        store={"kind": store_kind} if store_kind else None,
         nodeid=report.nodeid,
     )
 

@@ -17,6 +17,8 @@ SCHEMA_VERSION = 1
 # Test kinds that can be selected (--kinds); records also say `roundtrip`: a cross test whose
 # writer and reader are the same adapter (reported apart: it proves nothing about interoperability).
 TESTS = ("read", "reject", "write", "cross", "property", "zom")
+# Selectable by --kinds but not run by default (slow): the hostile area and faults (tier "hostile").
+OPT_IN_TESTS = ("hostile", "fault")
 PAIR_TESTS = ("cross", "roundtrip", "property")
 # Worst first (summary columns, the worst of several failures).
 OUTCOMES = ("wrong-data", "errored", "failed", "known-failure", "unsupported", "passed")
@@ -81,7 +83,8 @@ class ResultsWriter:
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file: IO[str] | None = open(self.path, "w", encoding="utf-8")
+        # open for the writer's lifetime (records arrive one by one); close() closes it
+        self._file: IO[str] | None = open(self.path, "w", encoding="utf-8")  # noqa: SIM115
         self.count = 0
 
     def write(self, record: dict) -> None:
@@ -112,8 +115,21 @@ def tally(records: Iterable[dict]) -> dict[str, Counter]:
     return dict(table)
 
 
+def store_rows(records: Iterable[dict]) -> dict[str, Counter]:
+    """Outcome counts per (adapter, remote store kind): `zarr-python @http` rows beside the
+    adapter's own, so that a case read again over HTTP or S3 is told apart from the same case on
+    its own store (the case id is the same; the record's store kind differs)."""
+    table: dict[str, Counter] = defaultdict(Counter)
+    for r in records:
+        kind = (r.get("store") or {}).get("kind")
+        if kind in ("http", "s3"):
+            table[f"{r['impl']} @{kind}"][r["outcome"]] += 1
+    return dict(table)
+
+
 def summary_table(records: list[dict], wall_time: float | None = None) -> str:
-    table = tally(records)
+    """Per adapter (every record), then per adapter and remote store kind (those records again)."""
+    table = {**tally(records), **store_rows(records)}
     name_width = max([len("all records"), *(len(n) for n in table)])
     header = f"{'adapter':<{name_width}}  " + "  ".join(f"{o:>13}" for o in OUTCOMES)
     lines = [header, "-" * len(header)]
@@ -135,17 +151,22 @@ def summary_table(records: list[dict], wall_time: float | None = None) -> str:
 # refused, which a reader may tolerate (leniency), optional ones a SHOULD/MAY, extension ones the
 # registry. Their failures are recorded and reported per tier all the same.
 NON_GATING_TIERS = frozenset({"strict", "optional", "extension"})
+# Hostile and fault records are recorded and reported, whatever their outcome, but never fail a run.
+UNGATED_TIERS = frozenset({"hostile"})
 STALE_ENTRY = "known failure now passes"
 
 
 def unexpected(records: Iterable[dict]) -> list[dict]:
     """Records that make a run fail: anything errored, wrong data no known-failure entry covers
     (a covered one stays `wrong-data`, with `known_failure`), a failed required case, and a
-    known-failure entry whose case now passes (stale data, whatever the tier)."""
-    return [
-        r
-        for r in records
-        if r["outcome"] == "errored"
+    known-failure entry whose case now passes (stale data, whatever the tier). Never a record
+    of an UNGATED_TIERS tier."""
+    return [r for r in records if r.get("tier") not in UNGATED_TIERS and _gates(r)]
+
+
+def _gates(r: dict) -> bool:
+    return (
+        r["outcome"] == "errored"
         or (r["outcome"] == "wrong-data" and not r.get("known_failure"))
         or (
             r["outcome"] == "failed"
@@ -154,4 +175,4 @@ def unexpected(records: Iterable[dict]) -> list[dict]:
                 or (r.get("message") or "").startswith(STALE_ENTRY)
             )
         )
-    ]
+    )

@@ -6,6 +6,7 @@ alone: an adapter that called every error "unsupported" would otherwise hide its
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .config import AdapterConfig, ErrorRule
 
@@ -87,7 +88,7 @@ class Refusal:
         reason = f" [{self.reason}]" if self.reason else ""
         return f"{self.type}{reason}: {self.message}"
 
-    def as_record(self, expected_reason: str | None) -> dict:
+    def as_record(self, expected_reason: str | None) -> dict[str, Any]:
         """The record's `refusal` member; expected_reason: the case's reason code, if it has one."""
         expected = REASON_CATEGORY.get(expected_reason) if expected_reason else None
         right = None if expected is None or self.category is None else self.category == expected
@@ -100,11 +101,18 @@ class Refusal:
         }
 
 
-def judge_refusal(config: AdapterConfig, body: dict) -> Refusal:
+def judge_refusal(config: AdapterConfig, body: dict[str, Any]) -> Refusal:
     """Judge the failed response `body` of adapter `config`."""
     error = body.get("error") or {}
     rule = next((r for r in config.errors if r.matches(error)), None)
-    category = rule.category if rule is not None else REASON_CATEGORY.get(error.get("reason"))
+    reason = error.get("reason")
+    category = (
+        rule.category
+        if rule is not None
+        else REASON_CATEGORY.get(reason)
+        if isinstance(reason, str)
+        else None
+    )
     verdict, why = _verdict(error, rule, bool(body.get("unsupported")))
     return Refusal(
         type=error.get("type", ""),
@@ -128,12 +136,14 @@ def _deliberate(rule: ErrorRule) -> bool:
     )
 
 
-def _verdict(error: dict, rule: ErrorRule | None, unsupported_answer: bool) -> tuple[str, str]:
+def _verdict(
+    error: dict[str, Any], rule: ErrorRule | None, unsupported_answer: bool
+) -> tuple[str, str]:
     if (
         unsupported_answer
     ):  # the adapter says it cannot drive this: only as declared in adapter.toml
         if rule is not None and rule.category == "unsupported":
-            return "unsupported", rule.reason
+            return "unsupported", rule.reason or ""
         return (
             "undeclared",
             "undeclared unsupported answer (adapter.toml [[errors]] has no category-unsupported entry for it)",
@@ -142,10 +152,10 @@ def _verdict(error: dict, rule: ErrorRule | None, unsupported_answer: bool) -> t
         return "crash", "raised in adapter code"
     if error.get("type") in CRASH_TYPES:
         if rule is not None and _deliberate(rule):
-            return "refusal", rule.reason
+            return "refusal", rule.reason or ""
         return "crash", f"{error.get('type')} is a crash, not a refusal"
     if rule is not None and rule.category == "crash":
-        return "crash", rule.reason
+        return "crash", rule.reason or ""
     if rule is not None and rule.category == "unsupported":
-        return "unsupported", rule.reason
+        return "unsupported", rule.reason or ""
     return "refusal", ""

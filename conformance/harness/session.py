@@ -42,6 +42,8 @@ class Options:
     examples: int | None = (
         None  # examples per property and pair (None: conformance.suite.test_properties.EXAMPLES)
     )
+    # Remote store kinds the matrix adds for adapters declaring them (conformance.harness.remote).
+    store_kinds: tuple[str, ...] = ("http", "s3")
 
 
 class SuiteSession:
@@ -50,6 +52,7 @@ class SuiteSession:
         self._pool: AdapterPool | None = None
         self._cases = None
         self._others: dict[str, AdapterConfig] = {}
+        self._remote = None
 
     @cached_property
     def adapters(self) -> dict[str, AdapterConfig]:
@@ -87,11 +90,26 @@ class SuiteSession:
             )
         return self._pool
 
+    @property
+    def root(self) -> Path:
+        from conformance.corpus import default_root
+
+        return Path(self.options.fixtures) if self.options.fixtures else default_root()
+
+    @property
+    def remote(self):
+        """This session's HTTP and S3 servers (conformance.harness.remote), started on first use."""
+        if self._remote is None:
+            from .remote import RemoteStores
+
+            self._remote = RemoteStores(self.root)
+        return self._remote
+
     def all_cases(self):
         if self._cases is None:
-            from conformance.corpus import default_root, load_cases
+            from conformance.corpus import load_cases
 
-            root = Path(self.options.fixtures) if self.options.fixtures else default_root()
+            root = self.root
             if not root.is_dir():
                 raise pytest.UsageError(
                     f"no corpus at {root}: generate it (zarr-conformance corpus generate) or pass --fixtures"
@@ -120,6 +138,9 @@ class SuiteSession:
         ]  # saved property failures run as property replays (test_properties)
 
     def close(self) -> None:
+        if self._remote is not None:
+            self._remote.close()
+            self._remote = None
         if self._pool is not None:
             self._pool.close()
             shutil.rmtree(self._pool.scratch, ignore_errors=True)
@@ -163,14 +184,17 @@ def write_path_needs(case) -> set[str]:
     return needs
 
 
-def case_needs(test: str, case, role: str | None = None) -> set[str]:
-    """Every capability an adapter needs for `test` on `case` (role: cross tests' writer/reader)."""
+def case_needs(test: str, case, role: str | None = None, store_kind: str | None = None) -> set[str]:
+    """Every capability an adapter needs for `test` on `case` (role: cross tests' writer/reader;
+    store_kind: a remote store kind the case runs over instead of its own store)."""
     needs = set(case.needs) | {f"format:{case.format}"}
     if test in ("read", "reject"):
-        needs |= OP_NEEDS["read"] | {f"store:{case.store_kind}"}
+        needs |= OP_NEEDS["read"] | {f"store:{store_kind or case.store_kind}"}
     if test == "write" or role == "writer":
-        needs |= OP_NEEDS["write"]  # writes always go to an empty directory store
+        needs |= OP_NEEDS["write"]  # writes go to an empty directory store (or S3 prefix)
         needs |= write_path_needs(case)
+        if store_kind:
+            needs |= {f"store:{store_kind}", f"feature:{store_kind}-write"}
     if role == "reader":
         needs |= OP_NEEDS["read"] | {"store:directory"}
     if test == "zom":
@@ -198,10 +222,12 @@ class TestContext:
 
     __test__ = False  # not a test class, whatever pytest thinks of the name
 
-    def __init__(self, session: SuiteSession, plan=None, case=None):
+    def __init__(self, session: SuiteSession, plan=None, case=None, store_kind: str | None = None):
         self.session = session
         self.plan = plan
         self.case = case
+        self.store_kind = store_kind  # a remote kind (http, s3) or None: the store as it is
+        self._written: tuple[dict, Path] | None = None  # a remote write's store, its local copy
         self.probed: tuple[str, ...] = (
             plan.lacking if plan is not None and plan.mode == "probe" else ()
         )
@@ -217,6 +243,8 @@ class TestContext:
         """The running adapter, after checking the capabilities its describe() reports: one that
         narrows them at run time is skipped, or probed where a probe is allowed."""
         pool = self.session.pool
+        if self.store_kind:  # the case's store comes over the remote kind instead
+            needs = {n for n in needs if not n.startswith("store:")} | {f"store:{self.store_kind}"}
         pool.register(self.session.config(name))
         client = pool.get(name)
         if name not in self.used:
@@ -238,6 +266,26 @@ class TestContext:
         path = self.session.pool.workdir()
         self._workdirs.append(path)
         return path
+
+    def store_spec(self, path: Path, write: bool = False) -> dict:
+        """The request's store for the local store `path`: itself, or (in a test over a remote
+        store kind) the same store served over HTTP or S3; for a write, an empty S3 prefix whose
+        keys collect_written() later copies into `path`."""
+        if self.store_kind is None:
+            path = Path(path).resolve()
+            kind = "zip" if path.suffix == ".zip" else "directory"
+            return {"kind": kind, "location": str(path)}
+        remote = self.session.remote
+        if write:
+            self._written = (remote.write_spec(self.store_kind), Path(path))
+            return self._written[0]
+        return remote.read_spec(self.store_kind, Path(path))
+
+    def collect_written(self) -> None:
+        """After a write to a remote store: its keys into the local directory the judge reads."""
+        if self._written is not None:
+            self.session.remote.download(*self._written)
+            self._written = None
 
     def refusal(self, name: str, response: Response, record: bool = True):
         """Judge a failed response (None for a successful one): a crash, or an `unsupported` answer

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Any
 
 from .config import AdapterConfig, AdapterConfigError, find_adapter
 
@@ -47,7 +48,7 @@ class Variant:
         None  # a warning about the choice (differs from the pin, not applicable, ...)
     )
 
-    def as_meta(self) -> dict:
+    def as_meta(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v is not None and k != "name"}
 
 
@@ -99,7 +100,8 @@ def at_version(config: AdapterConfig, version: str) -> AdapterConfig:
     package, pinned, kind = found
     name = f"{config.name}@{version}"
     if kind == "pip":
-        extras = _REQ.match(config.requirements[0]).group(2) or ""
+        match = _REQ.match(config.requirements[0])
+        extras = (match.group(2) if match else None) or ""
         requirements = (f"{package}{extras}=={version}", *config.requirements[1:])
         changed = replace(config, name=name, requirements=requirements)
     else:
@@ -156,16 +158,20 @@ def resolve(name: str, impl_env: str = "pinned") -> tuple[AdapterConfig, Variant
         except AdapterConfigError:
             return find_adapter(name), Variant(name, name, "pinned")  # a folder whose name has an @
         changed = at_version(config, version)
-        package, pinned, _ = main_package(config)
+        found = main_package(config)
+        assert found is not None  # at_version refuses an adapter without one
+        package, pinned, _ = found
         return changed, Variant(
             changed.name, config.folder.name, "version", package, pinned, version
         )
     config = find_adapter(name)
     if impl_env == "current":
         return in_current_env(config)
-    found = main_package(config)
-    package, pinned = (found[0], found[1]) if found else (None, None)
-    return config, Variant(config.name, config.folder.name, "pinned", package, pinned, pinned)
+    main = main_package(config)
+    package_name, pinned_version = (main[0], main[1]) if main else (None, None)
+    return config, Variant(
+        config.name, config.folder.name, "pinned", package_name, pinned_version, pinned_version
+    )
 
 
 def resolve_adapter(name: str, impl_env: str = "pinned") -> AdapterConfig:

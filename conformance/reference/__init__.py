@@ -12,26 +12,36 @@ zfpy / pcodec (through numcodecs) for the codecs that are defined by those libra
 
 from __future__ import annotations
 
+import os
+
 from .array import Array, ArrayLayout, Group
 from .errors import REASONS, ZarrError
+from .formats.base import Format
 from .stores import DirectoryStore, MemoryStore, Store, ZipStore, open_store
 
 FORMAT_NAMES = ("v3", "v2", "v3-draft", "v1")
 
 
-def get_format(name: str):
+def get_format(name: str) -> Format:
     """The Format object for 'v1', 'v2', 'v3' or 'v3-draft'."""
+    # Imported on demand: most runs need one format, and each pulls in its own codecs.
     if name == "v3":
-        from .formats.v3 import FORMAT
-    elif name == "v2":
-        from .formats.v2 import FORMAT
-    elif name == "v1":
-        from .formats.v1 import FORMAT
-    elif name == "v3-draft":
-        from .formats.v3draft import FORMAT
-    else:
-        raise ValueError(f"unknown format {name!r}; expected one of {', '.join(FORMAT_NAMES)}")
-    return FORMAT
+        from .formats.v3 import FORMAT as v3
+
+        return v3
+    if name == "v2":
+        from .formats.v2 import FORMAT as v2
+
+        return v2
+    if name == "v1":
+        from .formats.v1 import FORMAT as v1
+
+        return v1
+    if name == "v3-draft":
+        from .formats.v3draft import FORMAT as draft
+
+        return draft
+    raise ValueError(f"unknown format {name!r}; expected one of {', '.join(FORMAT_NAMES)}")
 
 
 def detect_format(store: Store, path: str = "") -> str | None:
@@ -58,7 +68,9 @@ def detect_format(store: Store, path: str = "") -> str | None:
     return None
 
 
-def open_node(location, path: str = "", format: str | None = None) -> Array | Group:
+def open_node(
+    location: str | os.PathLike[str] | Store, path: str = "", format: str | None = None
+) -> Array | Group:
     """Open the array or group at `path` in a store, path or URL; the format is auto-detected."""
     from .errors import NodeNotFoundError
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import product
 from typing import Any
 
 Selection = tuple[slice, ...]
 
 
-class RectilinearGrid(tuple):
+class RectilinearGrid(tuple[Any, ...]):
     """A rectilinear chunk grid (zarr-extensions chunk-grids/rectilinear): explicit chunk edge
     lengths per axis. As a tuple it is the largest chunk shape (what size limits need); the
     functions below use the edges. Chunks past the end of the array are allowed and stored at
@@ -25,11 +25,11 @@ class RectilinearGrid(tuple):
     edges: tuple[tuple[int, ...], ...]
     starts: tuple[tuple[int, ...], ...]
 
-    def __new__(cls, edges):
-        edges = tuple(tuple(int(n) for n in axis) for axis in edges)
-        self = super().__new__(cls, tuple(max(axis) if axis else 1 for axis in edges))
-        self.edges = edges
-        self.starts = tuple(tuple(itertools.accumulate(axis, initial=0)) for axis in edges)
+    def __new__(cls, edges: Iterable[Iterable[int]]) -> RectilinearGrid:
+        axes = tuple(tuple(int(n) for n in axis) for axis in edges)
+        self = super().__new__(cls, tuple(max(axis) if axis else 1 for axis in axes))
+        self.edges = axes
+        self.starts = tuple(tuple(itertools.accumulate(axis, initial=0)) for axis in axes)
         return self
 
     def chunk_shape_at(self, index: tuple[int, ...]) -> tuple[int, ...]:
@@ -41,11 +41,11 @@ class RectilinearGrid(tuple):
             bisect.bisect_left(starts, s) if s else 0 for starts, s in zip(self.starts, shape)
         )
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[RectilinearGrid], tuple[Any, ...]]:
         return (RectilinearGrid, (self.edges,))
 
 
-def chunk_shape_at(chunk_shape, index: tuple[int, ...]) -> tuple[int, ...]:
+def chunk_shape_at(chunk_shape: tuple[int, ...], index: tuple[int, ...]) -> tuple[int, ...]:
     """The shape of the chunk at `index` (the same for every chunk of a regular grid)."""
     return (
         chunk_shape.chunk_shape_at(index)
@@ -120,7 +120,9 @@ def all_chunk_indices(
     return product(*(range(n) for n in grid_shape(shape, chunk_shape)))
 
 
-def _rectilinear_overlaps(region: Selection, grid: RectilinearGrid):
+def _rectilinear_overlaps(
+    region: Selection, grid: RectilinearGrid
+) -> Iterator[tuple[tuple[int, ...], Selection, Selection]]:
     ranges = [
         range(bisect.bisect_right(starts, r.start) - 1, bisect.bisect_left(starts, r.stop))
         for r, starts in zip(region, grid.starts)

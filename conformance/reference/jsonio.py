@@ -25,10 +25,14 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def loads(data: bytes | str, what: str = "metadata", requirement: str | None = None) -> Any:
+def loads(
+    data: bytes | bytearray | memoryview | str,
+    what: str = "metadata",
+    requirement: str | None = None,
+) -> Any:
     """Parse a metadata document strictly; raise MetadataError('invalid-json') otherwise."""
     try:
-        text = data.decode("utf-8") if isinstance(data, (bytes, bytearray, memoryview)) else data
+        text = bytes(data).decode("utf-8") if not isinstance(data, str) else data
         return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicates)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise MetadataError(
@@ -36,7 +40,9 @@ def loads(data: bytes | str, what: str = "metadata", requirement: str | None = N
         ) from None
 
 
-def load_object(data: bytes | str, what: str = "metadata", requirement: str | None = None) -> dict:
+def load_object(
+    data: bytes | str, what: str = "metadata", requirement: str | None = None
+) -> dict[str, Any]:
     doc = loads(data, what, requirement)
     if not isinstance(doc, dict):
         raise MetadataError(

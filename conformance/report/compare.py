@@ -105,7 +105,7 @@ def changes(old: dict[tuple, dict], new: dict[tuple, dict]) -> list[Change]:
 def outcome_counts(records: dict[tuple, dict]) -> dict[str, Counter]:
     """Per implementation (each side of a pair counts), outcome counts."""
     table: dict[str, Counter] = defaultdict(Counter)
-    for key, record in records.items():
+    for record in records.values():
         names = {record["impl"]} | ({record.get("writer"), record.get("reader")} - {None})
         for name in names:
             table[name][record["outcome"]] += 1

@@ -11,6 +11,7 @@ import html
 import json
 
 from . import matrices as m
+from .sweep import html_section as sweep_html
 
 STYLE = """
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:0;color:#1b1f24;background:#fafbfc}
@@ -154,6 +155,7 @@ def render(
     cases: dict[str, dict],
     parsers: dict[str, str],
     bench_html: str = "",
+    ranges: dict | None = None,
 ) -> str:
     page = Page()
     names = m.implementations(records)
@@ -163,8 +165,12 @@ def render(
     ]
     parts.append(_headline(page, records, names))
     parts.append(_areas(page, records, names))
+    parts.append(_stores(page, records, names))
+    if ranges:
+        parts.append(_ranges(ranges))
     parts.append(_interop(page, records, parsers))
     parts.append(_requirements(page, records, names))
+    parts.append(sweep_html(records))
     if bench_html:
         parts.append(bench_html)
     parts.append("</main>")
@@ -253,6 +259,57 @@ def _areas(page: Page, records: list[dict], names: list[str]) -> str:
         for a in all_areas
     )
     return f"<h2>Implementation &times; spec area</h2><table><tr><th class=name>area</th>{head}</tr>{rows}</table>"
+
+
+def _stores(page: Page, records: list[dict], names: list[str]) -> str:
+    table = m.store_kinds(records)
+    kinds = m.kinds_present(records)
+    present = [n for n in names if n in table]
+    head = "".join(f"<th>{_e(k)}</th>" for k in kinds)
+    rows = "".join(
+        f"<tr><td class=name>{_e(n)}</td>"
+        + "".join(page.cell(table[n][k], f"{n}: {k} store", _counts(table[n][k])) for k in kinds)
+        + "</tr>"
+        for n in present
+    )
+    return (
+        "<h2>Implementation &times; store kind</h2><p class=small>Read, reject, write and zom "
+        "records per store kind: each case on its own store (directory or zip), and the directory "
+        "cases again from a range-capable HTTP server (read, reject) and an S3 server (read, and "
+        "write where the implementation writes to S3) on the loopback interface, for the "
+        "implementations that declare <code>store:http</code> / <code>store:s3</code>. "
+        "Cells: passed / records; the drill-down lists the rest.</p>"
+        f"<table><tr><th class=name>implementation</th>{head}</tr>{rows}</table>"
+    )
+
+
+def _counts(cell: m.Cell) -> str:
+    return f"{cell.passed} / {cell.total}" if cell.total else "&ndash;"
+
+
+def _ranges(ranges: dict) -> str:
+    sizes = ranges.get("sizes") or {}
+    rows = []
+    for name, r in sorted((ranges.get("adapters") or {}).items()):
+        if r.get("status") == "measured":
+            css = "good" if r["ratio"] <= 1.5 else "warn"
+            cells = (
+                f"<td>{r['bytes_fetched']}</td><td>{r['bytes_needed']}</td>"
+                f'<td class="{css}">{r["ratio"]:.2f}</td><td>{r["requests"]} '
+                f"({r['ranged_requests']} ranged)</td>"
+            )
+        else:
+            cells = f'<td colspan=4 class="{"bad" if r.get("status") in ("wrong-data", "errored") else "none"}">{_e(r.get("status"))}: {_e((r.get("message") or "")[:200])}</td>'
+        rows.append(f"<tr><td class=name>{_e(name)}</td>{cells}</tr>")
+    return (
+        "<h2>Range requests: one inner chunk of a sharded array over HTTP</h2><p class=small>"
+        f"A 64&times;64 int32 array in one shard of 8&times;8 inner chunks ({sizes.get('shard')} "
+        f"bytes); reading [0:8, 0:8] needs the metadata ({sizes.get('metadata')} B), the shard "
+        f"index ({sizes.get('index')} B) and one inner chunk ({sizes.get('chunk')} B). Fetched: "
+        "the body bytes the server answered (conformance.bench.ranges).</p>"
+        "<table><tr><th class=name>implementation</th><th>bytes fetched</th><th>bytes needed</th>"
+        f"<th>ratio</th><th>GET requests</th></tr>{''.join(rows)}</table>"
+    )
 
 
 def _interop(page: Page, records: list[dict], parsers: dict[str, str]) -> str:

@@ -5,7 +5,11 @@
 - areas: implementation x spec area (the case id's first two parts, e.g. `v3/codecs`);
 - interop: writer x reader per format from cross tests, self round trips kept apart, and an
   interop score over implementations with distinct metadata parsers;
-- requirements: for each requirement ID, who passes every case that cites it.
+- requirements: for each requirement ID, who passes every case that cites it;
+- store kinds: implementation x store kind (directory, zip, http, s3) over single tests.
+
+The headline, areas and requirements count each case once, on its own store (directory or zip):
+the same case read again over HTTP or S3 is shown in the store-kind table, not counted twice.
 """
 
 from __future__ import annotations
@@ -20,6 +24,17 @@ PAIR_TESTS = ("cross", "roundtrip")
 FORMATS = ("v1", "v2", "v3-draft", "v3")
 TIERS = ("required", "strict", "optional", "extension")
 WORST_FIRST = ("wrong-data", "errored", "failed", "known-failure", "unsupported", "passed")
+STORE_KINDS = ("directory", "zip", "http", "s3")
+REMOTE_KINDS = ("http", "s3")
+
+
+def store_kind(record: dict) -> str:
+    return (record.get("store") or {}).get("kind") or "directory"
+
+
+def local(record: dict) -> bool:
+    """A record on the case's own store (not a re-run over HTTP or S3)."""
+    return store_kind(record) not in REMOTE_KINDS
 
 
 def load_records(path: str | Path) -> list[dict]:
@@ -85,7 +100,7 @@ def headline(records: list[dict]) -> dict[str, dict[str, dict[str, Cell]]]:
     """impl -> format -> tier -> Cell, over single-implementation tests."""
     table: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(Cell)))
     for r in records:
-        if r["test"] in SINGLE_TESTS and r.get("format") and r.get("tier"):
+        if r["test"] in SINGLE_TESTS and r.get("format") and r.get("tier") and local(r):
             table[r["impl"]][r["format"]][r["tier"]].add(r)
     return table
 
@@ -94,9 +109,23 @@ def areas(records: list[dict]) -> dict[str, dict[str, Cell]]:
     """impl -> spec area -> Cell, over single-implementation tests."""
     table: dict = defaultdict(lambda: defaultdict(Cell))
     for r in records:
-        if r["test"] in SINGLE_TESTS:
+        if r["test"] in SINGLE_TESTS and local(r):
             table[r["impl"]][area_of(r["case"])].add(r)
     return table
+
+
+def store_kinds(records: list[dict]) -> dict[str, dict[str, Cell]]:
+    """impl -> store kind -> Cell, over single-implementation tests."""
+    table: dict = defaultdict(lambda: defaultdict(Cell))
+    for r in records:
+        if r["test"] in SINGLE_TESTS:
+            table[r["impl"]][store_kind(r)].add(r)
+    return table
+
+
+def kinds_present(records: list[dict]) -> list[str]:
+    seen = {store_kind(r) for r in records if r["test"] in SINGLE_TESTS}
+    return [k for k in STORE_KINDS if k in seen] + sorted(seen - set(STORE_KINDS))
 
 
 def interop(records: list[dict]) -> dict[str, dict[tuple[str, str], Cell]]:
@@ -152,7 +181,7 @@ def requirements(records: list[dict]) -> dict[str, dict[str, Cell]]:
     """requirement ID -> impl -> Cell, over single-implementation tests."""
     table: dict = defaultdict(lambda: defaultdict(Cell))
     for r in records:
-        if r["test"] in SINGLE_TESTS:
+        if r["test"] in SINGLE_TESTS and local(r):
             for requirement in r.get("requirements") or ():
                 table[requirement][r["impl"]].add(r)
     return table

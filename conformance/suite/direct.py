@@ -34,11 +34,14 @@ def suite_function(test: str):
     }[test]
 
 
-def run_case(session: SuiteSession, test: str, name: str, case) -> Verdict:
-    plan = plan_single(session, test, name, case)
+def run_case(
+    session: SuiteSession, test: str, name: str, case, store_kind: str | None = None
+) -> Verdict:
+    """store_kind: over a remote store kind (http, s3; the session starts its servers)."""
+    plan = plan_single(session, test, name, case, store_kind)
     if plan.mode == "skip":
         return Verdict("unsupported", plan.skip_reason)
-    context = TestContext(session, plan, case)
+    context = TestContext(session, plan, case, store_kind)
     try:
         suite_function(test)(harness=context, impl=name, case=case)
         raw, message = "passed", ""

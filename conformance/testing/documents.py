@@ -83,7 +83,7 @@ def tree_snapshot(root: str | os.PathLike) -> dict[str, bytes]:
     """Every file below `root` (symlinks not followed) -> its bytes: to prove nothing changed."""
     root = Path(root)
     out = {}
-    for dirpath, dirnames, filenames in os.walk(root):
+    for dirpath, _dirnames, filenames in os.walk(root):
         for name in filenames:
             path = Path(dirpath, name)
             out[path.relative_to(root).as_posix()] = (

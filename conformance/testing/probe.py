@@ -24,7 +24,8 @@ import sys
 import textwrap
 import time
 from dataclasses import dataclass
-from pathlib import Path
+
+from ..resources import REPO_ROOT
 
 DEFAULT_ADDRESS_SPACE = 3 << 30
 
@@ -122,7 +123,7 @@ def _run(
     child_env = dict(os.environ)
     child_env.update(env or {})
     child_env["PYTHONPATH"] = os.pathsep.join(
-        [str(Path(__file__).resolve().parents[2]), child_env.get("PYTHONPATH", "")]
+        [str(REPO_ROOT), child_env.get("PYTHONPATH", "")]
     ).rstrip(os.pathsep)
     if address_space:
         child_env["_PROBE_ADDRESS_SPACE"] = str(address_space)

@@ -48,6 +48,7 @@ class RequestRecord:
     path: str  # the decoded URL path, e.g. '/a/zarr.json'
     range: str | None  # the Range header as sent
     status: int
+    sent: int = 0  # body bytes answered (files; a route's bytes are in bytes_sent)
 
 
 # A route answers one path: route(handler, send_body) writes the whole answer through
@@ -71,6 +72,10 @@ class HTTPServerHandle:
         """The decoded paths of every request, in order."""
         return [r.path for r in self.requests]
 
+    def bytes_served(self, prefix: str = "/") -> int:
+        """Body bytes of every file answer for paths below `prefix` (what clients fetched)."""
+        return sum(r.sent for r in self.requests if r.path.startswith(prefix))
+
     def ranges_for(self, path: str) -> list[str | None]:
         """The Range headers of every GET of `path` (e.g. '/c/0'), in order."""
         return [r.range for r in self.requests if r.method == "GET" and r.path == path]
@@ -79,6 +84,9 @@ class HTTPServerHandle:
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False  # idle keep-alive connections must not hold up shutdown
+    # socketserver's default backlog is 5: a client that opens a connection per chunk at once
+    # (thousands) would see dropped SYNs and seconds of retransmission. Real servers take more.
+    request_queue_size = 1024
 
     def __init__(self, root: Path, ranges: bool, delay: float, handle: HTTPServerHandle):
         super().__init__(("127.0.0.1", 0), _RangeHandler)
@@ -193,7 +201,9 @@ class _RangeHandler(BaseHTTPRequestHandler):
     ) -> None:
         with self.server.log_lock:
             self.server.handle.requests.append(
-                RequestRecord(self.command, path or self.path, range_header, status)
+                RequestRecord(
+                    self.command, path or self.path, range_header, status, len(body) * send_body
+                )
             )
         self.send_response(status)
         self.send_header("Content-Type", "application/octet-stream")
@@ -392,7 +402,10 @@ class S3ServerHandle:
 def upload_tree(client, local_dir: str | os.PathLike, bucket: str, prefix: str = "") -> str:
     """Upload a directory tree into an S3 bucket with a boto3 client; return its s3:// URL."""
     root = Path(local_dir)
+    from concurrent.futures import ThreadPoolExecutor
+
     prefix = prefix.strip("/")
+    files = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames.sort()
         rel = Path(dirpath).relative_to(root).parts
@@ -400,8 +413,16 @@ def upload_tree(client, local_dir: str | os.PathLike, bucket: str, prefix: str =
             file = Path(dirpath, name)
             if file.is_symlink() or not file.is_file():
                 continue
-            key = "/".join([*([prefix] if prefix else []), *rel, name])
-            client.put_object(Bucket=bucket, Key=key, Body=file.read_bytes())
+            files.append(("/".join([*([prefix] if prefix else []), *rel, name]), file))
+
+    def put(item) -> None:
+        key, file = item
+        client.put_object(Bucket=bucket, Key=key, Body=file.read_bytes())
+
+    # A store with thousands of chunk keys: one request at a time would take seconds (boto3
+    # clients are thread-safe).
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        list(pool.map(put, files))
     return f"s3://{bucket}/{prefix}" if prefix else f"s3://{bucket}"
 
 

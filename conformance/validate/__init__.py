@@ -10,10 +10,12 @@ rules), discovery (stores that cannot list), requirement_map (errors to requirem
 findings, budget (time limit and progress), sample (`--sample`), cli.
 """
 
+from typing import Any
+
 __all__ = ["Finding", "Result", "UsageError", "validate"]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     # Lazy, so that `zarr-conformance --help` does not import NumPy through this package.
     if name == "Finding":
         from .findings import Finding

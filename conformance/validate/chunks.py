@@ -12,10 +12,14 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from conformance.reference.grid import all_chunk_indices, grid_shape
+
+if TYPE_CHECKING:
+    from .budget import Budget
 
 # Base names of metadata documents of every format: never stray, never chunks.
 METADATA_NAMES = frozenset(
@@ -37,23 +41,28 @@ class ChunkScan:
     positions_only: bool = False  # keys say nothing: read every grid position instead
 
 
-def chunk_prefix(chunk_key, ndim: int) -> str:
+def chunk_prefix(chunk_key: Callable[[tuple[int, ...]], str], ndim: int) -> str:
     """The key prefix all chunk keys of an array share ('a/c/' for v3 default keys, 'a/' for v2)."""
     if ndim == 0:
         key = chunk_key(())
         return key.rsplit("/", 1)[0] + "/" if "/" in key else ""
     low, high = chunk_key((0,) * ndim), chunk_key((2**40,) * ndim)
-    prefix = os.path.commonprefix([low, high])
+    prefix = os.path.commonprefix([low, high])  # noqa: RUF071 - keys are strings, not paths
     return prefix
 
 
-def is_injective_sample(chunk_key, ndim: int) -> bool:
+def is_injective_sample(chunk_key: Callable[[tuple[int, ...]], str], ndim: int) -> bool:
     """False for layouts where several grid positions share one key (a draft sharding transformer)."""
     return ndim == 0 or chunk_key((0,) * ndim) != chunk_key((1,) * ndim)
 
 
 def classify(
-    keys: Iterable[str], chunk_key, shape, chunk_shape, prefix: str, format: str
+    keys: Iterable[str],
+    chunk_key: Callable[[tuple[int, ...]], str],
+    shape: tuple[int, ...],
+    chunk_shape: tuple[int, ...],
+    prefix: str,
+    format: str,
 ) -> ChunkScan:
     """Match listed keys to grid positions by reading the indices out of each key."""
     scan = ChunkScan()
@@ -93,7 +102,13 @@ def classify(
     return scan
 
 
-def enumerate_positions(keys: set[str] | None, chunk_key, shape, chunk_shape, budget) -> ChunkScan:
+def enumerate_positions(
+    keys: set[str] | None,
+    chunk_key: Callable[[tuple[int, ...]], str],
+    shape: tuple[int, ...],
+    chunk_shape: tuple[int, ...],
+    budget: Budget,
+) -> ChunkScan:
     """Map keys to positions by walking the whole grid: for layouts that share keys between
     positions, and for probing stores that cannot list (`keys` None: every position's key)."""
     scan = ChunkScan()
@@ -105,5 +120,5 @@ def enumerate_positions(keys: set[str] | None, chunk_key, shape, chunk_shape, bu
     return scan
 
 
-def grid_size(shape, chunk_shape) -> int:
+def grid_size(shape: tuple[int, ...], chunk_shape: tuple[int, ...]) -> int:
     return math.prod(grid_shape(shape, chunk_shape))

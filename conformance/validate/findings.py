@@ -40,7 +40,7 @@ class Finding:
             f"{self.level} {self.requirement or '-'} {self.reason} {self.display_path}: {message}"
         )
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"type": "finding", **asdict(self), "path": self.display_path}
 
     @classmethod
@@ -95,7 +95,10 @@ class Sink:
     walk abandoned at the time limit cannot print after the summary."""
 
     def __init__(
-        self, out: TextIO | None = None, as_json: bool = False, on_finding: Callable | None = None
+        self,
+        out: TextIO | None = None,
+        as_json: bool = False,
+        on_finding: Callable[..., Any] | None = None,
     ):
         self.out = out if out is not None else sys.stdout
         self.as_json = as_json
@@ -104,7 +107,7 @@ class Sink:
         self._lock = threading.Lock()
         self._closed = False
         self._on_finding = on_finding
-        self.on_broken: Callable | None = None  # called once output has become impossible
+        self.on_broken: Callable[..., Any] | None = None  # called once output has become impossible
         self.broken = False
 
     def add(self, finding: Finding) -> None:

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from .findings import NOTE, WARNING, Finding
 from .requirement_map import known
+
+if TYPE_CHECKING:
+    from conformance.reference.array import Array, Group
 
 _REQUIREMENT = re.compile(r"\b(?:V1|V2|V3|V3HIST|V3DRAFT|ZOM)(?:-[A-Z0-9]+)+\b")
 
@@ -30,7 +34,7 @@ def _reason_for_note(format: str, kind: str, requirement: str | None) -> str:
     return "invalid-metadata"
 
 
-def lint_node(node, format: str) -> Iterator[Finding]:
+def lint_node(node: Array | Group, format: str) -> Iterator[Finding]:
     path, kind = node.path, node.kind
     # The reference's notes: tolerated deviations. One citing a requirement is a warning; one
     # that cites none (an ignored must_understand:false member, say) is information.
@@ -63,10 +67,10 @@ def lint_node(node, format: str) -> Iterator[Finding]:
                 )
 
 
-def _extension_names(document: dict) -> Iterator[tuple[str, str]]:
+def _extension_names(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
     """(extension point, name) of every extension an array document uses, nested codecs too."""
 
-    def name_of(value):
+    def name_of(value: Any) -> str | None:
         if isinstance(value, str):
             return value
         return (
@@ -75,7 +79,7 @@ def _extension_names(document: dict) -> Iterator[tuple[str, str]]:
             else None
         )
 
-    def data_types(value):
+    def data_types(value: Any) -> Iterator[tuple[str, str]]:
         name = name_of(value)
         if name:
             yield "data type", name
@@ -92,7 +96,7 @@ def _extension_names(document: dict) -> Iterator[tuple[str, str]]:
             if inner is not None:
                 yield from data_types(inner)
 
-    def codecs(value):
+    def codecs(value: Any) -> Iterator[tuple[str, str]]:
         for codec in value if isinstance(value, list) else ():
             name = name_of(codec)
             if name:
@@ -112,7 +116,7 @@ def _extension_names(document: dict) -> Iterator[tuple[str, str]]:
     yield from codecs(document.get("codecs"))
 
 
-def _unregistered_names(document: dict, path: str, format: str) -> Iterator[Finding]:
+def _unregistered_names(document: dict[str, Any], path: str, format: str) -> Iterator[Finding]:
     """A NOTE for each extension name the array uses that zarr-extensions does not register (at
     the snapshot the reference knows): the reference read it, but other readers may refuse it."""
     from conformance.reference.formats.v3 import registry

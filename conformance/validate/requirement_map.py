@@ -8,12 +8,9 @@ printed is checked against the catalogue shipped with the package (conformance/r
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
-from pathlib import Path
 
-CATALOGUE = Path(__file__).resolve().parents[1] / "requirements.md"
-_ID_LINE = re.compile(r"^- `([A-Z0-9]+(?:-[A-Z0-9]+)+)` \[([^\]]+)\]")
+from ..corpus.requirements import load_requirements
 
 # (format, node kind or '*', reason) -> requirement ID
 REASON_REQUIREMENTS: dict[tuple[str, str, str], str] = {
@@ -99,10 +96,10 @@ def catalogue_levels() -> dict[str, str]:
     """Requirement ID -> level ('MUST', 'SHOULD NOT / SHOULD', ...); empty if the catalogue is
     not installed."""
     try:
-        text = CATALOGUE.read_text("utf-8")
+        catalogue = load_requirements()
     except OSError:
         return {}
-    return {m.group(1): m.group(2) for m in map(_ID_LINE.match, text.splitlines()) if m}
+    return {rid: requirement.level for rid, requirement in catalogue.items()}
 
 
 def known(requirement: str | None) -> bool:

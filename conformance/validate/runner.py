@@ -14,7 +14,7 @@ import threading
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from conformance.reference import FORMAT_NAMES, get_format
 from conformance.reference.errors import ZarrError
@@ -40,7 +40,7 @@ class Result:
     sink: Sink
     seconds: float
     complete: bool = True
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     failure: BaseException | None = None  # the walk died in a way that could not be reported
 
@@ -61,7 +61,7 @@ class Result:
         return self.sink.findings
 
 
-def open_location(location, timeout: float | None = None) -> Store:
+def open_location(location: str | os.PathLike[str] | Store, timeout: float | None = None) -> Store:
     """A read-only store for a directory, a zip file or a URL; UsageError when there is nothing
     to open (a missing path, an unknown URL scheme)."""
     if isinstance(location, Store):
@@ -133,7 +133,7 @@ def formats_below(store: Store, path: str) -> list[str]:
 class Run:
     def __init__(
         self,
-        location,
+        location: str | os.PathLike[str] | Store,
         format: str | None = None,
         path: str = "",
         decode: bool = True,
@@ -239,6 +239,7 @@ class Run:
 
     def _walk(self) -> None:
         store = self.store
+        assert store is not None  # opened by execute() before the walk starts
         try:
             present, unavailable = formats_at(store, self.path)
         except ZarrError as exc:  # the store itself cannot be read (network, permissions)
@@ -288,7 +289,7 @@ class Run:
         if self.model:
             self._check_model(store)
 
-    def _node_line(self, info: dict) -> None:
+    def _node_line(self, info: dict[str, Any]) -> None:
         import json
 
         if self.sink.as_json:
@@ -314,6 +315,7 @@ class Run:
             )
             return
         try:
+            assert self.model is not None  # only called with --model
             findings = validate_model_file(store, self.model, self.path.strip("/"))
         except ZarrError as exc:
             self.sink.add(
@@ -330,7 +332,7 @@ class Run:
             self.sink.add(Finding.coerce(item, format="zom"))
 
 
-def validate(location, **options) -> Result:
+def validate(location: str | os.PathLike[str] | Store, **options: Any) -> Result:
     """Validate a store, path or URL; see `Run` for the options."""
     return Run(location, **options).execute()
 
@@ -358,7 +360,7 @@ def summary_line(result: Result) -> str:
     return "; ".join(parts) + f" [{result.location}]"
 
 
-def summary_json(result: Result) -> dict:
+def summary_json(result: Result) -> dict[str, Any]:
     tally = result.sink.tally
     return {
         "type": "summary",

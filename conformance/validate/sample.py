@@ -4,7 +4,9 @@ chunks, edge chunks and a compressor are all exercised."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -15,8 +17,13 @@ LITTLE = {"name": "bytes", "configuration": {"endian": "little"}}
 
 
 def _array_document(
-    shape, chunk_shape, data_type, fill_value, codecs, dimension_names=None
-) -> dict:
+    shape: Sequence[int],
+    chunk_shape: Sequence[int],
+    data_type: str,
+    fill_value: Any,
+    codecs: list[Any],
+    dimension_names: list[str | None] | None = None,
+) -> dict[str, Any]:
     doc = {
         "zarr_format": 3,
         "node_type": "array",
@@ -32,7 +39,7 @@ def _array_document(
     return doc
 
 
-def write_sample(directory: str | Path) -> dict:
+def write_sample(directory: str | Path) -> dict[str, Any]:
     """Write the sample into `directory` (a new or empty directory); returns a description."""
     fmt = get_format("v3")
     store = DirectoryStore(directory)

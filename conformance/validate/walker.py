@@ -14,10 +14,13 @@ import re
 import traceback
 import zipfile
 from collections import deque
+from collections.abc import Callable
+from typing import Any
 
 from conformance.reference import get_format
-from conformance.reference.array import MAX_CHUNK_BYTES
+from conformance.reference.array import MAX_CHUNK_BYTES, Array, ArrayLayout, Group
 from conformance.reference.errors import ExtensionNotImplemented, UnsupportedError, ZarrError
+from conformance.reference.stores import Store
 
 from . import chunks as chunk_scan
 from .budget import Budget, BudgetExceeded, Progress
@@ -60,7 +63,7 @@ def where(exc: BaseException) -> str:
 class Walker:
     def __init__(
         self,
-        store,
+        store: Store,
         format: str,
         sink: Sink,
         budget: Budget | None = None,
@@ -77,7 +80,9 @@ class Walker:
         self.queue: deque[str] = deque()
         self.visited: set[str] = set()
         self.can_list = True
-        self.on_node = None  # called with a dict describing each node visited (verbose output)
+        self.on_node: Callable[[dict[str, Any]], None] | None = (
+            None  # called with a dict describing each node visited (verbose output)
+        )
 
     # ---- reporting ------------------------------------------------------------------------
     def report(
@@ -95,7 +100,7 @@ class Walker:
         else:
             self.sink.add(finding)
 
-    _collected: list | None = None
+    _collected: list[Any] | None = None
 
     def _collect(self) -> None:
         """Hold chunk-level findings back, so that one problem shared by many chunks or keys is
@@ -104,7 +109,7 @@ class Walker:
 
     def _flush(self) -> None:
         collected, self._collected = self._collected or [], None
-        groups: dict[tuple, list[Finding]] = {}
+        groups: dict[tuple[Any, ...], list[Finding]] = {}
         for finding in collected:
             groups.setdefault(
                 (finding.level, finding.requirement, finding.reason, finding.path), []
@@ -288,10 +293,10 @@ class Walker:
         node = self._open(path, kind)
         if kind == "array":
             self.sink.tally.arrays += 1
-            checked = self._check_array(node) if node is not None else 0
+            checked = self._check_array(node) if isinstance(node, Array) else 0
             detail = (
                 ""
-                if node is None
+                if not isinstance(node, Array)
                 else (
                     f"{node.layout.dtype} shape {tuple(node.layout.shape)} chunks {tuple(node.layout.chunk_shape)}; "
                     f"{checked} stored chunk{'' if checked == 1 else 's'} checked"
@@ -316,7 +321,7 @@ class Walker:
                 }
             )
 
-    def _open(self, path: str, kind: str):
+    def _open(self, path: str, kind: str) -> Array | Group | None:
         try:
             node = (
                 self.fmt.open_array(self.store, path)
@@ -496,7 +501,7 @@ class Walker:
         return bool(tops)
 
     # ---- chunks ---------------------------------------------------------------------------
-    def _check_array(self, array) -> int:
+    def _check_array(self, array: Array) -> int:
         """Report stray keys and decode every stored chunk; returns how many were checked."""
         layout = array.layout
         ndim = len(layout.shape)
@@ -518,7 +523,13 @@ class Walker:
         return checked
 
     def _check_chunks(
-        self, array, scan, layout, decode: bool, too_large: bool, chunk_bytes: int
+        self,
+        array: Array,
+        scan: chunk_scan.ChunkScan,
+        layout: ArrayLayout,
+        decode: bool,
+        too_large: bool,
+        chunk_bytes: int,
     ) -> int:
         for key, why, requirement in scan.stray:
             self.report(WARNING, requirement, "stray-key", array.path, f"{key!r} {why}", key)
@@ -555,7 +566,7 @@ class Walker:
                     break  # one finding per stored key is enough
         return checked
 
-    def _find_chunks(self, array, ndim: int) -> chunk_scan.ChunkScan:
+    def _find_chunks(self, array: Array, ndim: int) -> chunk_scan.ChunkScan:
         layout = array.layout
         prefix = chunk_scan.chunk_prefix(layout.chunk_key, ndim)
         injective = chunk_scan.is_injective_sample(layout.chunk_key, ndim)
@@ -606,7 +617,7 @@ class Walker:
         scan.chunks = present
         return scan
 
-    def _check_every_position(self, array, decode: bool) -> int:
+    def _check_every_position(self, array: Array, decode: bool) -> int:
         """Read every grid position through the reference; count the ones that hold data."""
         checked = 0
         for index in array.chunk_indices():
@@ -625,7 +636,7 @@ class Walker:
                 self.progress.chunk()
         return checked
 
-    def _decode_chunk(self, array, index: tuple[int, ...], key: str) -> bool:
+    def _decode_chunk(self, array: Array, index: tuple[int, ...], key: str) -> bool:
         try:
             if (
                 array.read_chunk(index) is None
@@ -647,6 +658,6 @@ class Walker:
             return False
 
 
-def _has_storage_transformers(array) -> bool:
+def _has_storage_transformers(array: Array) -> bool:
     document = array.metadata if isinstance(array.metadata, dict) else {}
     return bool(document.get("storage_transformers"))

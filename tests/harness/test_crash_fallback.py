@@ -38,7 +38,7 @@ def test_repeated_segfaults_switch_to_one_process_per_request(pool, mini_corpus,
     client = pool.get("segfault")
     assert client.describe().name == "reference"
     plain, trigger = mini_corpus / "v3/read/plain-a", mini_corpus / "v3/read/trigger"
-    for i in range(transport.PER_REQUEST_AFTER):
+    for _ in range(transport.PER_REQUEST_AFTER):
         assert not client.transport.per_request
         with pytest.raises(AdapterErrored, match=r"killed by SIGSEGV") as info:
             read(client, trigger, tmp_path)

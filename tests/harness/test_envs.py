@@ -157,7 +157,7 @@ def test_a_missing_interpreter_makes_an_adapter_unavailable(tmp_path):
 def test_python_excludes_requirements_and_needs_an_absolute_path(tmp_path):
     from conformance.harness.config import AdapterConfigError, load_adapter_config
 
-    with pytest.raises(AdapterConfigError, match="python|requirements"):
+    with pytest.raises(AdapterConfigError, match=r"python|requirements"):
         load_adapter_config(
             write_adapter(
                 tmp_path, "both", 'python = "/usr/bin/python3"\nrequirements = ["zarr==3.1.6"]\n'
@@ -207,7 +207,7 @@ def run_cli(args, tmp_path, adapters_dir):
     import subprocess
     import sys
 
-    from conformance.harness.config import REPO_ROOT
+    from conformance.resources import REPO_ROOT
 
     env = dict(
         os.environ,

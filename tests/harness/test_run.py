@@ -17,7 +17,7 @@ import pytest
 from conftest import FAKES
 
 from conformance.harness import schemas
-from conformance.harness.config import REPO_ROOT
+from conformance.resources import REPO_ROOT
 
 ADAPTER = """
 from conformance.harness.config import ADAPTERS_DIR

@@ -146,7 +146,7 @@ def test_metadata_documents_have_their_own_smaller_limit(limited):
 
 def test_an_explicit_limit(limited):
     assert limited.get("a/c/0", limit=len(BIG)) == BIG
-    with pytest.raises(LimitError, match="'a/c/1'.* 4 bytes"):
+    with pytest.raises(LimitError, match=r"'a/c/1'.* 4 bytes"):
         limited.get("a/c/1", limit=4)
 
 

@@ -279,5 +279,5 @@ def test_s3_anonymous_read_of_a_public_bucket(moto_s3, tree, monkeypatch):
 def test_s3_private_bucket_without_credentials_is_an_io_error(moto_s3, tree):
     url = moto_s3.upload_tree(tree)
     store = URLStore(url, storage_options={"endpoint_url": moto_s3.endpoint_url, "anon": True})
-    with pytest.raises(StoreIOError, match="Forbidden|denied|Permission"):
+    with pytest.raises(StoreIOError, match=r"Forbidden|denied|Permission"):
         store.get("a/c/0/1")

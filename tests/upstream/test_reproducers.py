@@ -26,7 +26,8 @@ from pathlib import Path
 import pytest
 
 from conformance.harness import envs
-from conformance.harness.config import REPO_ROOT, all_adapters, find_adapter
+from conformance.harness.config import all_adapters, find_adapter
+from conformance.resources import REPO_ROOT
 
 REPORTS = REPO_ROOT / "reports" / "upstream"
 BLOCK = re.compile(r"^```(python|js) reproduce[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)

@@ -10,8 +10,8 @@ import pytest
 
 import conformance.validate as validate_package
 from conformance.reference.errors import REASONS, MetadataError
+from conformance.resources import CATALOGUE
 from conformance.validate.requirement_map import (
-    CATALOGUE,
     REASON_REQUIREMENTS,
     SHOULD_LEVEL,
     requirement_for,

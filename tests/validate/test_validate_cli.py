@@ -25,7 +25,7 @@ def assert_well_formed(output):
     ids = catalogue_levels()
     for line in output.lines:
         assert line.startswith(("SUMMARY ", "NODE ", "sample: ")) or output.findings, line
-    for level, requirement, reason, path, message in output.findings:
+    for _level, requirement, reason, _path, _message in output.findings:
         assert requirement == "-" or requirement in ids, requirement
         assert reason in REASONS, reason
     assert "Traceback" not in output.out + output.err

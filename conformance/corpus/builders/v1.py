@@ -9,6 +9,7 @@ import numpy as np
 
 from ..data import sample
 from ..generator import add_case, case
+from .table_kit import array, each, hand_case, reject
 
 ATTRS = {"foo": 42, "bar": "apples", "baz": [1, 2, 3, 4]}
 
@@ -123,18 +124,18 @@ def _(w):
     w.expect_array(data)
 
 
-@case(
-    "v1/read/order-F",
-    kind="read",
-    needs=["dtype:int32", "codec:zlib", "feature:order-F"],
-    requirements=["V1-META-005"],
-    description="v1 F-order <i4 (2,3): raw chunk bytes 0,3,1,4,2,5 read as arange(6).reshape(2,3)",
-)
-def _(w):
-    w.put("meta", json.dumps(meta((2, 3), (2, 3), "<i4", order="F")).encode())
-    w.put("attrs", b"{}")
-    w.put("0.0", zlib.compress(np.array([0, 3, 1, 4, 2, 5], "<i4").tobytes(), 1))
-    w.expect_array(np.arange(6, dtype="<i4").reshape(2, 3))
+# fmt: off
+HAND_BUILT = [
+    # case id, needs, requirements, description, the store key by key, what it must do[, options]
+    ("v1/read/order-F", ["dtype:int32", "codec:zlib", "feature:order-F"], ["V1-META-005"], "v1 F-order <i4 (2,3): raw chunk bytes 0,3,1,4,2,5 read as arange(6).reshape(2,3)", {"meta": json.dumps(meta((2, 3), (2, 3), "<i4", order="F")).encode(), "attrs": b"{}", "0.0": zlib.compress(np.array([0, 3, 1, 4, 2, 5], "<i4").tobytes(), 1)}, array(np.arange(6, dtype="<i4").reshape(2, 3))),
+    ("v1/read/big-endian-int32", ["dtype:int32", "dtype:big-endian", "codec:zlib"], ["V1-DTYPE-001"], "v1 >i4: the bytes 00 00 00 01 read as 1", {"meta": json.dumps(meta((1,), (1,), ">i4")).encode(), "attrs": b"{}", "0": zlib.compress(b"\x00\x00\x00\x01", 1)}, array(np.array([1], ">i4"))),
+    ("v1/read/all-missing-fill", ["dtype:int16", "codec:zlib"], ["V1-CHUNK-003"], "v1 <i2 with fill_value 42 and no chunks at all reads as all 42", {"meta": json.dumps(meta((5, 6), (2, 4), "<i2", fill_value=42)).encode(), "attrs": b"{}"}, array(np.full((5, 6), 42, "<i2"))),
+    ("v1/read/edge-chunk-sentinel", ["dtype:int32", "codec:zlib"], ["V1-CHUNK-005"], "v1 shape (5,) chunks (4,): chunk 1 holds [7,99,99,99] and the array ends in 7", {"meta": json.dumps(meta((5,), (4,), "<i4")).encode(), "attrs": b"{}", "0": zlib.compress(np.array([1, 2, 3, 4], "<i4").tobytes(), 1), "1": zlib.compress(np.array([7, 99, 99, 99], "<i4").tobytes(), 1)}, array(np.array([1, 2, 3, 4, 7], "<i4"))),
+    ("v1/reject/meta-not-json", ["dtype:int32", "codec:zlib"], ["V1-META-001"], "v1 meta that is not JSON (a trailing comma) is rejected", {"meta": b'{"zarr_format": 1, "shape": [4],}', "attrs": b"{}"}, reject("invalid-json")),
+]
+# fmt: on
+
+each(hand_case, HAND_BUILT)
 
 
 @case(
@@ -151,20 +152,6 @@ def _(w):
 
 
 @case(
-    "v1/read/big-endian-int32",
-    kind="read",
-    needs=["dtype:int32", "dtype:big-endian", "codec:zlib"],
-    requirements=["V1-DTYPE-001"],
-    description="v1 >i4: the bytes 00 00 00 01 read as 1",
-)
-def _(w):
-    w.put("meta", json.dumps(meta((1,), (1,), ">i4")).encode())
-    w.put("attrs", b"{}")
-    w.put("0", zlib.compress(b"\x00\x00\x00\x01", 1))
-    w.expect_array(np.array([1], ">i4"))
-
-
-@case(
     "v1/read/structured-rgb",
     kind="read",
     needs=["dtype:structured", "codec:zlib"],
@@ -178,19 +165,6 @@ def _(w):
         w, meta((6,), (4,), [["r", "|u1"], ["g", "|u1"], ["b", "|u1"]], fill_value=None), data
     )
     w.expect_array(data)
-
-
-@case(
-    "v1/read/all-missing-fill",
-    kind="read",
-    needs=["dtype:int16", "codec:zlib"],
-    requirements=["V1-CHUNK-003"],
-    description="v1 <i2 with fill_value 42 and no chunks at all reads as all 42",
-)
-def _(w):
-    w.put("meta", json.dumps(meta((5, 6), (2, 4), "<i2", fill_value=42)).encode())
-    w.put("attrs", b"{}")
-    w.expect_array(np.full((5, 6), 42, "<i2"))
 
 
 @case(
@@ -219,21 +193,6 @@ def _(w):
     data = sample(w.rng, (4, 4), "<i4", avoid=np.int32(0))
     put_array(w, meta((4, 4), (2, 2), "<i4", foo={"bar": [1, 2], "order": "F"}), data)
     w.expect_array(data)
-
-
-@case(
-    "v1/read/edge-chunk-sentinel",
-    kind="read",
-    needs=["dtype:int32", "codec:zlib"],
-    requirements=["V1-CHUNK-005"],
-    description="v1 shape (5,) chunks (4,): chunk 1 holds [7,99,99,99] and the array ends in 7",
-)
-def _(w):
-    w.put("meta", json.dumps(meta((5,), (4,), "<i4")).encode())
-    w.put("attrs", b"{}")
-    w.put("0", zlib.compress(np.array([1, 2, 3, 4], "<i4").tobytes(), 1))
-    w.put("1", zlib.compress(np.array([7, 99, 99, 99], "<i4").tobytes(), 1))
-    w.expect_array(np.array([1, 2, 3, 4, 7], "<i4"))
 
 
 for _dtype, _cap in [
@@ -325,48 +284,18 @@ def _reject(case_id, reason, requirement, description, tier=None, **changes):
     )
 
 
-_reject(
-    "v1/reject/zarr-format-2",
-    "invalid-zarr-format",
-    "V1-META-003",
-    "v1 meta with zarr_format 2 is rejected",
-    zarr_format=2,
-)
-_reject(
-    "v1/reject/zarr-format-string",
-    "invalid-zarr-format",
-    "V1-META-003",
-    'v1 meta with zarr_format "1" (a string) is rejected',
-    zarr_format="1",
-)
-_reject(
-    "v1/reject/dtype-no-byte-order",
-    "invalid-data-type",
-    "V1-DTYPE-001",
-    'v1 dtype "i4" without a byte-order character is rejected',
-    dtype="i4",
-)
-_reject("v1/reject/order-A", "invalid-order", "V1-META-005", 'v1 order "A" is rejected', order="A")
-_reject(
-    "v1/reject/shape-chunks-rank",
-    "invalid-chunk-shape",
-    "V1-META-002",
-    "v1 shape [4] with chunks [2, 2] is rejected",
-    chunks=[2, 2],
-)
+# fmt: off
+REJECTS = [
+    # case_id, reason, requirement, description[, options]
+    ("v1/reject/zarr-format-2", "invalid-zarr-format", "V1-META-003", "v1 meta with zarr_format 2 is rejected", {"zarr_format": 2}),
+    ("v1/reject/zarr-format-string", "invalid-zarr-format", "V1-META-003", 'v1 meta with zarr_format "1" (a string) is rejected', {"zarr_format": "1"}),
+    ("v1/reject/dtype-no-byte-order", "invalid-data-type", "V1-DTYPE-001", 'v1 dtype "i4" without a byte-order character is rejected', {"dtype": "i4"}),
+    ("v1/reject/order-A", "invalid-order", "V1-META-005", 'v1 order "A" is rejected', {"order": "A"}),
+    ("v1/reject/shape-chunks-rank", "invalid-chunk-shape", "V1-META-002", "v1 shape [4] with chunks [2, 2] is rejected", {"chunks": [2, 2]}),
+]
+# fmt: on
 
-
-@case(
-    "v1/reject/meta-not-json",
-    kind="reject",
-    needs=["dtype:int32", "codec:zlib"],
-    requirements=["V1-META-001"],
-    description="v1 meta that is not JSON (a trailing comma) is rejected",
-)
-def _(w):
-    w.put("meta", b'{"zarr_format": 1, "shape": [4],}')
-    w.put("attrs", b"{}")
-    w.expect_reject("invalid-json")
+each(_reject, REJECTS)
 
 
 @case(

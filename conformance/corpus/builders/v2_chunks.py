@@ -11,6 +11,7 @@ import numpy as np
 
 from ..data import sample
 from ..generator import add_case, case
+from .table_kit import array, each, hand_case
 from .v2_kit import (
     COMPRESSORS,
     blosc_single_threaded,
@@ -27,31 +28,16 @@ I4 = ["dtype:int32"]
 
 
 # ---- reads: the pipeline by hand ----------------------------------------------------------
-@case(
-    "v2/chunks/zlib-no-header",
-    kind="read",
-    needs=[*I4, "codec:zlib"],
-    requirements=["V2-CHUNK-001"],
-    description="v2 <i4 with compressor zlib: the chunk is exactly zlib.compress(raw bytes) with no header added",
-)
-def _(w):
-    w.put(".zarray", dumps(zarray((4,), (4,), "<i4", 0, compressor={"id": "zlib", "level": 9})))
-    w.put("0", zlib.compress(np.array([3, -1, 2**31 - 1, 5], "<i4").tobytes(), 9))
-    w.expect_array(np.array([3, -1, 2**31 - 1, 5], "<i4"))
+# fmt: off
+HAND_BUILT = [
+    # case id, needs, requirements, description, the store key by key, what it must do[, options]
+    ("v2/chunks/zlib-no-header", [*I4, "codec:zlib"], ["V2-CHUNK-001"], "v2 <i4 with compressor zlib: the chunk is exactly zlib.compress(raw bytes) with no header added", {".zarray": dumps(zarray((4,), (4,), "<i4", 0, compressor={"id": "zlib", "level": 9})), "0": zlib.compress(np.array([3, -1, 2**31 - 1, 5], "<i4").tobytes(), 9)}, array(np.array([3, -1, 2**31 - 1, 5], "<i4"))),
+    ("v2/chunks/order-F-hex", [*I4, "feature:order-F"], ["V2-CHUNK-006"], "v2 <i4 (2,3) order F, no compressor: chunk hex 00000000 03000000 01000000 04000000 02000000 05000000 reads as arange(6).reshape(2,3)", {".zarray": dumps(zarray((2, 3), (2, 3), "<i4", 0, order="F")), "0.0": bytes.fromhex("00000000 03000000 01000000 04000000 02000000 05000000")}, array(np.arange(6, dtype="<i4").reshape(2, 3))),
+    ("v2/chunks/edge-sentinel", [*I4], ["V2-CHUNK-005"], "v2 <i4 shape (5,) chunks (4,): chunk 1 holds [7, 99, 99, 99]; the array ends in 7 and 99 never shows", {".zarray": dumps(zarray((5,), (4,), "<i4", 0)), "0": np.array([1, 2, 3, 4], "<i4").tobytes(), "1": np.array([7, 99, 99, 99], "<i4").tobytes()}, array(np.array([1, 2, 3, 4, 7], "<i4"))),
+]
+# fmt: on
 
-
-@case(
-    "v2/chunks/order-F-hex",
-    kind="read",
-    needs=[*I4, "feature:order-F"],
-    requirements=["V2-CHUNK-006"],
-    description="v2 <i4 (2,3) order F, no compressor: chunk hex 00000000 03000000 01000000 04000000 02000000 "
-    "05000000 reads as arange(6).reshape(2,3)",
-)
-def _(w):
-    w.put(".zarray", dumps(zarray((2, 3), (2, 3), "<i4", 0, order="F")))
-    w.put("0.0", bytes.fromhex("00000000 03000000 01000000 04000000 02000000 05000000"))
-    w.expect_array(np.arange(6, dtype="<i4").reshape(2, 3))
+each(hand_case, HAND_BUILT)
 
 
 @case(
@@ -81,20 +67,6 @@ def _(w):
     data = sample(w.rng, (6, 6), "<i4", avoid=np.int32(5))
     expected, _ = put_array(w, "", doc, data, skip={(0, 1), (1, 0), (1, 1)})
     w.expect_array(expected)
-
-
-@case(
-    "v2/chunks/edge-sentinel",
-    kind="read",
-    needs=[*I4],
-    requirements=["V2-CHUNK-005"],
-    description="v2 <i4 shape (5,) chunks (4,): chunk 1 holds [7, 99, 99, 99]; the array ends in 7 and 99 never shows",
-)
-def _(w):
-    w.put(".zarray", dumps(zarray((5,), (4,), "<i4", 0)))
-    w.put("0", np.array([1, 2, 3, 4], "<i4").tobytes())
-    w.put("1", np.array([7, 99, 99, 99], "<i4").tobytes())
-    w.expect_array(np.array([1, 2, 3, 4, 7], "<i4"))
 
 
 @case(
@@ -201,93 +173,21 @@ def _small_steps(rng) -> np.ndarray:
     return np.cumsum(rng.integers(-400, 400, (9, 4)), axis=None).reshape(9, 4).astype("<i4")
 
 
-_filter_case(
-    "v2/chunks/filters-delta-then-astype",
-    "<i4",
-    [
-        {"id": "delta", "dtype": "<i4", "astype": "<i4"},
-        {"id": "astype", "encode_dtype": "<i2", "decode_dtype": "<i4"},
-    ],
-    ["V2-CHUNK-002", "V2-META-005"],
-    "v2 filters [delta <i4, astype <i4 -> <i2]: decoding applies astype first, then delta (reverse list order)",
-    fill=0,
-    values=_small_steps,
-)
-_filter_case(
-    "v2/chunks/filters-scaleoffset-then-delta",
-    "<f8",
-    [
-        {"id": "fixedscaleoffset", "offset": 1000, "scale": 10, "dtype": "<f8", "astype": "<i4"},
-        {"id": "delta", "dtype": "<i4", "astype": "<i4"},
-    ],
-    ["V2-CHUNK-002"],
-    "v2 filters [fixedscaleoffset <f8 -> <i4, delta <i4] with zlib: decode is zlib, delta, then "
-    "fixedscaleoffset",
-    fill=0.5,
-    compressor=COMPRESSORS["zlib"],
-    values=lambda rng: rng.integers(-10000, 10000, (9, 4)) / 10 + 1000,
-)  # exact under decode
-_filter_case(
-    "v2/chunks/filters-shuffle-zlib",
-    "<f8",
-    [{"id": "shuffle", "elementsize": 8}],
-    ["V2-CHUNK-002"],
-    "v2 filters [shuffle elementsize 8] then zlib: the byte shuffle is undone after decompression",
-    fill=-2.5,
-    compressor=COMPRESSORS["zlib"],
-    check_order=False,
-)
-_filter_case(
-    "v2/chunks/filters-quantize",
-    "<f8",
-    [{"id": "quantize", "digits": 3, "dtype": "<f8"}],
-    ["V2-CHUNK-002"],
-    "v2 filters [quantize digits 3 <f8]: stored values are the quantized ones, read as is",
-    fill=0.0,
-    check_order=False,
-    values=lambda rng: (
-        numcodecs.Quantize(3, "<f8").encode(rng.uniform(-5, 5, (9, 4))).reshape(9, 4)
-    ),
-)
-_filter_case(
-    "v2/chunks/filters-crc32",
-    "<i4",
-    [{"id": "crc32"}],
-    ["V2-CHUNK-002"],
-    "v2 filters [crc32]: each chunk carries numcodecs' CRC-32 prefix, checked and stripped on read",
-    fill=3,
-    check_order=False,
-)
-_filter_case(
-    "v2/chunks/filters-adler32-then-zlib",
-    "<u2",
-    [{"id": "adler32"}],
-    ["V2-CHUNK-002"],
-    "v2 filters [adler32] then zlib: decompress, then verify and strip the Adler-32 prefix",
-    fill=7,
-    compressor=COMPRESSORS["zlib"],
-    check_order=False,
-)
-_filter_case(
-    "v2/chunks/filters-packbits-bool",
-    "|b1",
-    [{"id": "packbits"}],
-    ["V2-CHUNK-002", "V2-DTYPE-003"],
-    "v2 |b1 with filters [packbits]: eight booleans per byte after numcodecs' padding header",
-    fill=False,
-    check_order=False,
-)
-_filter_case(
-    "v2/chunks/filters-delta-zstd-big-endian",
-    ">i8",
-    [{"id": "delta", "dtype": ">i8", "astype": ">i8"}],
-    ["V2-CHUNK-002", "V2-DTYPE-002"],
-    "v2 >i8 with filters [delta >i8] then zstd: big-endian deltas are summed back",
-    fill=0,
-    compressor=COMPRESSORS["zstd"],
-    check_order=False,
-    values=lambda rng: rng.integers(-(2**40), 2**40, (9, 4)).astype(">i8"),
-)
+# fmt: off
+FILTERS = [
+    # case_id, dtype, filters, requirements, description[, options]
+    ("v2/chunks/filters-delta-then-astype", "<i4", [{"id": "delta", "dtype": "<i4", "astype": "<i4"}, {"id": "astype", "encode_dtype": "<i2", "decode_dtype": "<i4"}], ["V2-CHUNK-002", "V2-META-005"], "v2 filters [delta <i4, astype <i4 -> <i2]: decoding applies astype first, then delta (reverse list order)", {"fill": 0, "values": _small_steps}),
+    ("v2/chunks/filters-scaleoffset-then-delta", "<f8", [{"id": "fixedscaleoffset", "offset": 1000, "scale": 10, "dtype": "<f8", "astype": "<i4"}, {"id": "delta", "dtype": "<i4", "astype": "<i4"}], ["V2-CHUNK-002"], "v2 filters [fixedscaleoffset <f8 -> <i4, delta <i4] with zlib: decode is zlib, delta, then fixedscaleoffset", {"fill": 0.5, "compressor": COMPRESSORS["zlib"], "values": lambda rng: rng.integers(-10000, 10000, (9, 4)) / 10 + 1000}),
+    ("v2/chunks/filters-shuffle-zlib", "<f8", [{"id": "shuffle", "elementsize": 8}], ["V2-CHUNK-002"], "v2 filters [shuffle elementsize 8] then zlib: the byte shuffle is undone after decompression", {"fill": -2.5, "compressor": COMPRESSORS["zlib"], "check_order": False}),
+    ("v2/chunks/filters-quantize", "<f8", [{"id": "quantize", "digits": 3, "dtype": "<f8"}], ["V2-CHUNK-002"], "v2 filters [quantize digits 3 <f8]: stored values are the quantized ones, read as is", {"fill": 0.0, "check_order": False, "values": lambda rng: (numcodecs.Quantize(3, "<f8").encode(rng.uniform(-5, 5, (9, 4))).reshape(9, 4))}),
+    ("v2/chunks/filters-crc32", "<i4", [{"id": "crc32"}], ["V2-CHUNK-002"], "v2 filters [crc32]: each chunk carries numcodecs' CRC-32 prefix, checked and stripped on read", {"fill": 3, "check_order": False}),
+    ("v2/chunks/filters-adler32-then-zlib", "<u2", [{"id": "adler32"}], ["V2-CHUNK-002"], "v2 filters [adler32] then zlib: decompress, then verify and strip the Adler-32 prefix", {"fill": 7, "compressor": COMPRESSORS["zlib"], "check_order": False}),
+    ("v2/chunks/filters-packbits-bool", "|b1", [{"id": "packbits"}], ["V2-CHUNK-002", "V2-DTYPE-003"], "v2 |b1 with filters [packbits]: eight booleans per byte after numcodecs' padding header", {"fill": False, "check_order": False}),
+    ("v2/chunks/filters-delta-zstd-big-endian", ">i8", [{"id": "delta", "dtype": ">i8", "astype": ">i8"}], ["V2-CHUNK-002", "V2-DTYPE-002"], "v2 >i8 with filters [delta >i8] then zstd: big-endian deltas are summed back", {"fill": 0, "compressor": COMPRESSORS["zstd"], "check_order": False, "values": lambda rng: rng.integers(-(2**40), 2**40, (9, 4)).astype(">i8")}),
+]
+# fmt: on
+
+each(_filter_case, FILTERS)
 
 
 # ---- reads: each compressor -------------------------------------------------------------------
@@ -344,28 +244,14 @@ def _(w):
     w.expect_array(expected)
 
 
+# fmt: off
 _BLOSC_VARIANTS = [
-    (
-        "blosc-zstd-noshuffle",
-        {"id": "blosc", "cname": "zstd", "clevel": 3, "shuffle": 0, "blocksize": 0},
-        "<f4",
-    ),
-    (
-        "blosc-blosclz-bitshuffle",
-        {"id": "blosc", "cname": "blosclz", "clevel": 9, "shuffle": 2, "blocksize": 0},
-        "<u8",
-    ),
-    (
-        "blosc-zlib-shuffle",
-        {"id": "blosc", "cname": "zlib", "clevel": 1, "shuffle": 1, "blocksize": 0},
-        ">i2",
-    ),
-    (
-        "blosc-lz4hc-small-blocks",
-        {"id": "blosc", "cname": "lz4hc", "clevel": 5, "shuffle": 1, "blocksize": 64},
-        "<f8",
-    ),
+    ("blosc-zstd-noshuffle", {"id": "blosc", "cname": "zstd", "clevel": 3, "shuffle": 0, "blocksize": 0}, "<f4"),
+    ("blosc-blosclz-bitshuffle", {"id": "blosc", "cname": "blosclz", "clevel": 9, "shuffle": 2, "blocksize": 0}, "<u8"),
+    ("blosc-zlib-shuffle", {"id": "blosc", "cname": "zlib", "clevel": 1, "shuffle": 1, "blocksize": 0}, ">i2"),
+    ("blosc-lz4hc-small-blocks", {"id": "blosc", "cname": "lz4hc", "clevel": 5, "shuffle": 1, "blocksize": 64}, "<f8"),
 ]
+# fmt: on
 for _slug, _comp, _typestr in _BLOSC_VARIANTS:
 
     def _build(w, comp=_comp, typestr=_typestr):
@@ -387,117 +273,29 @@ for _slug, _comp, _typestr in _BLOSC_VARIANTS:
 
 # ---- rejects ---------------------------------------------------------------------------------
 _RAW4 = np.arange(1, 5, dtype="<i4").tobytes()
-reject_case(
-    "v2/chunks/reject-unknown-compressor",
-    zarray((4,), (4,), "<i4", 0, compressor={"id": "nonexistent-codec"}),
-    "unknown-codec",
-    ["V2-CHUNK-008"],
-    'v2 compressor {"id": "nonexistent-codec"} with one chunk present is rejected (never returned undecoded)',
-    needs=I4,
-)
-reject_case(
-    "v2/chunks/reject-unknown-filter",
-    zarray((4,), (4,), "<i4", 0, filters=[{"id": "nonexistent-filter"}]),
-    "unknown-codec",
-    ["V2-CHUNK-008"],
-    'v2 filters [{"id": "nonexistent-filter"}] with one chunk present is rejected',
-    needs=I4,
-)
 _RANDOM64 = (
     np.random.default_rng(64).integers(-(2**31), 2**31 - 1, 64, dtype="<i4").tobytes()
 )  # incompressible
-reject_case(
-    "v2/chunks/reject-truncated-zlib",
-    zarray((64,), (64,), "<i4", 0, compressor=COMPRESSORS["zlib"]),
-    "corrupt-chunk",
-    ["V2-CHUNK-001"],
-    "v2 zlib chunk cut to half its stream (the values cannot all be decoded) fails on read",
-    needs=[*I4, "codec:zlib"],
-    stage="read",
-    chunk=False,
-    extra={"0": zlib.compress(_RANDOM64, 1)[: len(zlib.compress(_RANDOM64, 1)) // 2]},
-)
-reject_case(
-    "v2/chunks/reject-zlib-stream-uncompressed",
-    zarray((4,), (4,), "<i4", 0),
-    "corrupt-chunk",
-    ["V2-CHUNK-001", "V2-META-004"],
-    "v2 compressor null but the chunk is a zlib stream (wrong size): reading fails",
-    needs=I4,
-    stage="read",
-    chunk=False,
-    extra={"0": zlib.compress(_RAW4, 1)},
-)
-reject_case(
-    "v2/chunks/reject-gzip-under-zlib",
-    zarray((4,), (4,), "<i4", 0, compressor=COMPRESSORS["zlib"]),
-    "corrupt-chunk",
-    ["V2-CHUNK-001"],
-    "v2 compressor zlib but the chunk is a gzip member: reading fails (lenient readers may sniff gzip)",
-    needs=[*I4, "codec:zlib"],
-    stage="read",
-    chunk=False,
-    extra={"0": gzip.compress(_RAW4, mtime=0)},
-)
-reject_case(
-    "v2/chunks/reject-raw-chunk-short",
-    zarray((4,), (4,), "<i4", 0),
-    "corrupt-chunk",
-    ["V2-CHUNK-005"],
-    "v2 raw chunk of 12 bytes where the full chunk is 16: reading fails (chunks are always full size)",
-    needs=I4,
-    stage="read",
-    chunk=False,
-    extra={"0": _RAW4[:12]},
-)
-reject_case(
-    "v2/chunks/reject-raw-chunk-long",
-    zarray((4,), (4,), "<i4", 0),
-    "corrupt-chunk",
-    ["V2-CHUNK-005"],
-    "v2 raw chunk of 17 bytes where the full chunk is 16: reading fails",
-    needs=I4,
-    stage="read",
-    chunk=False,
-    extra={"0": _RAW4 + b"\x00"},
-)
-reject_case(
-    "v2/chunks/reject-edge-chunk-truncated",
-    zarray((5,), (4,), "<i4", 0),
-    "corrupt-chunk",
-    ["V2-CHUNK-005"],
-    "v2 shape (5,) chunks (4,): the edge chunk stored as one element (N5-style truncation) fails on read",
-    needs=I4,
-    stage="read",
-    chunk=False,
-    extra={"0": _RAW4, "1": np.array([5], "<i4").tobytes()},
-)
 _BLOSC_FRAME = blosc_single_threaded(
     numcodecs.Blosc(cname="lz4", clevel=5, shuffle=1, blocksize=0), np.arange(1, 5, dtype="<i4")
 )
-reject_case(
-    "v2/chunks/reject-blosc-trailing-byte",
-    zarray((4,), (4,), "<i4", 0, compressor=COMPRESSORS["blosc"]),
-    "corrupt-chunk",
-    ["V2-CHUNK-007"],
-    "v2 blosc chunk with one byte appended (header cbytes no longer equals the stored length) fails on read "
-    "(strict readers)",
-    needs=[*I4, "codec:blosc"],
-    stage="read",
-    chunk=False,
-    extra={"0": _BLOSC_FRAME + b"\x00"},
-)  # readers that trust the self-describing header may decode it
-reject_case(
-    "v2/chunks/reject-blosc-nbytes-mismatch",
-    zarray((8,), (8,), "<i4", 0, compressor=COMPRESSORS["blosc"]),
-    "corrupt-chunk",
-    ["V2-CHUNK-007"],
-    "v2 blosc chunk whose header nbytes (16) is half the chunk size (32) fails on read",
-    needs=[*I4, "codec:blosc"],
-    stage="read",
-    chunk=False,
-    extra={"0": _BLOSC_FRAME},
-)
+# fmt: off
+REJECTS = [
+    # case_id, doc_or_bytes, reason, requirements, description[, options]
+    ("v2/chunks/reject-unknown-compressor", zarray((4,), (4,), "<i4", 0, compressor={"id": "nonexistent-codec"}), "unknown-codec", ["V2-CHUNK-008"], 'v2 compressor {"id": "nonexistent-codec"} with one chunk present is rejected (never returned undecoded)', {"needs": I4}),
+    ("v2/chunks/reject-unknown-filter", zarray((4,), (4,), "<i4", 0, filters=[{"id": "nonexistent-filter"}]), "unknown-codec", ["V2-CHUNK-008"], 'v2 filters [{"id": "nonexistent-filter"}] with one chunk present is rejected', {"needs": I4}),
+    ("v2/chunks/reject-truncated-zlib", zarray((64,), (64,), "<i4", 0, compressor=COMPRESSORS["zlib"]), "corrupt-chunk", ["V2-CHUNK-001"], "v2 zlib chunk cut to half its stream (the values cannot all be decoded) fails on read", {"needs": [*I4, "codec:zlib"], "stage": "read", "chunk": False, "extra": {"0": zlib.compress(_RANDOM64, 1)[: len(zlib.compress(_RANDOM64, 1)) // 2]}}),
+    ("v2/chunks/reject-zlib-stream-uncompressed", zarray((4,), (4,), "<i4", 0), "corrupt-chunk", ["V2-CHUNK-001", "V2-META-004"], "v2 compressor null but the chunk is a zlib stream (wrong size): reading fails", {"needs": I4, "stage": "read", "chunk": False, "extra": {"0": zlib.compress(_RAW4, 1)}}),
+    ("v2/chunks/reject-gzip-under-zlib", zarray((4,), (4,), "<i4", 0, compressor=COMPRESSORS["zlib"]), "corrupt-chunk", ["V2-CHUNK-001"], "v2 compressor zlib but the chunk is a gzip member: reading fails (lenient readers may sniff gzip)", {"needs": [*I4, "codec:zlib"], "stage": "read", "chunk": False, "extra": {"0": gzip.compress(_RAW4, mtime=0)}}),
+    ("v2/chunks/reject-raw-chunk-short", zarray((4,), (4,), "<i4", 0), "corrupt-chunk", ["V2-CHUNK-005"], "v2 raw chunk of 12 bytes where the full chunk is 16: reading fails (chunks are always full size)", {"needs": I4, "stage": "read", "chunk": False, "extra": {"0": _RAW4[:12]}}),
+    ("v2/chunks/reject-raw-chunk-long", zarray((4,), (4,), "<i4", 0), "corrupt-chunk", ["V2-CHUNK-005"], "v2 raw chunk of 17 bytes where the full chunk is 16: reading fails", {"needs": I4, "stage": "read", "chunk": False, "extra": {"0": _RAW4 + b"\x00"}}),
+    ("v2/chunks/reject-edge-chunk-truncated", zarray((5,), (4,), "<i4", 0), "corrupt-chunk", ["V2-CHUNK-005"], "v2 shape (5,) chunks (4,): the edge chunk stored as one element (N5-style truncation) fails on read", {"needs": I4, "stage": "read", "chunk": False, "extra": {"0": _RAW4, "1": np.array([5], "<i4").tobytes()}}),
+    ("v2/chunks/reject-blosc-trailing-byte", zarray((4,), (4,), "<i4", 0, compressor=COMPRESSORS["blosc"]), "corrupt-chunk", ["V2-CHUNK-007"], "v2 blosc chunk with one byte appended (header cbytes no longer equals the stored length) fails on read (strict readers)", {"needs": [*I4, "codec:blosc"], "stage": "read", "chunk": False, "extra": {"0": _BLOSC_FRAME + b"\x00"}}),
+    ("v2/chunks/reject-blosc-nbytes-mismatch", zarray((8,), (8,), "<i4", 0, compressor=COMPRESSORS["blosc"]), "corrupt-chunk", ["V2-CHUNK-007"], "v2 blosc chunk whose header nbytes (16) is half the chunk size (32) fails on read", {"needs": [*I4, "codec:blosc"], "stage": "read", "chunk": False, "extra": {"0": _BLOSC_FRAME}}),
+]
+# fmt: on
+
+each(reject_case, REJECTS)
 _CRC = bytearray(numcodecs.CRC32().encode(np.arange(1, 5, dtype="<i4")))
 _CRC[-1] ^= 0x01
 reject_case(
@@ -648,7 +446,8 @@ _MAGIC = {
 }
 for _name in ("zlib", "gzip", "zstd", "lz4", "bz2", "lzma"):
 
-    def _build(w, comp=COMPRESSORS[_name], magic=bytes.fromhex(_MAGIC[_name])):
+    def _build(w, comp=COMPRESSORS[_name], magic_hex=_MAGIC[_name]):
+        magic = bytes.fromhex(magic_hex)
         data = sample(w.rng, (7, 5), "<i8", avoid=np.int64(0))
         w.expect_write(
             metadata=zarray((7, 5), (3, 3), "<i8", 0, compressor=comp),

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..data import sample
 from ..generator import add_case, case
+from .table_kit import each
 from .v2_kit import (
     COMPRESSORS,
     codec_needs,
@@ -68,188 +69,35 @@ def _raw_case(
 
 
 # ---- byte vectors ---------------------------------------------------------------------------
-_raw_case(
-    "v2/dtypes/int16-big-endian-bytes",
-    ">i2",
-    (2,),
-    bytes.fromhex("FFFE 0001"),
-    np.array([-2, 1], ">i2"),
-    ["V2-DTYPE-002", "V2-DTYPE-001", "V2-META-004"],
-    'v2 ">i2" raw chunk bytes FF FE 00 01 read as [-2, 1]',
-)
-_raw_case(
-    "v2/dtypes/int16-little-endian-bytes",
-    "<i2",
-    (2,),
-    bytes.fromhex("FEFF 0100"),
-    np.array([-2, 1], "<i2"),
-    ["V2-DTYPE-002", "V2-DTYPE-001", "V2-META-004"],
-    'v2 "<i2" raw chunk bytes FE FF 01 00 read as [-2, 1]',
-)
-_raw_case(
-    "v2/dtypes/int32-big-endian-bytes",
-    ">i4",
-    (2,),
-    bytes.fromhex("00000001 FFFFFFFE"),
-    np.array([1, -2], ">i4"),
-    ["V2-DTYPE-002", "V2-DTYPE-001"],
-    'v2 ">i4" raw chunk bytes 00000001 FFFFFFFE read as [1, -2]',
-)
-_raw_case(
-    "v2/dtypes/float64-big-endian-bytes",
-    ">f8",
-    (2,),
-    bytes.fromhex("3FF8000000000000 8000000000000000"),
-    np.array([1.5, -0.0], ">f8"),
-    ["V2-DTYPE-002", "V2-DTYPE-001"],
-    'v2 ">f8" raw chunk bytes 3FF8.. 8000.. read as [1.5, -0.0]',
-    fill=0.0,
-)
-_raw_case(
-    "v2/dtypes/bool-bytes",
-    "|b1",
-    (2,),
-    bytes.fromhex("0001"),
-    np.array([False, True]),
-    ["V2-DTYPE-003", "V2-DTYPE-001"],
-    'v2 "|b1" raw chunk bytes 00 01 read as [False, True]',
-    fill=False,
-)
-_raw_case(
-    "v2/dtypes/uint8-bytes",
-    "|u1",
-    (3,),
-    bytes.fromhex("00 7F FF"),
-    np.array([0, 127, 255], "u1"),
-    ["V2-DTYPE-001"],
-    'v2 "|u1" raw chunk bytes 00 7F FF read as [0, 127, 255]',
-    fill=1,
-)
-_raw_case(
-    "v2/dtypes/datetime64-s-86400",
-    "<M8[s]",
-    (1,),
-    struct.pack("<q", 86400),
-    np.array(["1970-01-02T00:00:00"], "<M8[s]"),
-    ["V2-DTYPE-004", "V2-DTYPE-001"],
-    'v2 "<M8[s]" holding the int64 86400 reads as 1970-01-02T00:00:00',
-)
-_raw_case(
-    "v2/dtypes/datetime64-D-big-endian",
-    ">M8[D]",
-    (2,),
-    struct.pack(">qq", 1, -1),
-    np.array(["1970-01-02", "1969-12-31"], ">M8[D]"),
-    ["V2-DTYPE-004", "V2-DTYPE-002"],
-    'v2 ">M8[D]" holding big-endian int64 1 and -1 reads as 1970-01-02 and 1969-12-31',
-)
-_raw_case(
-    "v2/dtypes/timedelta64-ms",
-    "<m8[ms]",
-    (2,),
-    struct.pack("<qq", 1500, -(2**63)),
-    np.array([1500, "NaT"], "<m8[ms]"),
-    ["V2-DTYPE-004"],
-    'v2 "<m8[ms]" holding int64 1500 and int64 min reads as 1500 ms and NaT',
-)
-_raw_case(
-    "v2/dtypes/datetime64-10us-multiplier",
-    "<M8[10us]",
-    (1,),
-    struct.pack("<q", 3),
-    np.array([3], "<M8[10us]"),
-    ["V2-DTYPE-004"],
-    'v2 "<M8[10us]" (a unit multiplier) holding 3 reads as 30 microseconds after the epoch',
-    tier="optional",
-)
-_raw_case(
-    "v2/dtypes/bytes-S5-nul-padded",
-    "|S5",
-    (2,),
-    b"ab\x00\x00\x00abcde",
-    np.array([b"ab", b"abcde"], "S5"),
-    ["V2-DTYPE-005", "V2-DTYPE-001"],
-    'v2 "|S5" element bytes 61 62 00 00 00 read as b"ab" and a full element as b"abcde"',
-)
-_raw_case(
-    "v2/dtypes/unicode-U2-little-endian",
-    "<U2",
-    (2,),
-    bytes.fromhex("61000000 00000000 E9000000 E5650000"),
-    np.array(["a", "\u00e9\u65e5"], "<U2"),
-    ["V2-DTYPE-006"],
-    'v2 "<U2" bytes 61 00 00 00 00 00 00 00 read as "a", a second element as two non-ASCII code points',
-)
-_raw_case(
-    "v2/dtypes/unicode-U2-big-endian",
-    ">U2",
-    (1,),
-    bytes.fromhex("00000061 00000062"),
-    np.array(["ab"], ">U2"),
-    ["V2-DTYPE-006", "V2-DTYPE-002"],
-    'v2 ">U2" bytes 00 00 00 61 00 00 00 62 read as "ab"',
-)
-_raw_case(
-    "v2/dtypes/complex64-bytes",
-    "<c8",
-    (1,),
-    bytes.fromhex("0000803f 00000040"),
-    np.array([1 + 2j], "<c8"),
-    ["V2-DTYPE-009"],
-    'v2 "<c8" bytes 0000803f 00000040 read as 1+2j (real part first)',
-)
-_raw_case(
-    "v2/dtypes/complex128-big-endian-bytes",
-    ">c16",
-    (1,),
-    bytes.fromhex("3FF0000000000000 C000000000000000"),
-    np.array([1 - 2j], ">c16"),
-    ["V2-DTYPE-009", "V2-DTYPE-002"],
-    'v2 ">c16" bytes 3FF0.. C000.. read as 1-2j (each part big-endian)',
-)
-_raw_case(
-    "v2/dtypes/void-V3-opaque",
-    "|V3",
-    (2,),
-    bytes.fromhex("010203 FFFEFD"),
-    np.frombuffer(bytes.fromhex("010203FFFEFD"), "V3"),
-    ["V2-DTYPE-010"],
-    'v2 "|V3" element bytes 01 02 03 and FF FE FD are returned unchanged',
-    tier="optional",
-)
-
 _XYZ = np.dtype([("x", "<f4"), ("y", "<f4"), ("z", "<f4", (2, 2))])
-_raw_case(
-    "v2/dtypes/structured-subarray-itemsize-24",
-    [["x", "<f4"], ["y", "<f4"], ["z", "<f4", [2, 2]]],
-    (2,),
-    struct.pack("<6f", 1, 2, 3, 4, 5, 6) + struct.pack("<6f", -1, -2, -3, -4, -5, -6),
-    np.array([(1, 2, [[3, 4], [5, 6]]), (-1, -2, [[-3, -4], [-5, -6]])], _XYZ),
-    ["V2-DTYPE-007"],
-    'v2 structured [["x","<f4"],["y","<f4"],["z","<f4",[2,2]]]: itemsize 24, z is 2x2 row-major',
-)
-
 _NESTED = np.dtype([("foo", "<f4"), ("bar", [("baz", "<f4"), ("qux", "<i4")])])
-_raw_case(
-    "v2/dtypes/structured-nested-qux-offset-8",
-    [["foo", "<f4"], ["bar", [["baz", "<f4"], ["qux", "<i4"]]]],
-    (2,),
-    struct.pack("<ffi", 1.5, 2.5, 7) + struct.pack("<ffi", -0.5, 8.0, -9),
-    np.array([(1.5, (2.5, 7)), (-0.5, (8.0, -9))], _NESTED),
-    ["V2-DTYPE-008", "V2-DTYPE-007"],
-    'v2 nested structured [["foo","<f4"],["bar",[["baz","<f4"],["qux","<i4"]]]]: itemsize 12, bar.qux at byte 8',
-)
-
 _MIXED = np.dtype([("a", "|u1"), ("b", ">i2"), ("c", "<f8")])
-_raw_case(
-    "v2/dtypes/structured-packed-mixed-order",
-    [["a", "|u1"], ["b", ">i2"], ["c", "<f8"]],
-    (1,),
-    bytes.fromhex("07") + struct.pack(">h", -3) + struct.pack("<d", 0.25),
-    np.array([(7, -3, 0.25)], _MIXED),
-    ["V2-DTYPE-007", "V2-DTYPE-002"],
-    "v2 structured [u1, >i2, <f8] is packed with no padding (itemsize 11) and each field keeps its byte order",
-)
+# fmt: off
+CASES = [
+    # case_id, typestr, shape, raw, expected, requirements, description[, options]
+    ("v2/dtypes/int16-big-endian-bytes", ">i2", (2,), bytes.fromhex("FFFE 0001"), np.array([-2, 1], ">i2"), ["V2-DTYPE-002", "V2-DTYPE-001", "V2-META-004"], 'v2 ">i2" raw chunk bytes FF FE 00 01 read as [-2, 1]'),
+    ("v2/dtypes/int16-little-endian-bytes", "<i2", (2,), bytes.fromhex("FEFF 0100"), np.array([-2, 1], "<i2"), ["V2-DTYPE-002", "V2-DTYPE-001", "V2-META-004"], 'v2 "<i2" raw chunk bytes FE FF 01 00 read as [-2, 1]'),
+    ("v2/dtypes/int32-big-endian-bytes", ">i4", (2,), bytes.fromhex("00000001 FFFFFFFE"), np.array([1, -2], ">i4"), ["V2-DTYPE-002", "V2-DTYPE-001"], 'v2 ">i4" raw chunk bytes 00000001 FFFFFFFE read as [1, -2]'),
+    ("v2/dtypes/float64-big-endian-bytes", ">f8", (2,), bytes.fromhex("3FF8000000000000 8000000000000000"), np.array([1.5, -0.0], ">f8"), ["V2-DTYPE-002", "V2-DTYPE-001"], 'v2 ">f8" raw chunk bytes 3FF8.. 8000.. read as [1.5, -0.0]', {"fill": 0.0}),
+    ("v2/dtypes/bool-bytes", "|b1", (2,), bytes.fromhex("0001"), np.array([False, True]), ["V2-DTYPE-003", "V2-DTYPE-001"], 'v2 "|b1" raw chunk bytes 00 01 read as [False, True]', {"fill": False}),
+    ("v2/dtypes/uint8-bytes", "|u1", (3,), bytes.fromhex("00 7F FF"), np.array([0, 127, 255], "u1"), ["V2-DTYPE-001"], 'v2 "|u1" raw chunk bytes 00 7F FF read as [0, 127, 255]', {"fill": 1}),
+    ("v2/dtypes/datetime64-s-86400", "<M8[s]", (1,), struct.pack("<q", 86400), np.array(["1970-01-02T00:00:00"], "<M8[s]"), ["V2-DTYPE-004", "V2-DTYPE-001"], 'v2 "<M8[s]" holding the int64 86400 reads as 1970-01-02T00:00:00'),
+    ("v2/dtypes/datetime64-D-big-endian", ">M8[D]", (2,), struct.pack(">qq", 1, -1), np.array(["1970-01-02", "1969-12-31"], ">M8[D]"), ["V2-DTYPE-004", "V2-DTYPE-002"], 'v2 ">M8[D]" holding big-endian int64 1 and -1 reads as 1970-01-02 and 1969-12-31'),
+    ("v2/dtypes/timedelta64-ms", "<m8[ms]", (2,), struct.pack("<qq", 1500, -(2**63)), np.array([1500, "NaT"], "<m8[ms]"), ["V2-DTYPE-004"], 'v2 "<m8[ms]" holding int64 1500 and int64 min reads as 1500 ms and NaT'),
+    ("v2/dtypes/datetime64-10us-multiplier", "<M8[10us]", (1,), struct.pack("<q", 3), np.array([3], "<M8[10us]"), ["V2-DTYPE-004"], 'v2 "<M8[10us]" (a unit multiplier) holding 3 reads as 30 microseconds after the epoch', {"tier": "optional"}),
+    ("v2/dtypes/bytes-S5-nul-padded", "|S5", (2,), b"ab\x00\x00\x00abcde", np.array([b"ab", b"abcde"], "S5"), ["V2-DTYPE-005", "V2-DTYPE-001"], 'v2 "|S5" element bytes 61 62 00 00 00 read as b"ab" and a full element as b"abcde"'),
+    ("v2/dtypes/unicode-U2-little-endian", "<U2", (2,), bytes.fromhex("61000000 00000000 E9000000 E5650000"), np.array(["a", "\u00e9\u65e5"], "<U2"), ["V2-DTYPE-006"], 'v2 "<U2" bytes 61 00 00 00 00 00 00 00 read as "a", a second element as two non-ASCII code points'),
+    ("v2/dtypes/unicode-U2-big-endian", ">U2", (1,), bytes.fromhex("00000061 00000062"), np.array(["ab"], ">U2"), ["V2-DTYPE-006", "V2-DTYPE-002"], 'v2 ">U2" bytes 00 00 00 61 00 00 00 62 read as "ab"'),
+    ("v2/dtypes/complex64-bytes", "<c8", (1,), bytes.fromhex("0000803f 00000040"), np.array([1 + 2j], "<c8"), ["V2-DTYPE-009"], 'v2 "<c8" bytes 0000803f 00000040 read as 1+2j (real part first)'),
+    ("v2/dtypes/complex128-big-endian-bytes", ">c16", (1,), bytes.fromhex("3FF0000000000000 C000000000000000"), np.array([1 - 2j], ">c16"), ["V2-DTYPE-009", "V2-DTYPE-002"], 'v2 ">c16" bytes 3FF0.. C000.. read as 1-2j (each part big-endian)'),
+    ("v2/dtypes/void-V3-opaque", "|V3", (2,), bytes.fromhex("010203 FFFEFD"), np.frombuffer(bytes.fromhex("010203FFFEFD"), "V3"), ["V2-DTYPE-010"], 'v2 "|V3" element bytes 01 02 03 and FF FE FD are returned unchanged', {"tier": "optional"}),
+    ("v2/dtypes/structured-subarray-itemsize-24", [["x", "<f4"], ["y", "<f4"], ["z", "<f4", [2, 2]]], (2,), struct.pack("<6f", 1, 2, 3, 4, 5, 6) + struct.pack("<6f", -1, -2, -3, -4, -5, -6), np.array([(1, 2, [[3, 4], [5, 6]]), (-1, -2, [[-3, -4], [-5, -6]])], _XYZ), ["V2-DTYPE-007"], 'v2 structured [["x","<f4"],["y","<f4"],["z","<f4",[2,2]]]: itemsize 24, z is 2x2 row-major'),
+    ("v2/dtypes/structured-nested-qux-offset-8", [["foo", "<f4"], ["bar", [["baz", "<f4"], ["qux", "<i4"]]]], (2,), struct.pack("<ffi", 1.5, 2.5, 7) + struct.pack("<ffi", -0.5, 8.0, -9), np.array([(1.5, (2.5, 7)), (-0.5, (8.0, -9))], _NESTED), ["V2-DTYPE-008", "V2-DTYPE-007"], 'v2 nested structured [["foo","<f4"],["bar",[["baz","<f4"],["qux","<i4"]]]]: itemsize 12, bar.qux at byte 8'),
+    ("v2/dtypes/structured-packed-mixed-order", [["a", "|u1"], ["b", ">i2"], ["c", "<f8"]], (1,), bytes.fromhex("07") + struct.pack(">h", -3) + struct.pack("<d", 0.25), np.array([(7, -3, 0.25)], _MIXED), ["V2-DTYPE-007", "V2-DTYPE-002"], "v2 structured [u1, >i2, <f8] is packed with no padding (itemsize 11) and each field keeps its byte order"),
+]
+# fmt: on
+
+each(_raw_case, CASES)
 
 
 @case(

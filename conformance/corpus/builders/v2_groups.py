@@ -9,6 +9,7 @@ import numpy as np
 
 from ..data import sample
 from ..generator import add_case, case
+from .table_kit import each
 from .v2_kit import COMPRESSORS, dumps, put_array, put_group, reject_case, zarray
 
 I4 = ["dtype:int32"]
@@ -134,55 +135,18 @@ def _(w):
     w.expect_reject("node-not-found")
 
 
-reject_case(
-    "v2/groups/reject-zgroup-zarr-format-3",
-    {"zarr_format": 3},
-    "invalid-zarr-format",
-    ["V2-GROUP-002"],
-    'v2 .zgroup {"zarr_format": 3} is rejected',
-    key=".zgroup",
-    chunk=False,
-    needs=["node:group"],
-)
-reject_case(
-    "v2/groups/reject-zgroup-empty-object",
-    {},
-    "missing-field",
-    ["V2-GROUP-002"],
-    "v2 .zgroup {} (no zarr_format) is rejected",
-    key=".zgroup",
-    chunk=False,
-    needs=["node:group"],
-)
-reject_case(
-    "v2/groups/reject-zgroup-not-json",
-    b'{"zarr_format": 2',
-    "invalid-json",
-    ["V2-GROUP-002"],
-    "v2 .zgroup that is not JSON (unterminated object) is rejected",
-    key=".zgroup",
-    chunk=False,
-    needs=["node:group"],
-)
-reject_case(
-    "v2/groups/reject-zgroup-list",
-    b"[2]",
-    "invalid-metadata",
-    ["V2-GROUP-002"],
-    "v2 .zgroup that is a JSON list is rejected",
-    key=".zgroup",
-    chunk=False,
-    needs=["node:group"],
-)
-reject_case(
-    "v2/groups/reject-array-and-group",
-    zarray((4,), (4,), "<i4", 0),
-    "invalid-node-type",
-    ["V2-GROUP-001"],
-    "v2 node with both .zarray and .zgroup is rejected (it cannot be both)",
-    needs=I4,
-    extra={".zgroup": dumps(GROUP_DOC)},
-)
+# fmt: off
+REJECTS = [
+    # case_id, doc_or_bytes, reason, requirements, description[, options]
+    ("v2/groups/reject-zgroup-zarr-format-3", {"zarr_format": 3}, "invalid-zarr-format", ["V2-GROUP-002"], 'v2 .zgroup {"zarr_format": 3} is rejected', {"key": ".zgroup", "chunk": False, "needs": ["node:group"]}),
+    ("v2/groups/reject-zgroup-empty-object", {}, "missing-field", ["V2-GROUP-002"], "v2 .zgroup {} (no zarr_format) is rejected", {"key": ".zgroup", "chunk": False, "needs": ["node:group"]}),
+    ("v2/groups/reject-zgroup-not-json", b'{"zarr_format": 2', "invalid-json", ["V2-GROUP-002"], "v2 .zgroup that is not JSON (unterminated object) is rejected", {"key": ".zgroup", "chunk": False, "needs": ["node:group"]}),
+    ("v2/groups/reject-zgroup-list", b"[2]", "invalid-metadata", ["V2-GROUP-002"], "v2 .zgroup that is a JSON list is rejected", {"key": ".zgroup", "chunk": False, "needs": ["node:group"]}),
+    ("v2/groups/reject-array-and-group", zarray((4,), (4,), "<i4", 0), "invalid-node-type", ["V2-GROUP-001"], "v2 node with both .zarray and .zgroup is rejected (it cannot be both)", {"needs": I4, "extra": {".zgroup": dumps(GROUP_DOC)}}),
+]
+# fmt: on
+
+each(reject_case, REJECTS)
 
 # ---- paths with '.' or '..' segments (V2-KEY-005): the store holds arrays where a resolver that
 # normalised them away would land, so only a reader that raises passes ----------------------
@@ -374,27 +338,15 @@ def _(w):
     w.expect_group(attributes={}, members={"sub": "group"})
 
 
-reject_case(
-    "v2/attributes/reject-list",
-    [1, 2],
-    "invalid-attributes",
-    ["V2-ATTR-001"],
-    "v2 array whose .zattrs is a JSON list, not an object, is rejected",
-    key=".zattrs",
-    needs=I4,
-    extra={".zarray": dumps(zarray((4,), (4,), "<i4", 0))},
-)
-reject_case(
-    "v2/attributes/reject-not-json",
-    b"{'a': 1}",
-    "invalid-json",
-    ["V2-ATTR-001"],
-    "v2 group whose .zattrs is not JSON (single quotes) is rejected",
-    key=".zattrs",
-    chunk=False,
-    needs=["node:group"],
-    extra={".zgroup": dumps(GROUP_DOC)},
-)
+# fmt: off
+ATTRIBUTE_REJECTS = [
+    # case_id, doc_or_bytes, reason, requirements, description[, options]
+    ("v2/attributes/reject-list", [1, 2], "invalid-attributes", ["V2-ATTR-001"], "v2 array whose .zattrs is a JSON list, not an object, is rejected", {"key": ".zattrs", "needs": I4, "extra": {".zarray": dumps(zarray((4,), (4,), "<i4", 0))}}),
+    ("v2/attributes/reject-not-json", b"{'a': 1}", "invalid-json", ["V2-ATTR-001"], "v2 group whose .zattrs is not JSON (single quotes) is rejected", {"key": ".zattrs", "chunk": False, "needs": ["node:group"], "extra": {".zgroup": dumps(GROUP_DOC)}}),
+]
+# fmt: on
+
+each(reject_case, ATTRIBUTE_REJECTS)
 
 
 # ---- consolidated metadata (zarr-python convention, optional) -------------------------------
@@ -486,91 +438,22 @@ def _under(prefix: str, names=(".zarray", *_CHUNKS)) -> list[str]:
     return [f"{prefix}/{n}" for n in names]
 
 
-_write_array(
-    "v2/keys/write-backslash",
-    "foo\\bar",
-    "v2 write of an array at foo\\bar: keys foo/bar/.zarray and "
-    "foo/bar/0.0..., never under foo\\bar",
-    ["V2-KEY-001", "V2-GROUP-004"],
-    required=[".zgroup", "foo/.zgroup", *_under("foo/bar")],
-    forbidden=_under("foo\\bar"),
-    needs=["node:group"],
-)
-_write_array(
-    "v2/keys/write-leading-slash",
-    "/foo",
-    "v2 write of an array at /foo: keys foo/.zarray and foo/0.0..., never /foo/...",
-    ["V2-KEY-002"],
-    required=_under("foo"),
-    forbidden=_under("/foo"),
-)
-_write_array(
-    "v2/keys/write-trailing-slash",
-    "foo/",
-    "v2 write of an array at foo/: keys foo/.zarray and foo/0.0..., never foo//...",
-    ["V2-KEY-003"],
-    required=_under("foo"),
-    forbidden=_under("foo/"),
-)
-_write_array(
-    "v2/keys/write-double-slash",
-    "foo//bar",
-    "v2 write of an array at foo//bar: keys foo/bar/.zarray..., never foo//bar/...",
-    ["V2-KEY-004", "V2-GROUP-004"],
-    required=[".zgroup", "foo/.zgroup", *_under("foo/bar")],
-    forbidden=_under("foo//bar"),
-    needs=["node:group"],
-)
-_write_array(
-    "v2/keys/write-nested-prefix",
-    "foo/bar",
-    "v2 write of an array at foo/bar: keys foo/bar/.zarray and "
-    "foo/bar/0.0 (the normalised path plus '/'), no chunk at the root",
-    ["V2-KEY-006", "V2-CHUNK-003"],
-    required=_under("foo/bar"),
-    forbidden=_CHUNKS + [".zarray", "foo/.zarray"],
-)
-_write_array(
-    "v2/keys/write-ascii-keys-unicode-attributes",
-    "",
-    "v2 write of a root array with non-ASCII attribute values: the keys are exactly .zarray, .zattrs and the "
-    "four chunks (all ASCII)",
-    ["V2-STORE-001", "V2-ATTR-003"],
-    keys=[".zarray", ".zattrs", *_CHUNKS],
-    attributes={"title": "Gr\u00fc\u00dfe \u65e5\u672c", "\u00e9": 1},
-    needs=["feature:attributes"],
-)
-_write_array(
-    "v2/groups/write-array-ancestors",
-    "a/b/c",
-    "v2 write of an array at a/b/c in an empty store creates "
-    '.zgroup, a/.zgroup and a/b/.zgroup, each exactly {"zarr_format": 2}',
-    ["V2-GROUP-004", "V2-GROUP-002"],
-    required=[".zgroup", "a/.zgroup", "a/b/.zgroup", *_under("a/b/c")],
-    forbidden=["a/b/c/.zgroup", ".zarray", "a/.zarray", "a/b/.zarray"],
-    documents={".zgroup": GROUP_DOC, "a/.zgroup": GROUP_DOC, "a/b/.zgroup": GROUP_DOC},
-    needs=["node:group"],
-)
-_write_array(
-    "v2/attributes/write-spec-example",
-    "data",
-    "v2 write of an array with attributes "
-    '{"foo": 42, "bar": "apples", "baz": [1, 2, 3, 4]}: data/.zattrs holds exactly that object',
-    ["V2-ATTR-001"],
-    required=["data/.zattrs"],
-    attributes=SPEC_ATTRS,
-    needs=["feature:attributes"],
-)
-_write_array(
-    "v2/attributes/write-unicode-nested",
-    "",
-    'v2 write of an array with attributes {"ü": [null, {"a": '
-    '[1.5, "x"]}]}: .zattrs holds the same JSON value',
-    ["V2-ATTR-003", "V2-ATTR-001"],
-    required=[".zattrs"],
-    attributes=UNICODE_ATTRS,
-    needs=["feature:attributes"],
-)
+# fmt: off
+ARRAY_WRITES = [
+    # case_id, path, description, requirements[, options]
+    ("v2/keys/write-backslash", "foo\\bar", "v2 write of an array at foo\\bar: keys foo/bar/.zarray and foo/bar/0.0..., never under foo\\bar", ["V2-KEY-001", "V2-GROUP-004"], {"required": [".zgroup", "foo/.zgroup", *_under("foo/bar")], "forbidden": _under("foo\\bar"), "needs": ["node:group"]}),
+    ("v2/keys/write-leading-slash", "/foo", "v2 write of an array at /foo: keys foo/.zarray and foo/0.0..., never /foo/...", ["V2-KEY-002"], {"required": _under("foo"), "forbidden": _under("/foo")}),
+    ("v2/keys/write-trailing-slash", "foo/", "v2 write of an array at foo/: keys foo/.zarray and foo/0.0..., never foo//...", ["V2-KEY-003"], {"required": _under("foo"), "forbidden": _under("foo/")}),
+    ("v2/keys/write-double-slash", "foo//bar", "v2 write of an array at foo//bar: keys foo/bar/.zarray..., never foo//bar/...", ["V2-KEY-004", "V2-GROUP-004"], {"required": [".zgroup", "foo/.zgroup", *_under("foo/bar")], "forbidden": _under("foo//bar"), "needs": ["node:group"]}),
+    ("v2/keys/write-nested-prefix", "foo/bar", "v2 write of an array at foo/bar: keys foo/bar/.zarray and foo/bar/0.0 (the normalised path plus '/'), no chunk at the root", ["V2-KEY-006", "V2-CHUNK-003"], {"required": _under("foo/bar"), "forbidden": _CHUNKS + [".zarray", "foo/.zarray"]}),
+    ("v2/keys/write-ascii-keys-unicode-attributes", "", "v2 write of a root array with non-ASCII attribute values: the keys are exactly .zarray, .zattrs and the four chunks (all ASCII)", ["V2-STORE-001", "V2-ATTR-003"], {"keys": [".zarray", ".zattrs", *_CHUNKS], "attributes": {"title": "Gr\u00fc\u00dfe \u65e5\u672c", "\u00e9": 1}, "needs": ["feature:attributes"]}),
+    ("v2/groups/write-array-ancestors", "a/b/c", "v2 write of an array at a/b/c in an empty store creates " '.zgroup, a/.zgroup and a/b/.zgroup, each exactly {"zarr_format": 2}', ["V2-GROUP-004", "V2-GROUP-002"], {"required": [".zgroup", "a/.zgroup", "a/b/.zgroup", *_under("a/b/c")], "forbidden": ["a/b/c/.zgroup", ".zarray", "a/.zarray", "a/b/.zarray"], "documents": {".zgroup": GROUP_DOC, "a/.zgroup": GROUP_DOC, "a/b/.zgroup": GROUP_DOC}, "needs": ["node:group"]}),
+    ("v2/attributes/write-spec-example", "data", "v2 write of an array with attributes " '{"foo": 42, "bar": "apples", "baz": [1, 2, 3, 4]}: data/.zattrs holds exactly that object', ["V2-ATTR-001"], {"required": ["data/.zattrs"], "attributes": SPEC_ATTRS, "needs": ["feature:attributes"]}),
+    ("v2/attributes/write-unicode-nested", "", 'v2 write of an array with attributes {"ü": [null, {"a": [1.5, "x"]}]}: .zattrs holds the same JSON value', ["V2-ATTR-003", "V2-ATTR-001"], {"required": [".zattrs"], "attributes": UNICODE_ATTRS, "needs": ["feature:attributes"]}),
+]
+# fmt: on
+
+each(_write_array, ARRAY_WRITES)
 
 
 def _write_group(
@@ -608,33 +491,13 @@ def _write_group(
     )
 
 
-_write_group(
-    "v2/groups/write-root-group",
-    "",
-    'v2 write of a root group: .zgroup is exactly {"zarr_format": 2}',
-    ["V2-GROUP-002"],
-    required=[".zgroup"],
-    forbidden=[".zarray"],
-    documents={".zgroup": GROUP_DOC},
-)
-_write_group(
-    "v2/groups/write-group-ancestors",
-    "a/b",
-    "v2 write of group a/b in an empty store creates .zgroup, "
-    'a/.zgroup and a/b/.zgroup, each exactly {"zarr_format": 2}',
-    ["V2-GROUP-003", "V2-GROUP-002"],
-    required=[".zgroup", "a/.zgroup", "a/b/.zgroup"],
-    forbidden=[".zarray", "a/.zarray", "a/b/.zarray"],
-    documents={".zgroup": GROUP_DOC, "a/.zgroup": GROUP_DOC, "a/b/.zgroup": GROUP_DOC},
-)
-_write_group(
-    "v2/attributes/write-group-attributes",
-    "g",
-    "v2 write of group g with attributes: g/.zattrs holds them "
-    'and g/.zgroup stays exactly {"zarr_format": 2}',
-    ["V2-ATTR-001", "V2-GROUP-002"],
-    required=["g/.zgroup", "g/.zattrs"],
-    attributes={"a": {"b": [1, 2.5, None]}, "c": "text"},
-    documents={"g/.zgroup": GROUP_DOC},
-    needs=["feature:attributes"],
-)
+# fmt: off
+GROUP_WRITES = [
+    # case_id, path, description, requirements[, options]
+    ("v2/groups/write-root-group", "", 'v2 write of a root group: .zgroup is exactly {"zarr_format": 2}', ["V2-GROUP-002"], {"required": [".zgroup"], "forbidden": [".zarray"], "documents": {".zgroup": GROUP_DOC}}),
+    ("v2/groups/write-group-ancestors", "a/b", "v2 write of group a/b in an empty store creates .zgroup, " 'a/.zgroup and a/b/.zgroup, each exactly {"zarr_format": 2}', ["V2-GROUP-003", "V2-GROUP-002"], {"required": [".zgroup", "a/.zgroup", "a/b/.zgroup"], "forbidden": [".zarray", "a/.zarray", "a/b/.zarray"], "documents": {".zgroup": GROUP_DOC, "a/.zgroup": GROUP_DOC, "a/b/.zgroup": GROUP_DOC}}),
+    ("v2/attributes/write-group-attributes", "g", "v2 write of group g with attributes: g/.zattrs holds them " 'and g/.zgroup stays exactly {"zarr_format": 2}', ["V2-ATTR-001", "V2-GROUP-002"], {"required": ["g/.zgroup", "g/.zattrs"], "attributes": {"a": {"b": [1, 2.5, None]}, "c": "text"}, "documents": {"g/.zgroup": GROUP_DOC}, "needs": ["feature:attributes"]}),
+]
+# fmt: on
+
+each(_write_group, GROUP_WRITES)

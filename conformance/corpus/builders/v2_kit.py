@@ -18,7 +18,7 @@ import numcodecs
 import numpy as np
 
 from ..chunking import grid, junk_block, region
-from ..generator import add_case
+from .table_kit import add_reject
 
 # The compressors of the bulk matrix, with fixed settings (numcodecs configs as zarr-python writes them).
 COMPRESSORS: dict[str, dict | None] = {
@@ -262,7 +262,7 @@ def reject_case(
     `key`, the valid ancestors, one stored chunk `0` of four <i4 values (so that a reader that
     wrongly accepts the metadata has data to return) and any extra keys."""
 
-    def build(w):
+    def fill(w):
         prefix = prefix_of(node)
         put_ancestors(w, node)
         w.put(
@@ -273,17 +273,17 @@ def reject_case(
             w.put(prefix + "0", np.arange(1, 5, dtype="<i4").tobytes())
         for k, v in (extra or {}).items():
             w.put(k, v)
-        w.node = node
-        w.expect_reject(reason, stage)
 
-    add_case(
+    add_reject(
         case_id,
-        kind="reject",
-        build=build,
+        fill,
+        reason,
+        requirements,
+        description,
+        node=node,
         needs=needs,
         tier=tier,
-        requirements=requirements,
-        description=description,
+        stage=stage,
     )
 
 

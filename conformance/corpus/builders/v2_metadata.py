@@ -9,6 +9,7 @@ import numpy as np
 
 from ..data import sample
 from ..generator import add_case, case
+from .table_kit import array, each, hand_case
 from .v2_kit import COMPRESSORS, dumps, put_array, reject_case, zarray
 
 I4 = ["dtype:int32"]
@@ -22,19 +23,17 @@ def _valid(**changes) -> dict:
 
 
 # ---- reads -----------------------------------------------------------------------------------
-@case(
-    "v2/metadata/compressor-null-raw",
-    kind="read",
-    needs=I4,
-    requirements=["V2-META-004", "V2-CHUNK-005"],
-    description="v2 <i4 (6,) in (4,) chunks, compressor null: chunk files are the raw little-endian values, "
-    "the edge chunk's overhang holds junk",
-)
-def _(w):
-    w.put(".zarray", dumps(zarray((6,), (4,), "<i4", 0)))
-    w.put("0", np.array([1, -2, 3, 2**31 - 1], "<i4").tobytes())
-    w.put("1", np.array([-(2**31), 6, 0x7F7F7F7F, 0x7F7F7F7F], "<i4").tobytes())
-    w.expect_array(np.array([1, -2, 3, 2**31 - 1, -(2**31), 6], "<i4"))
+# fmt: off
+HAND_BUILT = [
+    # case id, needs, requirements, description, the store key by key, what it must do[, options]
+    ("v2/metadata/compressor-null-raw", I4, ["V2-META-004", "V2-CHUNK-005"], "v2 <i4 (6,) in (4,) chunks, compressor null: chunk files are the raw little-endian values, the edge chunk's overhang holds junk", {".zarray": dumps(zarray((6,), (4,), "<i4", 0)), "0": np.array([1, -2, 3, 2**31 - 1], "<i4").tobytes(), "1": np.array([-(2**31), 6, 0x7F7F7F7F, 0x7F7F7F7F], "<i4").tobytes()}, array(np.array([1, -2, 3, 2**31 - 1, -(2**31), 6], "<i4"))),
+    ("v2/metadata/compact-json-reordered", I4, ["V2-META-001"], "v2 .zarray as compact one-line JSON with the keys in an unusual order reads the same", {".zarray": b'{"order":"C","filters":null,"fill_value":9,"zarr_format":2,"dtype":"<i4",' b'"compressor":null,"chunks":[3],"shape":[5]}', "0": np.array([1, 2, 3], "<i4").tobytes()}, array(np.array([1, 2, 3, 9, 9], "<i4"))),
+    ("v2/metadata/zero-dimensional", [*I4, "feature:0d"], ["V2-META-003", "V2-CHUNK-003"], "v2 0-d array: shape [] and chunks [] with its single chunk at key 0 (zarr-python's convention)", {".zarray": dumps(zarray((), (), "<i4", 0)), "0": np.array(-77, "<i4").tobytes()}, array(np.array(-77, "<i4")), {"tier": "optional"}),
+    ("v2/metadata/zero-length-dimension", [*I4, "feature:zero-length"], ["V2-META-003"], "v2 array of shape [0, 3] in (2, 2) chunks reads as an empty (0, 3) array; a stray chunk 0.0 is ignored", {".zarray": dumps(zarray((0, 3), (2, 2), "<i4", 0)), "0.0": np.arange(4, dtype="<i4").tobytes()}, array(np.zeros((0, 3), "<i4")), {"tier": "optional"}),
+]
+# fmt: on
+
+each(hand_case, HAND_BUILT)
 
 
 @case(
@@ -131,280 +130,69 @@ def _(w):
     w.expect_array(np.array([[1, 2], [3, 4]], "<i4"))
 
 
-@case(
-    "v2/metadata/compact-json-reordered",
-    kind="read",
-    needs=I4,
-    requirements=["V2-META-001"],
-    description="v2 .zarray as compact one-line JSON with the keys in an unusual order reads the same",
-)
-def _(w):
-    w.put(
-        ".zarray",
-        b'{"order":"C","filters":null,"fill_value":9,"zarr_format":2,"dtype":"<i4",'
-        b'"compressor":null,"chunks":[3],"shape":[5]}',
-    )
-    w.put("0", np.array([1, 2, 3], "<i4").tobytes())
-    w.expect_array(np.array([1, 2, 3, 9, 9], "<i4"))
+# ---- rejects: one fault in .zarray, beside a valid chunk ------------------------------------
+def _without(key: str) -> dict:
+    doc = _valid()
+    del doc[key]
+    return doc
 
 
-@case(
-    "v2/metadata/zero-dimensional",
-    kind="read",
-    needs=[*I4, "feature:0d"],
-    tier="optional",
-    requirements=["V2-META-003", "V2-CHUNK-003"],
-    description="v2 0-d array: shape [] and chunks [] with its single chunk at key 0 (zarr-python's convention)",
-)
-def _(w):
-    w.put(".zarray", dumps(zarray((), (), "<i4", 0)))
-    w.put("0", np.array(-77, "<i4").tobytes())
-    w.expect_array(np.array(-77, "<i4"))
-
-
-@case(
-    "v2/metadata/zero-length-dimension",
-    kind="read",
-    needs=[*I4, "feature:zero-length"],
-    tier="optional",
-    requirements=["V2-META-003"],
-    description="v2 array of shape [0, 3] in (2, 2) chunks reads as an empty (0, 3) array; a stray chunk 0.0 is ignored",
-)
-def _(w):
-    w.put(".zarray", dumps(zarray((0, 3), (2, 2), "<i4", 0)))
-    w.put("0.0", np.arange(4, dtype="<i4").tobytes())
-    w.expect_array(np.zeros((0, 3), "<i4"))
-
-
-# ---- rejects: required keys and their types ---------------------------------------------------
-for _key in (
-    "zarr_format",
-    "shape",
-    "chunks",
-    "dtype",
-    "compressor",
-    "fill_value",
-    "order",
-    "filters",
-):
-    _doc = _valid()
-    del _doc[_key]
-    reject_case(
-        f"v2/metadata/reject-missing-{_key.replace('_', '-')}",
-        _doc,
-        "missing-field",
-        ["V2-META-001"],
-        f"v2 .zarray without the required key {_key!r} is rejected",
-        needs=I4,
-    )
-
-_R = [  # (slug, changes, reason, requirement, description); tiers: questions.RULES
-    ("zarr-format-3", {"zarr_format": 3}, "invalid-zarr-format", "V2-META-002", "zarr_format 3"),
-    (
-        "zarr-format-string",
-        {"zarr_format": "2"},
-        "invalid-zarr-format",
-        "V2-META-002",
-        'zarr_format "2" (a string)',
-    ),
-    ("zarr-format-1", {"zarr_format": 1}, "invalid-zarr-format", "V2-META-002", "zarr_format 1"),
-    (
-        "zarr-format-float",
-        {"zarr_format": 2.0},
-        "invalid-zarr-format",
-        "V2-META-002",
-        "zarr_format 2.0 (not an integer literal)",
-    ),
-    (
-        "shape-chunks-rank",
-        {"shape": [10, 10], "chunks": [5]},
-        "invalid-chunk-shape",
-        "V2-META-003",
-        "shape [10, 10] with chunks [5]",
-    ),
-    ("chunks-zero", {"chunks": [0]}, "invalid-chunk-shape", "V2-META-003", "chunks [0]"),
-    ("chunks-null", {"chunks": None}, "invalid-chunk-shape", "V2-META-003", "chunks null"),
-    ("shape-negative", {"shape": [-4]}, "invalid-shape", "V2-META-003", "shape [-4]"),
-    ("shape-string", {"shape": "4"}, "invalid-shape", "V2-META-003", 'shape "4" (not a list)'),
-    ("shape-fraction", {"shape": [4.5]}, "invalid-shape", "V2-META-003", "shape [4.5]"),
-    (
-        "compressor-without-id",
-        {"compressor": {"level": 1}},
-        "invalid-codec",
-        "V2-META-004",
-        'compressor {"level": 1} (no "id")',
-    ),
-    (
-        "compressor-string",
-        {"compressor": "zlib"},
-        "invalid-codec",
-        "V2-META-004",
-        'compressor "zlib" (a string, not an object)',
-    ),
-    (
-        "filters-entry-without-id",
-        {"filters": [{"dtype": "<f8"}]},
-        "invalid-codec",
-        "V2-META-005",
-        'filters [{"dtype": "<f8"}] (an entry without "id")',
-    ),
-    (
-        "filters-object",
-        {"filters": {"id": "delta", "dtype": "<i4"}},
-        "invalid-codec",
-        "V2-META-005",
-        "filters as one object instead of a list",
-    ),
-    (
-        "filters-string-entry",
-        {"filters": ["delta"]},
-        "invalid-codec",
-        "V2-META-005",
-        'filters ["delta"] (an entry that is not an object)',
-    ),
-    ("order-A", {"order": "A"}, "invalid-order", "V2-META-006", 'order "A"'),
-    ("order-lowercase", {"order": "c"}, "invalid-order", "V2-META-006", 'order "c" (lower case)'),
-    ("order-null", {"order": None}, "invalid-order", "V2-META-006", "order null"),
-    (
-        "dimension-separator-dash",
-        {"dimension_separator": "-"},
-        "invalid-chunk-key-encoding",
-        "V2-META-007",
-        'dimension_separator "-"',
-    ),
-    (
-        "dimension-separator-empty",
-        {"dimension_separator": ""},
-        "invalid-chunk-key-encoding",
-        "V2-META-007",
-        'dimension_separator "" (empty)',
-    ),
-    # data types
-    (
-        "dtype-no-byte-order",
-        {"dtype": "i4"},
-        "invalid-data-type",
-        "V2-DTYPE-001",
-        'dtype "i4" without a byte-order character (lenient readers may accept it)',
-    ),
-    (
-        "dtype-pipe-multibyte",
-        {"dtype": "|i4"},
-        "invalid-data-type",
-        "V2-DTYPE-001",
-        'dtype "|i4" ("not relevant" byte order on a 4-byte integer)',
-    ),
-    (
-        "dtype-size-3",
-        {"dtype": "<i3"},
-        "invalid-data-type",
-        "V2-DTYPE-001",
-        'dtype "<i3" (no 3-byte integer)',
-    ),
-    (
-        "dtype-unknown-kind",
-        {"dtype": "<x4"},
-        "invalid-data-type",
-        "V2-DTYPE-001",
-        'dtype "<x4" (unknown kind x)',
-    ),
-    ("dtype-number", {"dtype": 4}, "invalid-data-type", "V2-DTYPE-001", "dtype 4 (a number)"),
-    ("dtype-empty", {"dtype": ""}, "invalid-data-type", "V2-DTYPE-001", 'dtype "" (empty)'),
-    (
-        "dtype-datetime-no-unit",
-        {"dtype": "<M8", "fill_value": None},
-        "invalid-data-type",
-        "V2-DTYPE-004",
-        'dtype "<M8" without a unit',
-    ),
-    (
-        "dtype-timedelta-bad-unit",
-        {"dtype": "<m8[parsec]", "fill_value": None},
-        "invalid-data-type",
-        "V2-DTYPE-004",
-        'dtype "<m8[parsec]" (not a NumPy time unit)',
-    ),
-    (
-        "dtype-field-negative-shape",
-        {"dtype": [["a", "<i2", [-1]]], "fill_value": None},
-        "invalid-data-type",
-        "V2-DTYPE-007",
-        'structured dtype [["a","<i2",[-1]]] (negative subarray shape)',
-    ),
-    (
-        "dtype-field-name-number",
-        {"dtype": [[1, "<i4"]], "fill_value": None},
-        "invalid-data-type",
-        "V2-DTYPE-007",
-        'structured dtype [[1, "<i4"]] (the field name is not a string)',
-    ),
-    (
-        "dtype-field-repeated",
-        {"dtype": [["a", "<i2"], ["a", "<i2"]], "fill_value": None},
-        "invalid-data-type",
-        "V2-DTYPE-007",
-        'structured dtype with the field name "a" twice',
-    ),
-    (
-        "dtype-field-four-members",
-        {"dtype": [["a", "<i2", [2], "x"]], "fill_value": None},
-        "invalid-data-type",
-        "V2-DTYPE-007",
-        'structured field ["a","<i2",[2],"x"] with four members',
-    ),
-]
-for _slug, _changes, _reason, _req, _what in _R:
-    reject_case(
-        f"v2/metadata/reject-{_slug}",
-        _valid(**_changes),
-        _reason,
-        [_req],
-        f"v2 .zarray with {_what} is rejected",
-        needs=I4,
-    )
-
-# JSON-level faults
 _TEXT = dumps(_valid()).decode("ascii")
-reject_case(
-    "v2/metadata/reject-not-json",
-    _TEXT.replace('"order": "C"', '"order": "C",', 1).encode("ascii"),
-    "invalid-json",
-    ["V2-META-001"],
-    "v2 .zarray that is not JSON (a trailing comma) is rejected",
-    needs=I4,
-)
-reject_case(
-    "v2/metadata/reject-json-array",
-    b"[2, [4], [4]]",
-    "invalid-metadata",
-    ["V2-META-001"],
-    "v2 .zarray that is a JSON array, not an object, is rejected",
-    needs=I4,
-)
-reject_case(
-    "v2/metadata/reject-invalid-utf8",
-    _TEXT.replace('"order": "C"', '"order": "C", "x": "\xff"').encode("latin-1"),
-    "invalid-json",
-    ["V2-META-001"],
-    "v2 .zarray with a byte that is not UTF-8 (0xFF in a string) is rejected",
-    needs=I4,
-)
-reject_case(
-    "v2/metadata/reject-bare-nan-token",
-    dumps(zarray((4,), (4,), "<f8", "NaN")).replace(b'"NaN"', b"NaN"),
-    "invalid-json",
-    ["V2-META-009", "V2-FILL-001"],
-    "v2 .zarray with a bare NaN token as fill_value (not JSON; lenient readers may accept it) is rejected",
-    needs=["dtype:float64"],
-)
-reject_case(
-    "v2/metadata/reject-duplicate-key",
-    _TEXT.replace('"order": "C"', '"order": "C", "order": "F"').encode(),
-    "invalid-json",
-    ["V2-META-001"],
-    "v2 .zarray with the key order twice (C then F) is rejected",
-    needs=I4,
-)
+_NAN_TOKEN = dumps(zarray((4,), (4,), "<f8", "NaN")).replace(b'"NaN"', b"NaN")
+
+# fmt: off
+REJECTS = [
+    # slug, reason, requirements, description, the document (a dict or raw bytes)[, needs]
+    *[(f"missing-{key.replace('_', '-')}", "missing-field", "V2-META-001", f"v2 .zarray without the required key {key!r} is rejected", _without(key))
+      for key in ("zarr_format", "shape", "chunks", "dtype", "compressor", "fill_value", "order", "filters")],
+    # "v2 .zarray with <what> is rejected"; tiers: questions.RULES
+    *[(slug, reason, req, f"v2 .zarray with {what} is rejected", _valid(**changes)) for slug, changes, reason, req, what in [
+        ("zarr-format-3", {"zarr_format": 3}, "invalid-zarr-format", "V2-META-002", "zarr_format 3"),
+        ("zarr-format-string", {"zarr_format": "2"}, "invalid-zarr-format", "V2-META-002", 'zarr_format "2" (a string)'),
+        ("zarr-format-1", {"zarr_format": 1}, "invalid-zarr-format", "V2-META-002", "zarr_format 1"),
+        ("zarr-format-float", {"zarr_format": 2.0}, "invalid-zarr-format", "V2-META-002", "zarr_format 2.0 (not an integer literal)"),
+        ("shape-chunks-rank", {"shape": [10, 10], "chunks": [5]}, "invalid-chunk-shape", "V2-META-003", "shape [10, 10] with chunks [5]"),
+        ("chunks-zero", {"chunks": [0]}, "invalid-chunk-shape", "V2-META-003", "chunks [0]"),
+        ("chunks-null", {"chunks": None}, "invalid-chunk-shape", "V2-META-003", "chunks null"),
+        ("shape-negative", {"shape": [-4]}, "invalid-shape", "V2-META-003", "shape [-4]"),
+        ("shape-string", {"shape": "4"}, "invalid-shape", "V2-META-003", 'shape "4" (not a list)'),
+        ("shape-fraction", {"shape": [4.5]}, "invalid-shape", "V2-META-003", "shape [4.5]"),
+        ("compressor-without-id", {"compressor": {"level": 1}}, "invalid-codec", "V2-META-004", 'compressor {"level": 1} (no "id")'),
+        ("compressor-string", {"compressor": "zlib"}, "invalid-codec", "V2-META-004", 'compressor "zlib" (a string, not an object)'),
+        ("filters-entry-without-id", {"filters": [{"dtype": "<f8"}]}, "invalid-codec", "V2-META-005", 'filters [{"dtype": "<f8"}] (an entry without "id")'),
+        ("filters-object", {"filters": {"id": "delta", "dtype": "<i4"}}, "invalid-codec", "V2-META-005", "filters as one object instead of a list"),
+        ("filters-string-entry", {"filters": ["delta"]}, "invalid-codec", "V2-META-005", 'filters ["delta"] (an entry that is not an object)'),
+        ("order-A", {"order": "A"}, "invalid-order", "V2-META-006", 'order "A"'),
+        ("order-lowercase", {"order": "c"}, "invalid-order", "V2-META-006", 'order "c" (lower case)'),
+        ("order-null", {"order": None}, "invalid-order", "V2-META-006", "order null"),
+        ("dimension-separator-dash", {"dimension_separator": "-"}, "invalid-chunk-key-encoding", "V2-META-007", 'dimension_separator "-"'),
+        ("dimension-separator-empty", {"dimension_separator": ""}, "invalid-chunk-key-encoding", "V2-META-007", 'dimension_separator "" (empty)'),
+        # data types
+        ("dtype-no-byte-order", {"dtype": "i4"}, "invalid-data-type", "V2-DTYPE-001", 'dtype "i4" without a byte-order character (lenient readers may accept it)'),
+        ("dtype-pipe-multibyte", {"dtype": "|i4"}, "invalid-data-type", "V2-DTYPE-001", 'dtype "|i4" ("not relevant" byte order on a 4-byte integer)'),
+        ("dtype-size-3", {"dtype": "<i3"}, "invalid-data-type", "V2-DTYPE-001", 'dtype "<i3" (no 3-byte integer)'),
+        ("dtype-unknown-kind", {"dtype": "<x4"}, "invalid-data-type", "V2-DTYPE-001", 'dtype "<x4" (unknown kind x)'),
+        ("dtype-number", {"dtype": 4}, "invalid-data-type", "V2-DTYPE-001", "dtype 4 (a number)"),
+        ("dtype-empty", {"dtype": ""}, "invalid-data-type", "V2-DTYPE-001", 'dtype "" (empty)'),
+        ("dtype-datetime-no-unit", {"dtype": "<M8", "fill_value": None}, "invalid-data-type", "V2-DTYPE-004", 'dtype "<M8" without a unit'),
+        ("dtype-timedelta-bad-unit", {"dtype": "<m8[parsec]", "fill_value": None}, "invalid-data-type", "V2-DTYPE-004", 'dtype "<m8[parsec]" (not a NumPy time unit)'),
+        ("dtype-field-negative-shape", {"dtype": [["a", "<i2", [-1]]], "fill_value": None}, "invalid-data-type", "V2-DTYPE-007", 'structured dtype [["a","<i2",[-1]]] (negative subarray shape)'),
+        ("dtype-field-name-number", {"dtype": [[1, "<i4"]], "fill_value": None}, "invalid-data-type", "V2-DTYPE-007", 'structured dtype [[1, "<i4"]] (the field name is not a string)'),
+        ("dtype-field-repeated", {"dtype": [["a", "<i2"], ["a", "<i2"]], "fill_value": None}, "invalid-data-type", "V2-DTYPE-007", 'structured dtype with the field name "a" twice'),
+        ("dtype-field-four-members", {"dtype": [["a", "<i2", [2], "x"]], "fill_value": None}, "invalid-data-type", "V2-DTYPE-007", 'structured field ["a","<i2",[2],"x"] with four members'),
+    ]],
+    # JSON-level faults
+    ("not-json", "invalid-json", "V2-META-001", "v2 .zarray that is not JSON (a trailing comma) is rejected", _TEXT.replace('"order": "C"', '"order": "C",', 1).encode("ascii")),
+    ("json-array", "invalid-metadata", "V2-META-001", "v2 .zarray that is a JSON array, not an object, is rejected", b"[2, [4], [4]]"),
+    ("invalid-utf8", "invalid-json", "V2-META-001", "v2 .zarray with a byte that is not UTF-8 (0xFF in a string) is rejected", _TEXT.replace('"order": "C"', '"order": "C", "x": "\xff"').encode("latin-1")),
+    ("bare-nan-token", "invalid-json", "V2-META-009 V2-FILL-001", "v2 .zarray with a bare NaN token as fill_value (not JSON; lenient readers may accept it) is rejected", _NAN_TOKEN, ["dtype:float64"]),
+    ("duplicate-key", "invalid-json", "V2-META-001", "v2 .zarray with the key order twice (C then F) is rejected", _TEXT.replace('"order": "C"', '"order": "C", "order": "F"').encode()),
+]
+# fmt: on
+
+for _slug, _reason, _reqs, _description, _doc, *_needs in REJECTS:
+    _id = f"v2/metadata/reject-{_slug}"
+    reject_case(_id, _doc, _reason, _reqs.split(), _description, needs=_needs[0] if _needs else I4)
 
 
 # ---- writes ----------------------------------------------------------------------------------

@@ -8,28 +8,12 @@ import numpy as np
 
 from ..data import sample, strings
 from ..generator import add_case, case
+from .table_kit import each
+from .v3_codecs_kit import FILLS as CORE_FILLS
 from .v3_kit import array_doc, bits, bytes_codec, dtype_needs, numpy_dtype, put_array, reject_case
 
-# non-zero fills, exact in every width; r<N> fills are byte lists
-FILLS = {
-    "bool": True,
-    "int8": -7,
-    "int16": -7,
-    "int32": -7,
-    "int64": -7,
-    "uint8": 42,
-    "uint16": 42,
-    "uint32": 42,
-    "uint64": 42,
-    "float16": 0.5,
-    "float32": 0.5,
-    "float64": 0.5,
-    "complex64": [0.5, -1.0],
-    "complex128": [0.5, -1.0],
-    "r8": [171],
-    "r16": [1, 2],
-    "r64": [1, 2, 3, 4, 5, 6, 7, 8],
-}
+# non-zero fills, exact in every width (the codec cases' table); r<N> fills are byte lists
+FILLS = {**CORE_FILLS, "r8": [171], "r16": [1, 2], "r64": [1, 2, 3, 4, 5, 6, 7, 8]}
 OPTIONAL_TYPES = (
     "float16",
     "r8",
@@ -113,7 +97,7 @@ def _vector(case_id, data_type, endian, raw_hex, expected, requirements, descrip
             value.shape,
             value.shape,
             data_type,
-            FILLS[data_type] if data_type in FILLS else 0,
+            FILLS.get(data_type, 0),
             codecs=[bytes_codec(endian)],
         )
         w.put_json("zarr.json", doc)
@@ -134,107 +118,24 @@ def _vector(case_id, data_type, endian, raw_hex, expected, requirements, descrip
     )
 
 
-_vector(
-    "v3/dtypes/bytes-bool-00-01",
-    "bool",
-    None,
-    "0001",
-    np.array([False, True]),
-    ["V3-DT-002"],
-    "v3 bool chunk bytes 00 01 read as [false, true]",
-)
-_vector(
-    "v3/dtypes/bytes-int16-minus2-le",
-    "int16",
-    "little",
-    "feff",
-    np.array([-2], "i2"),
-    ["V3-DT-003"],
-    "v3 int16 little-endian bytes FE FF read as -2",
-)
-_vector(
-    "v3/dtypes/bytes-int16-minus2-be",
-    "int16",
-    "big",
-    "fffe",
-    np.array([-2], "i2"),
-    ["V3-DT-003"],
-    "v3 int16 big-endian bytes FF FE read as -2",
-)
-_vector(
-    "v3/dtypes/bytes-uint64-max",
-    "uint64",
-    "little",
-    "ff" * 8,
-    np.array([2**64 - 1], "u8"),
-    ["V3-DT-003"],
-    "v3 uint64 bytes FF x 8 read as 2^64-1 exactly",
-)
-_vector(
-    "v3/dtypes/bytes-int64-min-be",
-    "int64",
-    "big",
-    "80" + "00" * 7,
-    np.array([-(2**63)], "i8"),
-    ["V3-DT-003"],
-    "v3 int64 big-endian bytes 80 00..00 read as -2^63 exactly",
-)
-_vector(
-    "v3/dtypes/bytes-float16-one-le",
-    "float16",
-    "little",
-    "003c",
-    np.array([1.0], "f2"),
-    ["V3-DT-004", "V3-DT-006"],
-    "v3 float16 little-endian bytes 00 3C read as 1.0",
-    tier="optional",
-)
-_vector(
-    "v3/dtypes/bytes-float64-negzero-le",
-    "float64",
-    "little",
-    "00" * 7 + "80",
-    bits("f8", 1 << 63).reshape(1),
-    ["V3-DT-004"],
-    "v3 float64 little-endian bytes 00..00 80 read as negative zero (sign bit kept)",
-)
-_vector(
-    "v3/dtypes/bytes-float32-nan-payload-be",
-    "float32",
-    "big",
-    "7fc00001",
-    bits("f4", 0x7FC00001).reshape(1),
-    ["V3-DT-004"],
-    "v3 float32 big-endian bytes 7F C0 00 01 read as the NaN with payload 0x7fc00001",
-)
-_vector(
-    "v3/dtypes/bytes-complex64-le",
-    "complex64",
-    "little",
-    "0000803f00000040",
-    np.array([1 + 2j], "c8"),
-    ["V3-DT-005"],
-    "v3 complex64 little-endian bytes 0000803f 00000040 read as 1+2j",
-)
-_vector(
-    "v3/dtypes/bytes-complex64-be",
-    "complex64",
-    "big",
-    "3f80000040000000",
-    np.array([1 + 2j], "c8"),
-    ["V3-DT-005"],
-    "v3 complex64 big-endian bytes 3f800000 40000000 read as 1+2j (each part swapped alone)",
-)
-_vector(
-    "v3/dtypes/bytes-r16-passthrough",
-    "r16",
-    None,
-    "deadbeef0102",
-    np.frombuffer(bytes.fromhex("deadbeef0102"), "V2"),
-    ["V3-DT-007"],
-    "v3 r16 chunk bytes DE AD BE EF 01 02 come back unchanged as three 2-byte items",
-    tier="optional",
-)
+# fmt: off
+VECTORS = [
+    # case_id, data_type, endian, raw_hex, expected, requirements, description[, options]
+    ("v3/dtypes/bytes-bool-00-01", "bool", None, "0001", np.array([False, True]), ["V3-DT-002"], "v3 bool chunk bytes 00 01 read as [false, true]"),
+    ("v3/dtypes/bytes-int16-minus2-le", "int16", "little", "feff", np.array([-2], "i2"), ["V3-DT-003"], "v3 int16 little-endian bytes FE FF read as -2"),
+    ("v3/dtypes/bytes-int16-minus2-be", "int16", "big", "fffe", np.array([-2], "i2"), ["V3-DT-003"], "v3 int16 big-endian bytes FF FE read as -2"),
+    ("v3/dtypes/bytes-uint64-max", "uint64", "little", "ff" * 8, np.array([2**64 - 1], "u8"), ["V3-DT-003"], "v3 uint64 bytes FF x 8 read as 2^64-1 exactly"),
+    ("v3/dtypes/bytes-int64-min-be", "int64", "big", "80" + "00" * 7, np.array([-(2**63)], "i8"), ["V3-DT-003"], "v3 int64 big-endian bytes 80 00..00 read as -2^63 exactly"),
+    ("v3/dtypes/bytes-float16-one-le", "float16", "little", "003c", np.array([1.0], "f2"), ["V3-DT-004", "V3-DT-006"], "v3 float16 little-endian bytes 00 3C read as 1.0", {"tier": "optional"}),
+    ("v3/dtypes/bytes-float64-negzero-le", "float64", "little", "00" * 7 + "80", bits("f8", 1 << 63).reshape(1), ["V3-DT-004"], "v3 float64 little-endian bytes 00..00 80 read as negative zero (sign bit kept)"),
+    ("v3/dtypes/bytes-float32-nan-payload-be", "float32", "big", "7fc00001", bits("f4", 0x7FC00001).reshape(1), ["V3-DT-004"], "v3 float32 big-endian bytes 7F C0 00 01 read as the NaN with payload 0x7fc00001"),
+    ("v3/dtypes/bytes-complex64-le", "complex64", "little", "0000803f00000040", np.array([1 + 2j], "c8"), ["V3-DT-005"], "v3 complex64 little-endian bytes 0000803f 00000040 read as 1+2j"),
+    ("v3/dtypes/bytes-complex64-be", "complex64", "big", "3f80000040000000", np.array([1 + 2j], "c8"), ["V3-DT-005"], "v3 complex64 big-endian bytes 3f800000 40000000 read as 1+2j (each part swapped alone)"),
+    ("v3/dtypes/bytes-r16-passthrough", "r16", None, "deadbeef0102", np.frombuffer(bytes.fromhex("deadbeef0102"), "V2"), ["V3-DT-007"], "v3 r16 chunk bytes DE AD BE EF 01 02 come back unchanged as three 2-byte items", {"tier": "optional"}),
+]
+# fmt: on
+
+each(_vector, VECTORS)
 
 
 # ---- identifiers that must not open (V3-DT-001, V3-DT-007, V3-DT-008) ------------------------------

@@ -16,7 +16,8 @@ import gzip
 import numpy as np
 
 from ..data import sample
-from ..generator import add_case, case
+from ..generator import add_case
+from .table_kit import each, hand_case, reject
 from .v3_kit import array_doc, bytes_codec, group_doc, put_array, reject_case
 
 I4 = ["dtype:int32", "codec:bytes"]
@@ -43,150 +44,33 @@ def _bad(slug, reason, requirements, what, tier=None, needs=(), area="extensions
 
 
 # ---- extension object shape (V3-EXT-001) --------------------------------------------------------------
-_bad(
-    "cke-configuration-number",
-    "invalid-chunk-key-encoding",
-    ["V3-EXT-001"],
-    "with chunk_key_encoding {'name': 'default', 'configuration': 5}",
-    chunk_key_encoding={"name": "default", "configuration": 5},
-)
-_bad(
-    "cke-no-name",
-    "invalid-chunk-key-encoding",
-    ["V3-EXT-001"],
-    "with a chunk_key_encoding object that has no name",
-    chunk_key_encoding={"configuration": {"separator": "/"}},
-)
-_bad(
-    "grid-configuration-list",
-    "invalid-chunk-grid",
-    ["V3-EXT-001"],
-    "with chunk_grid configuration [2] (not an object)",
-    chunk_grid={"name": "regular", "configuration": [2]},
-)
-_bad(
-    "grid-name-number",
-    "invalid-chunk-grid",
-    ["V3-EXT-001"],
-    "with chunk_grid name 1",
-    chunk_grid={"name": 1, "configuration": {"chunk_shape": [2]}},
-)
-_bad(
-    "codec-configuration-string",
-    "invalid-codec",
-    ["V3-EXT-001"],
-    "with a codec configuration 'little' (a string)",
-    codecs=[{"name": "bytes", "configuration": "little"}],
-)
-_bad(
-    "data-type-name-number",
-    "invalid-data-type",
-    ["V3-EXT-001"],
-    "with data_type {'name': 5}",
-    data_type={"name": 5},
-)
+# fmt: off
+REJECTS = [
+    # slug, reason, requirements, what[, options]
+    ("cke-configuration-number", "invalid-chunk-key-encoding", ["V3-EXT-001"], "with chunk_key_encoding {'name': 'default', 'configuration': 5}", {"chunk_key_encoding": {"name": "default", "configuration": 5}}),
+    ("cke-no-name", "invalid-chunk-key-encoding", ["V3-EXT-001"], "with a chunk_key_encoding object that has no name", {"chunk_key_encoding": {"configuration": {"separator": "/"}}}),
+    ("grid-configuration-list", "invalid-chunk-grid", ["V3-EXT-001"], "with chunk_grid configuration [2] (not an object)", {"chunk_grid": {"name": "regular", "configuration": [2]}}),
+    ("grid-name-number", "invalid-chunk-grid", ["V3-EXT-001"], "with chunk_grid name 1", {"chunk_grid": {"name": 1, "configuration": {"chunk_shape": [2]}}}),
+    ("codec-configuration-string", "invalid-codec", ["V3-EXT-001"], "with a codec configuration 'little' (a string)", {"codecs": [{"name": "bytes", "configuration": "little"}]}),
+    ("data-type-name-number", "invalid-data-type", ["V3-EXT-001"], "with data_type {'name': 5}", {"data_type": {"name": 5}}),
+    # ---- must_understand (V3-EXT-003) and unknown extensions (V3-EXT-004, V3-EXT-005) -----------------------
+    ("data-type-unknown-must-understand-false", "invalid-data-type", ["V3-EXT-003", "V3-DT-008"], "whose unknown data_type says must_understand false", {"data_type": {"name": "my_unknown", "must_understand": False}}),
+    ("grid-unknown-must-understand-false", "invalid-chunk-grid", ["V3-EXT-003", "V3-EXT-005"], "whose unknown chunk_grid says must_understand false", {"chunk_grid": {"name": "rectilinear_x", "configuration": {"chunk_shape": [2]}, "must_understand": False}}),
+    ("cke-unknown-must-understand-false", "invalid-chunk-key-encoding", ["V3-EXT-003", "V3-EXT-005"], "whose unknown chunk_key_encoding says must_understand false", {"chunk_key_encoding": {"name": "weird", "must_understand": False}}),
+    ("data-type-known-must-understand-false", "invalid-data-type", ["V3-EXT-003"], "with data_type {'name': 'int32', 'must_understand': false} (3.1 forbids false for data types)", {"data_type": {"name": "int32", "must_understand": False}}),
+    ("grid-known-must-understand-false", "invalid-chunk-grid", ["V3-EXT-003"], "with a regular chunk_grid that says must_understand false (3.1 forbids it for chunk grids)", {"chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2]}, "must_understand": False}}),
+    ("must-understand-not-boolean", "invalid-chunk-key-encoding", ["V3-EXT-003"], "whose chunk_key_encoding has must_understand 0 (not a boolean)", {"chunk_key_encoding": {"name": "default", "must_understand": 0}}),
+    ("codec-unknown-after-bytes", "unknown-codec", ["V3-EXT-004"], "with codecs [bytes, no_such_codec]", {"codecs": [bytes_codec("little"), {"name": "no_such_codec"}]}),
+    ("codec-unknown-must-understand-false", "unknown-codec", ["V3-EXT-004", "V3-EXT-003"], "with an unknown bytes->bytes codec marked must_understand false (skipping it would return undecoded data)", {"codecs": [bytes_codec("little"), {"name": "no_such_codec", "must_understand": False}]}),
+    ("codec-unknown-array-to-array", "unknown-codec", ["V3-EXT-004"], "with an unknown codec before bytes", {"codecs": [{"name": "no_such_filter", "configuration": {}}, bytes_codec("little")]}),
+    ("grid-unknown", "invalid-chunk-grid", ["V3-EXT-005"], "with the unknown chunk_grid 'rectilinear_x'", {"chunk_grid": {"name": "rectilinear_x", "configuration": {"chunk_shape": [2]}}}),
+    ("cke-unknown", "invalid-chunk-key-encoding", ["V3-EXT-005"], "with the unknown chunk_key_encoding 'weird'", {"chunk_key_encoding": {"name": "weird"}}),
+    ("codec-gzip-capitalised", "unknown-codec", ["V3-EXT-004", "V3-EXT-006", "ZOM-019"], "with the codec spelled 'GZip' (as in the ZEP 6 example; names are case-sensitive)", {"needs": ["codec:gzip"], "codecs": [bytes_codec("little"), {"name": "GZip", "configuration": {"level": 1}}]}),
+    ("codec-uri-name", "unknown-codec", ["V3-EXT-004", "V3-EXT-006"], "with the draft codec URI https://purl.org/zarr/spec/codec/gzip/1.0 as a name", {"needs": ["codec:gzip"], "codecs": [bytes_codec("little"), {"name": "https://purl.org/zarr/spec/codec/gzip/1.0", "configuration": {"level": 1}}]}),
+]
+# fmt: on
 
-# ---- must_understand (V3-EXT-003) and unknown extensions (V3-EXT-004, V3-EXT-005) -----------------------
-_bad(
-    "data-type-unknown-must-understand-false",
-    "invalid-data-type",
-    ["V3-EXT-003", "V3-DT-008"],
-    "whose unknown data_type says must_understand false",
-    data_type={"name": "my_unknown", "must_understand": False},
-)
-_bad(
-    "grid-unknown-must-understand-false",
-    "invalid-chunk-grid",
-    ["V3-EXT-003", "V3-EXT-005"],
-    "whose unknown chunk_grid says must_understand false",
-    chunk_grid={
-        "name": "rectilinear_x",
-        "configuration": {"chunk_shape": [2]},
-        "must_understand": False,
-    },
-)
-_bad(
-    "cke-unknown-must-understand-false",
-    "invalid-chunk-key-encoding",
-    ["V3-EXT-003", "V3-EXT-005"],
-    "whose unknown chunk_key_encoding says must_understand false",
-    chunk_key_encoding={"name": "weird", "must_understand": False},
-)
-_bad(
-    "data-type-known-must-understand-false",
-    "invalid-data-type",
-    ["V3-EXT-003"],
-    "with data_type {'name': 'int32', 'must_understand': false} (3.1 forbids false for data types)",
-    data_type={"name": "int32", "must_understand": False},
-)
-_bad(
-    "grid-known-must-understand-false",
-    "invalid-chunk-grid",
-    ["V3-EXT-003"],
-    "with a regular chunk_grid that says must_understand false (3.1 forbids it for chunk grids)",
-    chunk_grid={"name": "regular", "configuration": {"chunk_shape": [2]}, "must_understand": False},
-)
-_bad(
-    "must-understand-not-boolean",
-    "invalid-chunk-key-encoding",
-    ["V3-EXT-003"],
-    "whose chunk_key_encoding has must_understand 0 (not a boolean)",
-    chunk_key_encoding={"name": "default", "must_understand": 0},
-)
-_bad(
-    "codec-unknown-after-bytes",
-    "unknown-codec",
-    ["V3-EXT-004"],
-    "with codecs [bytes, no_such_codec]",
-    codecs=[bytes_codec("little"), {"name": "no_such_codec"}],
-)
-_bad(
-    "codec-unknown-must-understand-false",
-    "unknown-codec",
-    ["V3-EXT-004", "V3-EXT-003"],
-    "with an unknown bytes->bytes codec marked must_understand false (skipping it would return undecoded data)",
-    codecs=[bytes_codec("little"), {"name": "no_such_codec", "must_understand": False}],
-)
-_bad(
-    "codec-unknown-array-to-array",
-    "unknown-codec",
-    ["V3-EXT-004"],
-    "with an unknown codec before bytes",
-    codecs=[{"name": "no_such_filter", "configuration": {}}, bytes_codec("little")],
-)
-_bad(
-    "grid-unknown",
-    "invalid-chunk-grid",
-    ["V3-EXT-005"],
-    "with the unknown chunk_grid 'rectilinear_x'",
-    chunk_grid={"name": "rectilinear_x", "configuration": {"chunk_shape": [2]}},
-)
-_bad(
-    "cke-unknown",
-    "invalid-chunk-key-encoding",
-    ["V3-EXT-005"],
-    "with the unknown chunk_key_encoding 'weird'",
-    chunk_key_encoding={"name": "weird"},
-)
-_bad(
-    "codec-gzip-capitalised",
-    "unknown-codec",
-    ["V3-EXT-004", "V3-EXT-006", "ZOM-019"],
-    "with the codec spelled 'GZip' (as in the ZEP 6 example; names are case-sensitive)",
-    needs=["codec:gzip"],
-    codecs=[bytes_codec("little"), {"name": "GZip", "configuration": {"level": 1}}],
-)
-_bad(
-    "codec-uri-name",
-    "unknown-codec",
-    ["V3-EXT-004", "V3-EXT-006"],
-    "with the draft codec URI https://purl.org/zarr/spec/codec/gzip/1.0 as a name",
-    needs=["codec:gzip"],
-    codecs=[
-        bytes_codec("little"),
-        {"name": "https://purl.org/zarr/spec/codec/gzip/1.0", "configuration": {"level": 1}},
-    ],
-)
+each(_bad, REJECTS)
 
 
 # ---- 3.1 short-hand names and explicit must_understand: true (V3-EXT-002, V3-EXT-003) ----------------------
@@ -214,24 +98,15 @@ def _read(slug, description, requirements, needs=(), tier="optional", key=None, 
     )
 
 
-_read(
-    "cke-shorthand-default",
-    "v3.1 chunk_key_encoding given as the string 'default' uses separator '/' "
-    "(a decoy at c.0.0 is ignored)",
-    ["V3-EXT-002", "V3-CKE-002"],
-    needs=["feature:shorthand-names"],
-    chunk_key_encoding="default",
-)
-_read(
-    "cke-must-understand-true",
-    "v3.1 chunk_key_encoding with an explicit must_understand true opens normally",
-    ["V3-EXT-003"],
-    chunk_key_encoding={
-        "name": "default",
-        "configuration": {"separator": "/"},
-        "must_understand": True,
-    },
-)
+# fmt: off
+READS = [
+    # slug, description, requirements[, options]
+    ("cke-shorthand-default", "v3.1 chunk_key_encoding given as the string 'default' uses separator '/' (a decoy at c.0.0 is ignored)", ["V3-EXT-002", "V3-CKE-002"], {"needs": ["feature:shorthand-names"], "chunk_key_encoding": "default"}),
+    ("cke-must-understand-true", "v3.1 chunk_key_encoding with an explicit must_understand true opens normally", ["V3-EXT-003"], {"chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}, "must_understand": True}}),
+]
+# fmt: on
+
+each(_read, READS)
 # No read case for data_type {'name': 'int32'}: 3.0 and 3.1 both say a core data type "must be the data
 # type identifier provided as a string", so the object form is a document fault (question
 # core-type-object-form, tier strict), not a valid store.
@@ -258,24 +133,15 @@ def _write(slug, codecs, needs, description, tier=None):
     )
 
 
-_write(
-    "registered-bytes-gzip",
-    [bytes_codec("little"), {"name": "gzip", "configuration": {"level": 5}}],
-    ["codec:gzip"],
-    "v3 write with codecs bytes + gzip writes the registered names of the same pipeline (never 'endian', "
-    "'GZip' or a URI)",
-)
-_write(
-    "registered-bytes-zstd-crc32c",
-    [
-        bytes_codec("little"),
-        {"name": "zstd", "configuration": {"level": 3, "checksum": False}},
-        {"name": "crc32c"},
-    ],
-    ["codec:zstd", "codec:crc32c"],
-    "v3 write with codecs bytes + zstd + crc32c writes the registered names of the same pipeline",
-    tier="extension",
-)
+# fmt: off
+WRITES = [
+    # slug, codecs, needs, description[, options]
+    ("registered-bytes-gzip", [bytes_codec("little"), {"name": "gzip", "configuration": {"level": 5}}], ["codec:gzip"], "v3 write with codecs bytes + gzip writes the registered names of the same pipeline (never 'endian', 'GZip' or a URI)"),
+    ("registered-bytes-zstd-crc32c", [bytes_codec("little"), {"name": "zstd", "configuration": {"level": 3, "checksum": False}}, {"name": "crc32c"}], ["codec:zstd", "codec:crc32c"], "v3 write with codecs bytes + zstd + crc32c writes the registered names of the same pipeline", {"tier": "extension"}),
+]
+# fmt: on
+
+each(_write, WRITES)
 
 
 # ---- legacy 2023-24 forms (V3HIST-*): the reference refuses them all ------------------------------------------
@@ -294,100 +160,27 @@ def _legacy(slug, reason, requirement, what, needs=(), stage="open", **changes):
     )
 
 
-_legacy(
-    "endian-codec",
-    "unknown-codec",
-    "V3HIST-001",
-    "the pre-2024 'endian' codec name in place of 'bytes'",
-    codecs=[{"name": "endian", "configuration": {"endian": "little"}}],
-)
-_legacy(
-    "transpose-order-f",
-    "invalid-order",
-    "V3HIST-002",
-    "transpose with the pre-Oct-2023 order 'F'",
-    needs=["codec:transpose"],
-    shape=[4, 2],
-    chunk_grid={"name": "regular", "configuration": {"chunk_shape": [2, 2]}},
-    codecs=[{"name": "transpose", "configuration": {"order": "F"}}, bytes_codec("little")],
-)
-_legacy(
-    "sharding-without-index-codecs",
-    "invalid-codec",
-    "V3HIST-005",
-    "sharding_indexed without index_codecs (pre-July 2023)",
-    needs=["codec:sharding_indexed"],
-    codecs=[
-        {
-            "name": "sharding_indexed",
-            "configuration": {"chunk_shape": [1], "codecs": [bytes_codec("little")]},
-        }
-    ],
-)
-_legacy(
-    "blosc-integer-shuffle",
-    "invalid-codec",
-    "V3HIST-006",
-    "blosc with the integer shuffle 1 (pre-May 2023)",
-    needs=["codec:blosc"],
-    codecs=[
-        bytes_codec("little"),
-        {
-            "name": "blosc",
-            "configuration": {
-                "cname": "lz4",
-                "clevel": 5,
-                "shuffle": 1,
-                "typesize": 4,
-                "blocksize": 0,
-            },
-        },
-    ],
-)
-_legacy(
-    "fill-plus-infinity",
-    "invalid-fill-value",
-    "V3HIST-006",
-    "float fill '+Infinity' (pre-May 2023)",
-    data_type="float32",
-    fill_value="+Infinity",
-)
-_legacy(
-    "fill-binary-string",
-    "invalid-fill-value",
-    "V3HIST-006",
-    "float fill '0b0011111110000000...' (binary, pre-May 2023)",
-    data_type="float32",
-    fill_value="0b00111111100000000000000000000000",
-)
+# fmt: off
+LEGACY = [
+    # slug, reason, requirement, what[, options]
+    ("endian-codec", "unknown-codec", "V3HIST-001", "the pre-2024 'endian' codec name in place of 'bytes'", {"codecs": [{"name": "endian", "configuration": {"endian": "little"}}]}),
+    ("transpose-order-f", "invalid-order", "V3HIST-002", "transpose with the pre-Oct-2023 order 'F'", {"needs": ["codec:transpose"], "shape": [4, 2], "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2, 2]}}, "codecs": [{"name": "transpose", "configuration": {"order": "F"}}, bytes_codec("little")]}),
+    ("sharding-without-index-codecs", "invalid-codec", "V3HIST-005", "sharding_indexed without index_codecs (pre-July 2023)", {"needs": ["codec:sharding_indexed"], "codecs": [{"name": "sharding_indexed", "configuration": {"chunk_shape": [1], "codecs": [bytes_codec("little")]}}]}),
+    ("blosc-integer-shuffle", "invalid-codec", "V3HIST-006", "blosc with the integer shuffle 1 (pre-May 2023)", {"needs": ["codec:blosc"], "codecs": [bytes_codec("little"), {"name": "blosc", "configuration": {"cname": "lz4", "clevel": 5, "shuffle": 1, "typesize": 4, "blocksize": 0}}]}),
+    ("fill-plus-infinity", "invalid-fill-value", "V3HIST-006", "float fill '+Infinity' (pre-May 2023)", {"data_type": "float32", "fill_value": "+Infinity"}),
+    ("fill-binary-string", "invalid-fill-value", "V3HIST-006", "float fill '0b0011111110000000...' (binary, pre-May 2023)", {"data_type": "float32", "fill_value": "0b00111111100000000000000000000000"}),
+]
+# fmt: on
+
+each(_legacy, LEGACY)
 
 
-@case(
-    "v3/legacy/implicit-group",
-    kind="reject",
-    needs=I4 + ["node:group"],
-    requirements=["V3HIST-003"],
-    description="v3 legacy form: group 'a' implied by a/b/zarr.json but without its own zarr.json (May 2023 - "
-    "Aug 2024); the reference has no implicit groups and refuses to open it",
-)
-def _(w):
-    w.put_json("zarr.json", group_doc())
-    w.put_json("a/b/zarr.json", array_doc((2,), (2,), "int32", 0))
-    w.put("a/b/c/0", np.array([1, 2], "<i4").tobytes())
-    w.node = "a"
-    w.expect_reject("implicit-group")
+# fmt: off
+HAND_BUILT = [
+    # case id, needs, requirements, description, the store key by key, what it must do[, options]
+    ("v3/legacy/implicit-group", I4 + ["node:group"], ["V3HIST-003"], "v3 legacy form: group 'a' implied by a/b/zarr.json but without its own zarr.json (May 2023 - Aug 2024); the reference has no implicit groups and refuses to open it", {"zarr.json": group_doc(), "a/b/zarr.json": array_doc((2,), (2,), "int32", 0), "a/b/c/0": np.array([1, 2], "<i4").tobytes()}, reject("implicit-group"), {"node": "a"}),
+    ("v3/legacy/gzip-without-bytes-data", I4 + ["codec:gzip"], ["V3HIST-004"], "v3 legacy form: codecs [gzip] over implied little-endian bytes, with a real gzip chunk; the reference refuses the codec list", {"zarr.json": _doc(codecs=[{"name": "gzip", "configuration": {"level": 1}}]), "c/0": gzip.compress(np.array([5, 6], "<i4").tobytes(), mtime=0), "c/1": gzip.compress(np.array([7, 8], "<i4").tobytes(), mtime=0)}, reject("codec-order")),
+]
+# fmt: on
 
-
-@case(
-    "v3/legacy/gzip-without-bytes-data",
-    kind="reject",
-    needs=I4 + ["codec:gzip"],
-    requirements=["V3HIST-004"],
-    description="v3 legacy form: codecs [gzip] over implied little-endian bytes, with a real gzip chunk; "
-    "the reference refuses the codec list",
-)
-def _(w):
-    w.put_json("zarr.json", _doc(codecs=[{"name": "gzip", "configuration": {"level": 1}}]))
-    w.put("c/0", gzip.compress(np.array([5, 6], "<i4").tobytes(), mtime=0))
-    w.put("c/1", gzip.compress(np.array([7, 8], "<i4").tobytes(), mtime=0))
-    w.expect_reject("codec-order")
+each(hand_case, HAND_BUILT)

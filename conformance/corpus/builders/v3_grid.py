@@ -7,6 +7,7 @@ import numpy as np
 
 from ..data import sample
 from ..generator import case
+from .table_kit import array, each, hand_case, reject
 from .v3_kit import JUNK, all_keys, array_doc, bytes_codec, put_array, reject_case, write_case
 
 I4 = ["dtype:int32", "codec:bytes"]
@@ -16,18 +17,22 @@ U1 = ["dtype:uint8", "codec:bytes"]
 # ---- reads: edge chunks and index arithmetic (V3-GRID-003, V3-GRID-006) ---------------------------
 
 
-@case(
-    "v3/grid/edge-sentinel-1d",
-    kind="read",
-    needs=["dtype:int8", "codec:bytes"],
-    requirements=["V3-GRID-006"],
-    description="v3 int8 shape (5,) chunks (4,): chunk 1 holds [7, 7f, 7f, 7f] and the array ends in 7",
-)
-def _(w):
-    w.put_json("zarr.json", array_doc((5,), (4,), "int8", 0))
-    w.put("c/0", bytes([1, 2, 3, 4]))
-    w.put("c/1", bytes([7, JUNK, JUNK, JUNK]))
-    w.expect_array(np.array([1, 2, 3, 4, 7], "i1"))
+# fmt: off
+HAND_BUILT = [
+    # case id, needs, requirements, description, the store key by key, what it must do[, options]
+    ("v3/grid/edge-sentinel-1d", ["dtype:int8", "codec:bytes"], ["V3-GRID-006"], "v3 int8 shape (5,) chunks (4,): chunk 1 holds [7, 7f, 7f, 7f] and the array ends in 7", {"zarr.json": array_doc((5,), (4,), "int8", 0), "c/0": bytes([1, 2, 3, 4]), "c/1": bytes([7, JUNK, JUNK, JUNK])}, array(np.array([1, 2, 3, 4, 7], "i1"))),
+    ("v3/grid/0d-default-key-c", ["dtype:float64", "codec:bytes", "feature:0d"], ["V3-GRID-007", "V3-CKE-004", "V3-ARR-004"], "v3 0-d float64 (shape [], chunk_shape []): the one chunk is at key 'c' and reads as -2.5", {"zarr.json": array_doc((), (), "float64", 0.0), "c": np.array(-2.5, "<f8").tobytes()}, array(np.array(-2.5))),
+    ("v3/grid/0d-dot-separator-key-c", ["dtype:int16", "codec:bytes", "feature:0d"], ["V3-GRID-007", "V3-CKE-004"], "v3 0-d int16 with the default encoding and separator '.': the chunk key is still 'c'", {"zarr.json": array_doc((), (), "int16", 0, separator=".", codecs=[bytes_codec("big")]), "c": np.array(-300, ">i2").tobytes()}, array(np.array(-300, "i2"))),
+    ("v3/grid/0d-v2-key-0", ["dtype:uint32", "codec:bytes", "feature:0d", "feature:chunk-key-encoding-v2"], ["V3-GRID-007", "V3-CKE-005"], "v3 0-d uint32 with the v2 key encoding: the one chunk is at key '0' (a decoy at 'c')", {"zarr.json": array_doc((), (), "uint32", 0, encoding="v2", separator="."), "0": np.array(4000000000, "<u4").tobytes(), "c": np.array(13, "<u4").tobytes()}, array(np.array(4000000000, "u4"))),
+    ("v3/grid/0d-missing-chunk", ["dtype:int64", "codec:bytes", "feature:0d"], ["V3-GRID-007", "V3-FILL-009"], "v3 0-d int64 with no chunk key reads as its fill -9223372036854775808", {"zarr.json": array_doc((), (), "int64", -(2**63))}, array(np.array(-(2**63), "i8"))),
+    ("v3/grid/zero-length-2d", ["dtype:float32", "codec:bytes", "feature:zero-length"], ["V3-GRID-008", "V3-ARR-004"], "v3 float32 shape [0, 5] chunks [1, 5]: reads an empty (0, 5) array; the store holds only zarr.json", {"zarr.json": array_doc((0, 5), (1, 5), "float32", 0.0)}, array(np.zeros((0, 5), "f4"))),
+    ("v3/grid/zero-length-stray-chunk", I4 + ["feature:zero-length"], ["V3-GRID-008"], "v3 int32 shape [4, 0] chunks [2, 3]: a stray key c/0/0 is not a chunk of the empty grid", {"zarr.json": array_doc((4, 0), (2, 3), "int32", 0), "c/0/0": np.arange(6, dtype="<i4").tobytes()}, array(np.zeros((4, 0), "i4"))),
+    ("v3/grid/zero-length-1d", U1 + ["feature:zero-length"], ["V3-GRID-008"], "v3 uint8 shape [0] chunks [4] reads an empty 1-d array", {"zarr.json": array_doc((0,), (4,), "uint8", 1)}, array(np.zeros((0,), "u1"))),
+    ("v3/grid/reject-truncated-edge-chunk", I4, ["V3-GRID-004"], "v3 int32 (5,) in (4,) whose edge chunk is stored truncated to its 1 in-bounds element (N5 style) fails on read", {"zarr.json": array_doc((5,), (4,), "int32", 0), "c/0": np.arange(4, dtype="<i4").tobytes(), "c/1": np.array([4], "<i4").tobytes()}, reject("corrupt-chunk", stage="read")),
+]
+# fmt: on
+
+each(hand_case, HAND_BUILT)
 
 
 @case(
@@ -126,97 +131,6 @@ def _(w):
 # ---- reads: 0-d and zero-length arrays (V3-GRID-007, V3-GRID-008, V3-CKE-004/005) ------------------
 
 
-@case(
-    "v3/grid/0d-default-key-c",
-    kind="read",
-    needs=["dtype:float64", "codec:bytes", "feature:0d"],
-    requirements=["V3-GRID-007", "V3-CKE-004", "V3-ARR-004"],
-    description="v3 0-d float64 (shape [], chunk_shape []): the one chunk is at key 'c' and reads as -2.5",
-)
-def _(w):
-    w.put_json("zarr.json", array_doc((), (), "float64", 0.0))
-    w.put("c", np.array(-2.5, "<f8").tobytes())
-    w.expect_array(np.array(-2.5))
-
-
-@case(
-    "v3/grid/0d-dot-separator-key-c",
-    kind="read",
-    needs=["dtype:int16", "codec:bytes", "feature:0d"],
-    requirements=["V3-GRID-007", "V3-CKE-004"],
-    description="v3 0-d int16 with the default encoding and separator '.': the chunk key is still 'c'",
-)
-def _(w):
-    w.put_json(
-        "zarr.json", array_doc((), (), "int16", 0, separator=".", codecs=[bytes_codec("big")])
-    )
-    w.put("c", np.array(-300, ">i2").tobytes())
-    w.expect_array(np.array(-300, "i2"))
-
-
-@case(
-    "v3/grid/0d-v2-key-0",
-    kind="read",
-    needs=["dtype:uint32", "codec:bytes", "feature:0d", "feature:chunk-key-encoding-v2"],
-    requirements=["V3-GRID-007", "V3-CKE-005"],
-    description="v3 0-d uint32 with the v2 key encoding: the one chunk is at key '0' (a decoy at 'c')",
-)
-def _(w):
-    w.put_json("zarr.json", array_doc((), (), "uint32", 0, encoding="v2", separator="."))
-    w.put("0", np.array(4000000000, "<u4").tobytes())
-    w.put("c", np.array(13, "<u4").tobytes())
-    w.expect_array(np.array(4000000000, "u4"))
-
-
-@case(
-    "v3/grid/0d-missing-chunk",
-    kind="read",
-    needs=["dtype:int64", "codec:bytes", "feature:0d"],
-    requirements=["V3-GRID-007", "V3-FILL-009"],
-    description="v3 0-d int64 with no chunk key reads as its fill -9223372036854775808",
-)
-def _(w):
-    w.put_json("zarr.json", array_doc((), (), "int64", -(2**63)))
-    w.expect_array(np.array(-(2**63), "i8"))
-
-
-@case(
-    "v3/grid/zero-length-2d",
-    kind="read",
-    needs=["dtype:float32", "codec:bytes", "feature:zero-length"],
-    requirements=["V3-GRID-008", "V3-ARR-004"],
-    description="v3 float32 shape [0, 5] chunks [1, 5]: reads an empty (0, 5) array; the store holds only zarr.json",
-)
-def _(w):
-    w.put_json("zarr.json", array_doc((0, 5), (1, 5), "float32", 0.0))
-    w.expect_array(np.zeros((0, 5), "f4"))
-
-
-@case(
-    "v3/grid/zero-length-stray-chunk",
-    kind="read",
-    needs=I4 + ["feature:zero-length"],
-    requirements=["V3-GRID-008"],
-    description="v3 int32 shape [4, 0] chunks [2, 3]: a stray key c/0/0 is not a chunk of the empty grid",
-)
-def _(w):
-    w.put_json("zarr.json", array_doc((4, 0), (2, 3), "int32", 0))
-    w.put("c/0/0", np.arange(6, dtype="<i4").tobytes())
-    w.expect_array(np.zeros((4, 0), "i4"))
-
-
-@case(
-    "v3/grid/zero-length-1d",
-    kind="read",
-    needs=U1 + ["feature:zero-length"],
-    requirements=["V3-GRID-008"],
-    description="v3 uint8 shape [0] chunks [4] reads an empty 1-d array",
-)
-def _(w):
-    w.put_json("zarr.json", array_doc((0,), (4,), "uint8", 1))
-    w.expect_array(np.zeros((0,), "u1"))
-
-
 # ---- rejects ---------------------------------------------------------------------------------------
 
 
@@ -239,151 +153,40 @@ def _regular(chunk_shape):
     return {"name": "regular", "configuration": {"chunk_shape": chunk_shape}}
 
 
-_bad_grid(
-    "draft-form",
-    [4],
-    {"name": "regular", "chunk_shape": [2]},
-    "invalid-chunk-grid",
-    ["V3-GRID-001"],
-    "in the draft form {'name': 'regular', 'chunk_shape': [2]} (no configuration)",
-)
-_bad_grid(
-    "no-configuration",
-    [4],
-    {"name": "regular"},
-    "invalid-chunk-grid",
-    ["V3-GRID-001"],
-    "{'name': 'regular'} without a configuration",
-)
-_bad_grid(
-    "chunk-shape-missing",
-    [4],
-    {"name": "regular", "configuration": {}},
-    "invalid-chunk-grid",
-    ["V3-GRID-001"],
-    "whose configuration lacks chunk_shape",
-)
-_bad_grid(
-    "chunk-zero",
-    [10],
-    _regular([0]),
-    "invalid-chunk-shape",
-    ["V3-GRID-009"],
-    "chunk_shape [0] for shape [10]",
-)
-_bad_grid(
-    "chunk-zero-empty-dim",
-    [0],
-    _regular([0]),
-    "invalid-chunk-shape",
-    ["V3-GRID-009"],
-    "chunk_shape [0] for shape [0] (3.0 allows it, HEAD-2026 does not; the reference takes the stricter reading)",
-)
-_bad_grid(
-    "chunk-negative",
-    [4],
-    _regular([-2]),
-    "invalid-chunk-shape",
-    ["V3-GRID-009"],
-    "chunk_shape [-2]",
-)
-_bad_grid(
-    "chunk-float", [4], _regular([2.0]), "invalid-chunk-shape", ["V3-GRID-001"], "chunk_shape [2.0]"
-)
-_bad_grid(
-    "chunk-string", [4], _regular("2"), "invalid-chunk-shape", ["V3-GRID-001"], "chunk_shape '2'"
-)
-_bad_grid(
-    "rank-too-small",
-    [10, 10],
-    _regular([5]),
-    "invalid-chunk-shape",
-    ["V3-ARR-012"],
-    "chunk_shape [5] for the 2-d shape [10, 10]",
-)
-_bad_grid(
-    "rank-too-large",
-    [10],
-    _regular([5, 5]),
-    "invalid-chunk-shape",
-    ["V3-ARR-012"],
-    "chunk_shape [5, 5] for the 1-d shape [10]",
-)
-_bad_grid(
-    "0d-with-chunk",
-    [],
-    _regular([1]),
-    "invalid-chunk-shape",
-    ["V3-ARR-012", "V3-GRID-007"],
-    "chunk_shape [1] for a 0-d array",
-)
+# fmt: off
+GRID_FAULTS = [
+    # slug, shape, chunk_grid, reason, requirements, what[, options]
+    ("draft-form", [4], {"name": "regular", "chunk_shape": [2]}, "invalid-chunk-grid", ["V3-GRID-001"], "in the draft form {'name': 'regular', 'chunk_shape': [2]} (no configuration)"),
+    ("no-configuration", [4], {"name": "regular"}, "invalid-chunk-grid", ["V3-GRID-001"], "{'name': 'regular'} without a configuration"),
+    ("chunk-shape-missing", [4], {"name": "regular", "configuration": {}}, "invalid-chunk-grid", ["V3-GRID-001"], "whose configuration lacks chunk_shape"),
+    ("chunk-zero", [10], _regular([0]), "invalid-chunk-shape", ["V3-GRID-009"], "chunk_shape [0] for shape [10]"),
+    ("chunk-zero-empty-dim", [0], _regular([0]), "invalid-chunk-shape", ["V3-GRID-009"], "chunk_shape [0] for shape [0] (3.0 allows it, HEAD-2026 does not; the reference takes the stricter reading)"),
+    ("chunk-negative", [4], _regular([-2]), "invalid-chunk-shape", ["V3-GRID-009"], "chunk_shape [-2]"),
+    ("chunk-float", [4], _regular([2.0]), "invalid-chunk-shape", ["V3-GRID-001"], "chunk_shape [2.0]"),
+    ("chunk-string", [4], _regular("2"), "invalid-chunk-shape", ["V3-GRID-001"], "chunk_shape '2'"),
+    ("rank-too-small", [10, 10], _regular([5]), "invalid-chunk-shape", ["V3-ARR-012"], "chunk_shape [5] for the 2-d shape [10, 10]"),
+    ("rank-too-large", [10], _regular([5, 5]), "invalid-chunk-shape", ["V3-ARR-012"], "chunk_shape [5, 5] for the 1-d shape [10]"),
+    ("0d-with-chunk", [], _regular([1]), "invalid-chunk-shape", ["V3-ARR-012", "V3-GRID-007"], "chunk_shape [1] for a 0-d array"),
+]
+# fmt: on
 
-
-@case(
-    "v3/grid/reject-truncated-edge-chunk",
-    kind="reject",
-    needs=I4,
-    requirements=["V3-GRID-004"],
-    description="v3 int32 (5,) in (4,) whose edge chunk is stored truncated to its 1 in-bounds element "
-    "(N5 style) fails on read",
-)
-def _(w):
-    w.put_json("zarr.json", array_doc((5,), (4,), "int32", 0))
-    w.put("c/0", np.arange(4, dtype="<i4").tobytes())
-    w.put("c/1", np.array([4], "<i4").tobytes())
-    w.expect_reject("corrupt-chunk", stage="read")
+each(_bad_grid, GRID_FAULTS)
 
 
 # ---- writes ----------------------------------------------------------------------------------------
 
-write_case(
-    "v3/grid/write-160-chunk-keys",
-    "v3 write of uint8 (10,19,23) in (5,2,3) chunks gives exactly 160 chunk keys, the highest c/1/9/7",
-    ["V3-GRID-002", "V3-CKE-001", "V3-KEY-003"],
-    array_doc((10, 19, 23), (5, 2, 3), "uint8", 0),
-    lambda w: sample(w.rng, (10, 19, 23), "u1", avoid=np.uint8(0)),
-    U1,
-    keys=all_keys((10, 19, 23), (5, 2, 3)),
-    required_keys=["c/1/9/7"],
-    forbidden_keys=["c/2/0/0", "c/1/10/7", "c/1/9/8"],
-)
-write_case(
-    "v3/grid/write-edge-chunks-full-size",
-    "v3 write of int32 (30,30) in (16,16) chunks, bytes codec only: four keys, every chunk value exactly "
-    "1024 bytes (the reader's strict bytes decoding refuses any other size)",
-    ["V3-GRID-004", "V3-BYTES-004"],
-    array_doc((30, 30), (16, 16), "int32", 0),
-    lambda w: sample(w.rng, (30, 30), "i4", avoid=np.int32(0)),
-    I4,
-    keys=all_keys((30, 30), (16, 16)),
-)
-write_case(
-    "v3/grid/write-0d-default",
-    "v3 write of the 0-d int32 scalar 5 stores exactly zarr.json and the chunk key 'c'",
-    ["V3-GRID-007", "V3-CKE-004"],
-    array_doc((), (), "int32", 0),
-    np.array(5, "i4"),
-    I4 + ["feature:0d"],
-    keys=["zarr.json", "c"],
-)
-write_case(
-    "v3/grid/write-0d-v2-encoding",
-    "v3 write of a 0-d int32 with the v2 key encoding stores the chunk at '0'",
-    ["V3-GRID-007", "V3-CKE-005"],
-    array_doc((), (), "int32", 0, encoding="v2", separator="."),
-    np.array(5, "i4"),
-    I4 + ["feature:0d", "feature:chunk-key-encoding-v2"],
-    keys=["zarr.json", "0"],
-)
-write_case(
-    "v3/grid/write-zero-length",
-    "v3 write of float32 shape [0, 5] chunks [1, 5] stores only zarr.json",
-    ["V3-GRID-008"],
-    array_doc((0, 5), (1, 5), "float32", 0.0),
-    np.zeros((0, 5), "f4"),
-    ["dtype:float32", "codec:bytes", "feature:zero-length"],
-    keys=["zarr.json"],
-)
+# fmt: off
+WRITES = [
+    # case_id, description, requirements, metadata, data, needs[, options]
+    ("v3/grid/write-160-chunk-keys", "v3 write of uint8 (10,19,23) in (5,2,3) chunks gives exactly 160 chunk keys, the highest c/1/9/7", ["V3-GRID-002", "V3-CKE-001", "V3-KEY-003"], array_doc((10, 19, 23), (5, 2, 3), "uint8", 0), lambda w: sample(w.rng, (10, 19, 23), "u1", avoid=np.uint8(0)), U1, {"keys": all_keys((10, 19, 23), (5, 2, 3)), "required_keys": ["c/1/9/7"], "forbidden_keys": ["c/2/0/0", "c/1/10/7", "c/1/9/8"]}),
+    ("v3/grid/write-edge-chunks-full-size", "v3 write of int32 (30,30) in (16,16) chunks, bytes codec only: four keys, every chunk value exactly 1024 bytes (the reader's strict bytes decoding refuses any other size)", ["V3-GRID-004", "V3-BYTES-004"], array_doc((30, 30), (16, 16), "int32", 0), lambda w: sample(w.rng, (30, 30), "i4", avoid=np.int32(0)), I4, {"keys": all_keys((30, 30), (16, 16))}),
+    ("v3/grid/write-0d-default", "v3 write of the 0-d int32 scalar 5 stores exactly zarr.json and the chunk key 'c'", ["V3-GRID-007", "V3-CKE-004"], array_doc((), (), "int32", 0), np.array(5, "i4"), I4 + ["feature:0d"], {"keys": ["zarr.json", "c"]}),
+    ("v3/grid/write-0d-v2-encoding", "v3 write of a 0-d int32 with the v2 key encoding stores the chunk at '0'", ["V3-GRID-007", "V3-CKE-005"], array_doc((), (), "int32", 0, encoding="v2", separator="."), np.array(5, "i4"), I4 + ["feature:0d", "feature:chunk-key-encoding-v2"], {"keys": ["zarr.json", "0"]}),
+    ("v3/grid/write-zero-length", "v3 write of float32 shape [0, 5] chunks [1, 5] stores only zarr.json", ["V3-GRID-008"], array_doc((0, 5), (1, 5), "float32", 0.0), np.zeros((0, 5), "f4"), ["dtype:float32", "codec:bytes", "feature:zero-length"], {"keys": ["zarr.json"]}),
+]
+# fmt: on
+
+each(write_case, WRITES)
 
 
 @case(

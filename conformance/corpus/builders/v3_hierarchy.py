@@ -11,6 +11,7 @@ import numpy as np
 
 from ..data import sample
 from ..generator import add_case, case
+from .table_kit import each
 from .v3_kit import array_doc, group_doc, put_array, reject_case
 
 I4 = ["dtype:int32", "codec:bytes"]
@@ -238,70 +239,22 @@ def _bad_group(slug, doc, reason, requirements, what, tier=None, needs=()):
     )
 
 
-_bad_group(
-    "missing-node-type",
-    {"zarr_format": 3},
-    "invalid-node-type",
-    ["V3-GRP-001"],
-    "document without node_type",
-)
-_bad_group(
-    "node-type-capitalised",
-    {"zarr_format": 3, "node_type": "Group"},
-    "invalid-node-type",
-    ["V3-GRP-001"],
-    "document with node_type 'Group'",
-)
-_bad_group(
-    "zarr-format-2",
-    {"zarr_format": 2, "node_type": "group"},
-    "invalid-zarr-format",
-    ["V3-GRP-001"],
-    "document in zarr.json with zarr_format 2",
-)
-_bad_group(
-    "missing-zarr-format",
-    {"node_type": "group"},
-    "missing-field",
-    ["V3-GRP-001"],
-    "document without zarr_format",
-)
-_bad_group(
-    "unknown-member",
-    {"zarr_format": 3, "node_type": "group", "foo": 1},
-    "unknown-field",
-    ["V3-GRP-003"],
-    "with the unknown member 'foo': 1",
-)
-_bad_group(
-    "unknown-member-object",
-    {"zarr_format": 3, "node_type": "group", "foo": {"bar": 1}},
-    "unknown-field",
-    ["V3-GRP-003"],
-    "with the unknown member 'foo': {'bar': 1}",
-)
-_bad_group(
-    "array-member-in-group",
-    {"zarr_format": 3, "node_type": "group", "shape": [4]},
-    "unknown-field",
-    ["V3-GRP-003"],
-    "with the array member 'shape'",
-)
-_bad_group(
-    "attributes-list",
-    {"zarr_format": 3, "node_type": "group", "attributes": ["a"]},
-    "invalid-attributes",
-    ["V3-GRP-002", "V3-ATTR-001"],
-    "with attributes ['a'] (not an object)",
-)
-_bad_group(
-    "consolidated-metadata-number",
-    {"zarr_format": 3, "node_type": "group", "consolidated_metadata": 5},
-    "invalid-metadata",
-    ["V3-GRP-004"],
-    "with consolidated_metadata 5",
-    needs=["feature:consolidated"],
-)
+# fmt: off
+GROUP_FAULTS = [
+    # slug, doc, reason, requirements, what[, options]
+    ("missing-node-type", {"zarr_format": 3}, "invalid-node-type", ["V3-GRP-001"], "document without node_type"),
+    ("node-type-capitalised", {"zarr_format": 3, "node_type": "Group"}, "invalid-node-type", ["V3-GRP-001"], "document with node_type 'Group'"),
+    ("zarr-format-2", {"zarr_format": 2, "node_type": "group"}, "invalid-zarr-format", ["V3-GRP-001"], "document in zarr.json with zarr_format 2"),
+    ("missing-zarr-format", {"node_type": "group"}, "missing-field", ["V3-GRP-001"], "document without zarr_format"),
+    ("unknown-member", {"zarr_format": 3, "node_type": "group", "foo": 1}, "unknown-field", ["V3-GRP-003"], "with the unknown member 'foo': 1"),
+    ("unknown-member-object", {"zarr_format": 3, "node_type": "group", "foo": {"bar": 1}}, "unknown-field", ["V3-GRP-003"], "with the unknown member 'foo': {'bar': 1}"),
+    ("array-member-in-group", {"zarr_format": 3, "node_type": "group", "shape": [4]}, "unknown-field", ["V3-GRP-003"], "with the array member 'shape'"),
+    ("attributes-list", {"zarr_format": 3, "node_type": "group", "attributes": ["a"]}, "invalid-attributes", ["V3-GRP-002", "V3-ATTR-001"], "with attributes ['a'] (not an object)"),
+    ("consolidated-metadata-number", {"zarr_format": 3, "node_type": "group", "consolidated_metadata": 5}, "invalid-metadata", ["V3-GRP-004"], "with consolidated_metadata 5", {"needs": ["feature:consolidated"]}),
+]
+# fmt: on
+
+each(_bad_group, GROUP_FAULTS)
 
 
 @case(
@@ -400,80 +353,19 @@ _GROUP = {"zarr_format": 3, "node_type": "group"}
 # groups "MUST also be created at all ancestor paths", keeps them required). Elsewhere a v3 writer
 # may write or omit the ancestors (optional_keys).
 _ANCESTORS = dict(question="v3-create-ancestors", exact_basis=["V3-GRP-006"])
-_write(
-    "v3/groups/write-root-group",
-    "v3 creating a root group in an empty store writes exactly one key, zarr.json, "
-    "with zarr_format 3 and node_type 'group'",
-    ["V3-KEY-001", "V3-GRP-001"],
-    "group",
-    "",
-    needs=G,
-    keys=["zarr.json"],
-)
-_write(
-    "v3/groups/write-nested-group",
-    "v3 creating group /foo/bar in an empty store writes zarr.json, foo/zarr.json "
-    "and foo/bar/zarr.json, all groups",
-    ["V3-KEY-002", "V3-GRP-006", "V3-GRP-001"],
-    "group",
-    "foo/bar",
-    needs=G,
-    keys=["zarr.json", "foo/zarr.json", "foo/bar/zarr.json"],
-    document_members={k: _GROUP for k in ("zarr.json", "foo/zarr.json")},
-    **_ANCESTORS,
-)
-_write(
-    "v3/groups/write-array-ancestors",
-    "v3 creating array /a/b/c writes group documents zarr.json, a/zarr.json and "
-    "a/b/zarr.json plus a/b/c/zarr.json and its chunks",
-    ["V3-GRP-006", "V3-KEY-002"],
-    "array",
-    "a/b/c",
-    array_doc((3,), (2,), "int32", 0),
-    lambda w: sample(w.rng, (3,), "i4", avoid=np.int32(0)),
-    needs=I4 + G,
-    keys=["zarr.json", "a/zarr.json", "a/b/zarr.json", "a/b/c/zarr.json", "a/b/c/c/0", "a/b/c/c/1"],
-    document_members={k: _GROUP for k in ("zarr.json", "a/zarr.json", "a/b/zarr.json")},
-    **_ANCESTORS,
-)
-_write(
-    "v3/groups/write-group-attributes",
-    "v3 creating a group with attributes stores them inside zarr.json: no "
-    ".zattrs, .zgroup or attributes.json (the root group above it may be written)",
-    ["V3-ATTR-002", "V3-GRP-001"],
-    "group",
-    "g",
-    needs=G + ["feature:attributes"],
-    attributes={"title": "t", "nested": {"k": [1, 2.5, None]}},
-    keys=["zarr.json", "g/zarr.json"],
-    optional_keys=["zarr.json"],
-    forbidden_keys=["g/.zattrs", "g/.zgroup", "g/attributes.json", ".zattrs", ".zgroup"],
-)
-_write(
-    "v3/groups/write-array-attributes",
-    "v3 creating an array with attributes stores them inside zarr.json and "
-    "writes no .zattrs, .zarray or attributes.json",
-    ["V3-ATTR-002", "V3-ATTR-001"],
-    "array",
-    "",
-    array_doc((4,), (4,), "int32", 0),
-    lambda w: sample(w.rng, (4,), "i4", avoid=np.int32(0)),
-    needs=I4 + ["feature:attributes"],
-    attributes={"ü": [None, {"a": 1.5}], "s": "x"},
-    keys=["zarr.json", "c/0"],
-    forbidden_keys=[".zattrs", ".zarray", "attributes.json"],
-)
-_write(
-    "v3/groups/write-dimension-names",
-    "v3 creating an array with dimension_names ['x', null] records them",
-    ["V3-ARR-008"],
-    "array",
-    "",
-    array_doc((2, 3), (2, 2), "int32", 0, dimension_names=["x", None]),
-    lambda w: sample(w.rng, (2, 3), "i4", avoid=np.int32(0)),
-    needs=I4 + ["feature:dimension-names"],
-    keys=["zarr.json", "c/0/0", "c/0/1"],
-)
+# fmt: off
+WRITES = [
+    # case_id, description, requirements, node_type, path[, options]
+    ("v3/groups/write-root-group", "v3 creating a root group in an empty store writes exactly one key, zarr.json, with zarr_format 3 and node_type 'group'", ["V3-KEY-001", "V3-GRP-001"], "group", "", {"needs": G, "keys": ["zarr.json"]}),
+    ("v3/groups/write-nested-group", "v3 creating group /foo/bar in an empty store writes zarr.json, foo/zarr.json and foo/bar/zarr.json, all groups", ["V3-KEY-002", "V3-GRP-006", "V3-GRP-001"], "group", "foo/bar", {"needs": G, "keys": ["zarr.json", "foo/zarr.json", "foo/bar/zarr.json"], "document_members": {k: _GROUP for k in ("zarr.json", "foo/zarr.json")}, **_ANCESTORS}),
+    ("v3/groups/write-array-ancestors", "v3 creating array /a/b/c writes group documents zarr.json, a/zarr.json and a/b/zarr.json plus a/b/c/zarr.json and its chunks", ["V3-GRP-006", "V3-KEY-002"], "array", "a/b/c", {"needs": I4 + G, "keys": ["zarr.json", "a/zarr.json", "a/b/zarr.json", "a/b/c/zarr.json", "a/b/c/c/0", "a/b/c/c/1"], "document_members": {k: _GROUP for k in ("zarr.json", "a/zarr.json", "a/b/zarr.json")}, **_ANCESTORS, "metadata": array_doc((3,), (2,), "int32", 0), "data": lambda w: sample(w.rng, (3,), "i4", avoid=np.int32(0))}),
+    ("v3/groups/write-group-attributes", "v3 creating a group with attributes stores them inside zarr.json: no .zattrs, .zgroup or attributes.json (the root group above it may be written)", ["V3-ATTR-002", "V3-GRP-001"], "group", "g", {"needs": G + ["feature:attributes"], "attributes": {"title": "t", "nested": {"k": [1, 2.5, None]}}, "keys": ["zarr.json", "g/zarr.json"], "optional_keys": ["zarr.json"], "forbidden_keys": ["g/.zattrs", "g/.zgroup", "g/attributes.json", ".zattrs", ".zgroup"]}),
+    ("v3/groups/write-array-attributes", "v3 creating an array with attributes stores them inside zarr.json and writes no .zattrs, .zarray or attributes.json", ["V3-ATTR-002", "V3-ATTR-001"], "array", "", {"needs": I4 + ["feature:attributes"], "attributes": {"ü": [None, {"a": 1.5}], "s": "x"}, "keys": ["zarr.json", "c/0"], "forbidden_keys": [".zattrs", ".zarray", "attributes.json"], "metadata": array_doc((4,), (4,), "int32", 0), "data": lambda w: sample(w.rng, (4,), "i4", avoid=np.int32(0))}),
+    ("v3/groups/write-dimension-names", "v3 creating an array with dimension_names ['x', null] records them", ["V3-ARR-008"], "array", "", {"needs": I4 + ["feature:dimension-names"], "keys": ["zarr.json", "c/0/0", "c/0/1"], "metadata": array_doc((2, 3), (2, 2), "int32", 0, dimension_names=["x", None]), "data": lambda w: sample(w.rng, (2, 3), "i4", avoid=np.int32(0))}),
+]
+# fmt: on
+
+each(_write, WRITES)
 
 
 # ---- attributes are user data (V3-ATTR-001, V3-ATTR-003) ------------------------------------------------------
@@ -499,26 +391,16 @@ def _attr_read(slug, attrs, requirements, description, tier=None):
     )
 
 
-_attr_read(
-    "must-understand-inside",
-    {"must_understand": True, "codecs": "x", "zarr_format": 2},
-    ["V3-ATTR-003"],
-    "v3 attributes {'must_understand': true, 'codecs': 'x', 'zarr_format': 2} are user data: "
-    "the array opens and reports them unchanged",
-)
-_attr_read(
-    "nested-unicode",
-    {"ü": [None, {"a": 1.5}], "list": [[], {}], "bool": False},
-    ["V3-ATTR-001"],
-    "v3 array attributes {'ü': [null, {'a': 1.5}], ...} read back exactly",
-)
-_attr_read(
-    "big-integers",
-    {"big": 18446744073709551615, "neg": -9223372036854775808, "beyond": 2**70},
-    ["V3-ATTR-001"],
-    "v3 attributes with 2^64-1, -2^63 and 2^70 keep full integer precision (record behaviour)",
-    tier="optional",
-)
+# fmt: off
+ATTRIBUTE_READS = [
+    # slug, attrs, requirements, description[, options]
+    ("must-understand-inside", {"must_understand": True, "codecs": "x", "zarr_format": 2}, ["V3-ATTR-003"], "v3 attributes {'must_understand': true, 'codecs': 'x', 'zarr_format': 2} are user data: the array opens and reports them unchanged"),
+    ("nested-unicode", {"ü": [None, {"a": 1.5}], "list": [[], {}], "bool": False}, ["V3-ATTR-001"], "v3 array attributes {'ü': [null, {'a': 1.5}], ...} read back exactly"),
+    ("big-integers", {"big": 18446744073709551615, "neg": -9223372036854775808, "beyond": 2**70}, ["V3-ATTR-001"], "v3 attributes with 2^64-1, -2^63 and 2^70 keep full integer precision (record behaviour)", {"tier": "optional"}),
+]
+# fmt: on
+
+each(_attr_read, ATTRIBUTE_READS)
 
 
 # ---- node names (V3-NAME-*) ------------------------------------------------------------------------------------
@@ -681,45 +563,19 @@ def _bad_name(
     )
 
 
-_bad_name(
-    "empty-segment",
-    "a//b",
-    ["a/b"],
-    ["V3-NAME-001"],
-    "the path 'a//b' (an empty name) beside a real a/b",
-)
-_bad_name(
-    "dot-segment",
-    "a/./b",
-    ["a/b"],
-    ["V3-NAME-003"],
-    "the path 'a/./b' (a name '.') beside a real a/b",
-)
-_bad_name(
-    "dotdot-segment", "a/../a/b", ["a/b"], ["V3-NAME-003"], "the path 'a/../a/b' (a name '..')"
-)
-_bad_name(
-    "three-periods",
-    "...",
-    ["..."],
-    ["V3-NAME-003"],
-    "a stored child named '...' (only periods)",
-    zip_store=True,
-)
-_bad_name(
-    "reserved-prefix",
-    "__foo",
-    ["__foo"],
-    ["V3-NAME-004"],
-    "a stored child named '__foo' (reserved prefix)",
-)
-_bad_name(
-    "reserved-zarr-prefix",
-    "__zarr_meta",
-    ["__zarr_meta"],
-    ["V3-NAME-004"],
-    "a stored child named '__zarr_meta' (reserved for the core)",
-)
+# fmt: off
+NAME_FAULTS = [
+    # slug, node, stored, requirements, what[, options]
+    ("empty-segment", "a//b", ["a/b"], ["V3-NAME-001"], "the path 'a//b' (an empty name) beside a real a/b"),
+    ("dot-segment", "a/./b", ["a/b"], ["V3-NAME-003"], "the path 'a/./b' (a name '.') beside a real a/b"),
+    ("dotdot-segment", "a/../a/b", ["a/b"], ["V3-NAME-003"], "the path 'a/../a/b' (a name '..')"),
+    ("three-periods", "...", ["..."], ["V3-NAME-003"], "a stored child named '...' (only periods)", {"zip_store": True}),
+    ("reserved-prefix", "__foo", ["__foo"], ["V3-NAME-004"], "a stored child named '__foo' (reserved prefix)"),
+    ("reserved-zarr-prefix", "__zarr_meta", ["__zarr_meta"], ["V3-NAME-004"], "a stored child named '__zarr_meta' (reserved for the core)"),
+]
+# fmt: on
+
+each(_bad_name, NAME_FAULTS)
 # V3-NAME-005 (no child named zarr.json) is a HEAD-2026 edit with a revert branch upstream: not tested.
 
 

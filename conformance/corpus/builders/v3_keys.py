@@ -8,6 +8,7 @@ import numpy as np
 
 from ..data import sample
 from ..generator import case
+from .table_kit import array, each, hand_case
 from .v3_kit import (
     all_keys,
     array_doc,
@@ -27,18 +28,16 @@ U1 = ["dtype:uint8", "codec:bytes"]
 # ---- reads: key encodings and canonical keys (V3-CKE-*, V3-KEY-003) -------------------------------
 
 
-@case(
-    "v3/keys/default-no-configuration",
-    kind="read",
-    needs=I4,
-    requirements=["V3-CKE-002", "V3-CKE-001"],
-    description="v3 chunk_key_encoding {'name': 'default'} uses '/': chunk c/0/0 is read and a decoy at c.0.0 ignored",
-)
-def _(w):
-    w.put_json("zarr.json", array_doc((2, 2), (2, 2), "int32", 0, separator=None))
-    w.put("c/0/0", np.array([1, 2, 3, 4], "<i4").tobytes())
-    w.put("c.0.0", np.array([-1, -2, -3, -4], "<i4").tobytes())
-    w.expect_array(np.array([[1, 2], [3, 4]], "i4"))
+# fmt: off
+HAND_BUILT = [
+    # case id, needs, requirements, description, the store key by key, what it must do[, options]
+    ("v3/keys/default-no-configuration", I4, ["V3-CKE-002", "V3-CKE-001"], "v3 chunk_key_encoding {'name': 'default'} uses '/': chunk c/0/0 is read and a decoy at c.0.0 ignored", {"zarr.json": array_doc((2, 2), (2, 2), "int32", 0, separator=None), "c/0/0": np.array([1, 2, 3, 4], "<i4").tobytes(), "c.0.0": np.array([-1, -2, -3, -4], "<i4").tobytes()}, array(np.array([[1, 2], [3, 4]], "i4"))),
+    ("v3/keys/leading-zero-decoy-only", I4, ["V3-CKE-007"], "v3 int32 (4,) in (2,) chunks whose only stored keys are c/01 and c/00: both are decoys, the array reads entirely as the fill 8", {"zarr.json": array_doc((4,), (2,), "int32", 8), "c/01": np.array([1, 2], "<i4").tobytes(), "c/00": np.array([3, 4], "<i4").tobytes()}, array(np.full(4, 8, "i4"))),
+    ("v3/keys/leading-zero-decoy-beside-chunk", I4, ["V3-CKE-007"], "v3 int32 (4,) in (2,): chunk c/0 is real, c/01 is not an alias of c/1 (which reads as fill)", {"zarr.json": array_doc((4,), (2,), "int32", 8), "c/0": np.array([10, 20], "<i4").tobytes(), "c/01": np.array([30, 40], "<i4").tobytes(), "c/+1": np.array([50, 60], "<i4").tobytes()}, array(np.array([10, 20, 8, 8], "i4"))),
+]
+# fmt: on
+
+each(hand_case, HAND_BUILT)
 
 
 @case(
@@ -168,36 +167,6 @@ def _(w):
 
 
 @case(
-    "v3/keys/leading-zero-decoy-only",
-    kind="read",
-    needs=I4,
-    requirements=["V3-CKE-007"],
-    description="v3 int32 (4,) in (2,) chunks whose only stored keys are c/01 and c/00: both are decoys, "
-    "the array reads entirely as the fill 8",
-)
-def _(w):
-    w.put_json("zarr.json", array_doc((4,), (2,), "int32", 8))
-    w.put("c/01", np.array([1, 2], "<i4").tobytes())
-    w.put("c/00", np.array([3, 4], "<i4").tobytes())
-    w.expect_array(np.full(4, 8, "i4"))
-
-
-@case(
-    "v3/keys/leading-zero-decoy-beside-chunk",
-    kind="read",
-    needs=I4,
-    requirements=["V3-CKE-007"],
-    description="v3 int32 (4,) in (2,): chunk c/0 is real, c/01 is not an alias of c/1 (which reads as fill)",
-)
-def _(w):
-    w.put_json("zarr.json", array_doc((4,), (2,), "int32", 8))
-    w.put("c/0", np.array([10, 20], "<i4").tobytes())
-    w.put("c/01", np.array([30, 40], "<i4").tobytes())
-    w.put("c/+1", np.array([50, 60], "<i4").tobytes())
-    w.expect_array(np.array([10, 20, 8, 8], "i4"))
-
-
-@case(
     "v3/keys/nested-array-prefix",
     kind="read",
     needs=I4 + ["node:group"],
@@ -317,125 +286,35 @@ def _bad_encoding(slug, encoding, requirements, what, tier=None):
     )
 
 
-_bad_encoding(
-    "separator-dash",
-    {"name": "default", "configuration": {"separator": "-"}},
-    ["V3-CKE-003"],
-    "with separator '-'",
-)
-_bad_encoding(
-    "separator-empty",
-    {"name": "default", "configuration": {"separator": ""}},
-    ["V3-CKE-003"],
-    "with separator ''",
-)
-_bad_encoding(
-    "separator-two-chars",
-    {"name": "default", "configuration": {"separator": "/."}},
-    ["V3-CKE-003"],
-    "with separator '/.'",
-)
-_bad_encoding(
-    "separator-null",
-    {"name": "default", "configuration": {"separator": None}},
-    ["V3-CKE-003"],
-    "with separator null",
-)
-_bad_encoding(
-    "v2-separator-underscore",
-    {"name": "v2", "configuration": {"separator": "_"}},
-    ["V3-CKE-003", "V3-CKE-005"],
-    "v2 with separator '_'",
-)
-_bad_encoding(
-    "unknown-configuration-member",
-    {"name": "default", "configuration": {"separator": "/", "pad": 3}},
-    ["V3-CKE-001"],
-    "default with an unknown configuration member 'pad'",
-)
+# fmt: off
+ENCODING_FAULTS = [
+    # slug, encoding, requirements, what[, options]
+    ("separator-dash", {"name": "default", "configuration": {"separator": "-"}}, ["V3-CKE-003"], "with separator '-'"),
+    ("separator-empty", {"name": "default", "configuration": {"separator": ""}}, ["V3-CKE-003"], "with separator ''"),
+    ("separator-two-chars", {"name": "default", "configuration": {"separator": "/."}}, ["V3-CKE-003"], "with separator '/.'"),
+    ("separator-null", {"name": "default", "configuration": {"separator": None}}, ["V3-CKE-003"], "with separator null"),
+    ("v2-separator-underscore", {"name": "v2", "configuration": {"separator": "_"}}, ["V3-CKE-003", "V3-CKE-005"], "v2 with separator '_'"),
+    ("unknown-configuration-member", {"name": "default", "configuration": {"separator": "/", "pad": 3}}, ["V3-CKE-001"], "default with an unknown configuration member 'pad'"),
+]
+# fmt: on
+
+each(_bad_encoding, ENCODING_FAULTS)
 
 
 # ---- writes ----------------------------------------------------------------------------------------
 
-write_case(
-    "v3/keys/write-root-array",
-    "v3 write of a root int32 (4,4) array in (2,2) chunks gives zarr.json and c/0/0..c/1/1",
-    ["V3-KEY-001", "V3-KEY-003"],
-    array_doc((4, 4), (2, 2), "int32", 0),
-    lambda w: sample(w.rng, (4, 4), "i4", avoid=np.int32(0)),
-    I4,
-    keys=all_keys((4, 4), (2, 2)),
-)
-write_case(
-    "v3/keys/write-nested-array",
-    "v3 write of array foo/baz (2,1) in (1,1) chunks: metadata at foo/baz/zarr.json "
-    "and chunk (1,0) at foo/baz/c/1/0 (the ancestor groups zarr.json and foo/zarr.json may be written)",
-    ["V3-KEY-002", "V3-KEY-003"],
-    array_doc((2, 1), (1, 1), "int32", 0),
-    lambda w: sample(w.rng, (2, 1), "i4", avoid=np.int32(0)),
-    I4,
-    path="foo/baz",
-    keys=["zarr.json", "foo/zarr.json"] + all_keys((2, 1), (1, 1), prefix="foo/baz/"),
-)
-write_case(
-    "v3/keys/write-unicode-name",
-    "v3 write of array 'café' (NFC) under the root: keys café/zarr.json and café/c/0 in "
-    "NFC UTF-8, not normalised otherwise (the root group may be written)",
-    ["V3-KEY-004", "V3-NAME-008"],
-    array_doc((3,), (3,), "int32", 0),
-    lambda w: sample(w.rng, (3,), "i4", avoid=np.int32(0)),
-    I4 + ["feature:unicode-names"],
-    path="caf\u00e9",
-    keys=["zarr.json", "caf\u00e9/zarr.json", "caf\u00e9/c/0"],
-)
-write_case(
-    "v3/keys/write-unicode-name-nfd",
-    "v3 write of array 'café' spelled in NFD (e + U+0301): the keys keep the "
-    "NFD bytes exactly as given",
-    ["V3-KEY-004", "V3-NAME-008"],
-    array_doc((3,), (3,), "int32", 0),
-    lambda w: sample(w.rng, (3,), "i4", avoid=np.int32(0)),
-    I4 + ["feature:unicode-names"],
-    path="cafe\u0301",
-    keys=["zarr.json", "cafe\u0301/zarr.json", "cafe\u0301/c/0"],
-    forbidden_keys=["caf\u00e9/zarr.json"],
-)
-write_case(
-    "v3/keys/write-dot-separator",
-    "v3 write with the default encoding and separator '.': int32 (2,12) in (1,1) chunks "
-    "gives keys c.0.0 .. c.1.11",
-    ["V3-CKE-001"],
-    array_doc((2, 12), (1, 1), "int32", 0, separator="."),
-    lambda w: sample(w.rng, (2, 12), "i4", avoid=np.int32(0)),
-    I4,
-    keys=all_keys((2, 12), (1, 1), key=lambda i: default_key(i, ".")),
-)
-write_case(
-    "v3/keys/write-default-no-configuration",
-    "v3 write with chunk_key_encoding {'name': 'default'} and no "
-    "configuration stores chunks under c/ with '/' (the default separator)",
-    ["V3-CKE-002", "V3-CKE-006"],
-    array_doc((3, 3), (2, 2), "int32", 0, separator=None),
-    lambda w: sample(w.rng, (3, 3), "i4", avoid=np.int32(0)),
-    I4,
-    keys=all_keys((3, 3), (2, 2)),
-)
-write_case(
-    "v3/keys/write-v2-slash",
-    "v3 write with the v2 encoding and separator '/': int32 (2,12) in (1,1) gives keys "
-    "0/0 .. 1/11 with no 'c' prefix",
-    ["V3-CKE-005"],
-    array_doc((2, 12), (1, 1), "int32", 0, encoding="v2", separator="/"),
-    lambda w: sample(w.rng, (2, 12), "i4", avoid=np.int32(0)),
-    I4 + ["feature:chunk-key-encoding-v2"],
-    keys=all_keys((2, 12), (1, 1), key=lambda i: v2_key(i, "/")),
-)
-write_case(
-    "v3/keys/write-v2-no-configuration",
-    "v3 write with {'name': 'v2'} and no configuration uses '.': keys 0.0 .. 2.1",
-    ["V3-CKE-005"],
-    array_doc((5, 3), (2, 2), "int32", 0, encoding="v2", separator=None),
-    lambda w: sample(w.rng, (5, 3), "i4", avoid=np.int32(0)),
-    I4 + ["feature:chunk-key-encoding-v2"],
-    keys=all_keys((5, 3), (2, 2), key=lambda i: v2_key(i, ".")),
-)
+# fmt: off
+WRITES = [
+    # case_id, description, requirements, metadata, data, needs[, options]
+    ("v3/keys/write-root-array", "v3 write of a root int32 (4,4) array in (2,2) chunks gives zarr.json and c/0/0..c/1/1", ["V3-KEY-001", "V3-KEY-003"], array_doc((4, 4), (2, 2), "int32", 0), lambda w: sample(w.rng, (4, 4), "i4", avoid=np.int32(0)), I4, {"keys": all_keys((4, 4), (2, 2))}),
+    ("v3/keys/write-nested-array", "v3 write of array foo/baz (2,1) in (1,1) chunks: metadata at foo/baz/zarr.json and chunk (1,0) at foo/baz/c/1/0 (the ancestor groups zarr.json and foo/zarr.json may be written)", ["V3-KEY-002", "V3-KEY-003"], array_doc((2, 1), (1, 1), "int32", 0), lambda w: sample(w.rng, (2, 1), "i4", avoid=np.int32(0)), I4, {"path": "foo/baz", "keys": ["zarr.json", "foo/zarr.json"] + all_keys((2, 1), (1, 1), prefix="foo/baz/")}),
+    ("v3/keys/write-unicode-name", "v3 write of array 'café' (NFC) under the root: keys café/zarr.json and café/c/0 in NFC UTF-8, not normalised otherwise (the root group may be written)", ["V3-KEY-004", "V3-NAME-008"], array_doc((3,), (3,), "int32", 0), lambda w: sample(w.rng, (3,), "i4", avoid=np.int32(0)), I4 + ["feature:unicode-names"], {"path": "caf\u00e9", "keys": ["zarr.json", "caf\u00e9/zarr.json", "caf\u00e9/c/0"]}),
+    ("v3/keys/write-unicode-name-nfd", "v3 write of array 'café' spelled in NFD (e + U+0301): the keys keep the NFD bytes exactly as given", ["V3-KEY-004", "V3-NAME-008"], array_doc((3,), (3,), "int32", 0), lambda w: sample(w.rng, (3,), "i4", avoid=np.int32(0)), I4 + ["feature:unicode-names"], {"path": "cafe\u0301", "keys": ["zarr.json", "cafe\u0301/zarr.json", "cafe\u0301/c/0"], "forbidden_keys": ["caf\u00e9/zarr.json"]}),
+    ("v3/keys/write-dot-separator", "v3 write with the default encoding and separator '.': int32 (2,12) in (1,1) chunks gives keys c.0.0 .. c.1.11", ["V3-CKE-001"], array_doc((2, 12), (1, 1), "int32", 0, separator="."), lambda w: sample(w.rng, (2, 12), "i4", avoid=np.int32(0)), I4, {"keys": all_keys((2, 12), (1, 1), key=lambda i: default_key(i, "."))}),
+    ("v3/keys/write-default-no-configuration", "v3 write with chunk_key_encoding {'name': 'default'} and no configuration stores chunks under c/ with '/' (the default separator)", ["V3-CKE-002", "V3-CKE-006"], array_doc((3, 3), (2, 2), "int32", 0, separator=None), lambda w: sample(w.rng, (3, 3), "i4", avoid=np.int32(0)), I4, {"keys": all_keys((3, 3), (2, 2))}),
+    ("v3/keys/write-v2-slash", "v3 write with the v2 encoding and separator '/': int32 (2,12) in (1,1) gives keys 0/0 .. 1/11 with no 'c' prefix", ["V3-CKE-005"], array_doc((2, 12), (1, 1), "int32", 0, encoding="v2", separator="/"), lambda w: sample(w.rng, (2, 12), "i4", avoid=np.int32(0)), I4 + ["feature:chunk-key-encoding-v2"], {"keys": all_keys((2, 12), (1, 1), key=lambda i: v2_key(i, "/"))}),
+    ("v3/keys/write-v2-no-configuration", "v3 write with {'name': 'v2'} and no configuration uses '.': keys 0.0 .. 2.1", ["V3-CKE-005"], array_doc((5, 3), (2, 2), "int32", 0, encoding="v2", separator=None), lambda w: sample(w.rng, (5, 3), "i4", avoid=np.int32(0)), I4 + ["feature:chunk-key-encoding-v2"], {"keys": all_keys((5, 3), (2, 2), key=lambda i: v2_key(i, "."))}),
+]
+# fmt: on
+
+each(write_case, WRITES)

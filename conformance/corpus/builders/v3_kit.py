@@ -14,6 +14,7 @@ import numpy as np
 
 from ..chunking import JUNK, fill_array, grid, junk_block, region  # noqa: F401  (re-exported to builders)
 from ..generator import add_case
+from .table_kit import add_reject
 
 # v3 core identifier -> native NumPy dtype of the values
 CORE = {
@@ -183,29 +184,27 @@ def reject_case(
     """A one-fault case: the document (a dict, or raw bytes for JSON-level faults) at the node's
     zarr.json plus any extra keys."""
 
-    def build(w):
+    def fill(w):
         prefix = f"{node}/" if node else ""
         if isinstance(doc_or_bytes, (bytes, bytearray)):
             w.put(prefix + "zarr.json", doc_or_bytes)
         else:
             w.put_json(prefix + "zarr.json", doc_or_bytes)
         if node:  # the hierarchy above the node is explicit and valid
-            parts = node.split("/")
-            for i in range(len(parts)):
-                w.put_json("/".join(parts[:i] + ["zarr.json"]), group_doc())
+            put_hierarchy(w, node)
         for k, v in (extra or {}).items():
             w.put(k, v)
-        w.node = node
-        w.expect_reject(reason, stage)
 
-    add_case(
+    add_reject(
         case_id,
-        kind="reject",
-        build=build,
+        fill,
+        reason,
+        requirements,
+        description,
+        node=node,
         needs=needs,
         tier=tier,
-        requirements=requirements,
-        description=description,
+        stage=stage,
     )
 
 

@@ -14,95 +14,48 @@ I4 = ["dtype:int32", "codec:bytes"]
 SHAPE, CHUNKS = (5, 4), (2, 3)
 
 
-def _read(
-    slug, description, requirements, needs=(), tier=None, attributes=None, transform=None, **members
-):
+def _read(slug, description, requirements, members, needs=()):
     """A root int32 (5,4) array in (2,3) chunks with one chunk missing; `members` are added to (or
-    replace) the document, `transform(doc)` may rewrite it."""
+    replace) the document."""
 
     def build(w):
         data = sample(w.rng, SHAPE, "i4", avoid=np.int32(-9))
         doc = array_doc(SHAPE, CHUNKS, "int32", -9, **members)
-        if attributes is not None:
-            doc["attributes"] = attributes
-        if transform:
-            doc = transform(doc)
-        expected = put_array(
-            w, "", doc, data, fill_bits=np.array(-9, "i4"), skip={(2, 1)}, endian="little"
-        )
-        w.expect_array(expected, attributes=attributes or {})
+        fill = np.array(-9, "i4")
+        expected = put_array(w, "", doc, data, fill_bits=fill, skip={(2, 1)}, endian="little")
+        w.expect_array(expected, attributes=members.get("attributes") or {})
 
     add_case(
         f"v3/metadata/{slug}",
         kind="read",
         build=build,
         needs=[*I4, *needs],
-        tier=tier,
-        requirements=requirements,
+        requirements=requirements.split(),
         description=description,
     )
 
 
-_read(
-    "no-attributes",
-    "v3 array without an attributes member opens and reports attributes {}",
-    ["V3-ARR-006"],
-)
-_read(
-    "empty-attributes",
-    "v3 array with attributes {} opens and reports {}",
-    ["V3-ARR-006"],
-    attributes={},
-)
-_read(
-    "storage-transformers-empty",
-    "v3 array with storage_transformers [] opens like one without the member",
-    ["V3-ARR-007"],
-    storage_transformers=[],
-)
-_read(
-    "dimension-names-null-and-x",
-    "v3 array with dimension_names [null, 'x'] opens and reads",
-    ["V3-ARR-008"],
-    needs=["feature:dimension-names"],
-    dimension_names=[None, "x"],
-)
-_read(
-    "dimension-names-all-null",
-    "v3 array with dimension_names [null, null] opens and reads",
-    ["V3-ARR-008"],
-    needs=["feature:dimension-names"],
-    dimension_names=[None, None],
-)
-_read(
-    "dimension-names-duplicate",
-    "v3 array with the duplicate dimension_names ['x', 'x'] still opens",
-    ["V3-ARR-009"],
-    needs=["feature:dimension-names"],
-    dimension_names=["x", "x"],
-)
-_read(
-    "dimension-names-unicode-and-empty",
-    "v3 array with dimension_names ['', '時間'] (an empty and a non-ASCII name)",
-    ["V3-ARR-008"],
-    needs=["feature:dimension-names"],
-    dimension_names=["", "時間"],
-)
-_read(
-    "unknown-member-must-understand-false",
-    "v3 array with the unknown member 'foo': {'must_understand': false, 'x': 1} opens and the data reads",
-    ["V3-ARR-010", "V3-EXT-003"],
-    needs=["feature:must-understand-false"],
-    foo={"must_understand": False, "x": 1},
-)
-_read(
-    "two-ignorable-members",
-    "v3 array with two unknown object members that both say must_understand false opens and reads",
-    ["V3-ARR-010"],
-    needs=["feature:must-understand-false"],
-    x_stats={"must_understand": False, "configuration": {"min": -5, "max": [1, 2]}},
-    y_provenance={"name": "tool", "must_understand": False},
-)
+DIM_NAMES = ["feature:dimension-names"]
+IGNORABLE = ["feature:must-understand-false"]
+_STATS = {"must_understand": False, "configuration": {"min": -5, "max": [1, 2]}}
+
+# fmt: off
+READS = [
+    # slug, description, requirements, members added to the document[, needs]
+    ("no-attributes", "v3 array without an attributes member opens and reports attributes {}", "V3-ARR-006", {}),
+    ("empty-attributes", "v3 array with attributes {} opens and reports {}", "V3-ARR-006", {"attributes": {}}),
+    ("storage-transformers-empty", "v3 array with storage_transformers [] opens like one without the member", "V3-ARR-007", {"storage_transformers": []}),
+    ("dimension-names-null-and-x", "v3 array with dimension_names [null, 'x'] opens and reads", "V3-ARR-008", {"dimension_names": [None, "x"]}, DIM_NAMES),
+    ("dimension-names-all-null", "v3 array with dimension_names [null, null] opens and reads", "V3-ARR-008", {"dimension_names": [None, None]}, DIM_NAMES),
+    ("dimension-names-duplicate", "v3 array with the duplicate dimension_names ['x', 'x'] still opens", "V3-ARR-009", {"dimension_names": ["x", "x"]}, DIM_NAMES),
+    ("dimension-names-unicode-and-empty", "v3 array with dimension_names ['', '時間'] (an empty and a non-ASCII name)", "V3-ARR-008", {"dimension_names": ["", "時間"]}, DIM_NAMES),
+    ("unknown-member-must-understand-false", "v3 array with the unknown member 'foo': {'must_understand': false, 'x': 1} opens and the data reads", "V3-ARR-010 V3-EXT-003", {"foo": {"must_understand": False, "x": 1}}, IGNORABLE),
+    ("two-ignorable-members", "v3 array with two unknown object members that both say must_understand false opens and reads", "V3-ARR-010", {"x_stats": _STATS, "y_provenance": {"name": "tool", "must_understand": False}}, IGNORABLE),
+]
+# fmt: on
+
+for _row in READS:
+    _read(*_row)
 
 
 @case(
@@ -166,250 +119,75 @@ def _(w):
 # ---- documents that must not open -------------------------------------------------------------------
 
 
-def _doc(**changes) -> dict:
-    doc = array_doc((4,), (2,), "int32", 0)
-    for name, value in changes.items():
-        if value is _DROP:
-            doc.pop(name)
-        else:
-            doc[name] = value
-    return doc
+def _doc(changes) -> dict:
+    doc = {**array_doc((4,), (2,), "int32", 0), **changes}
+    return {k: v for k, v in doc.items() if v is not _DROP}
 
 
-_DROP = object()
+_DROP = object()  # a change that deletes the member
 _CHUNKS = {"c/0": np.arange(2, dtype="<i4").tobytes()}
 
 
-def _bad(slug, reason, requirements, what, tier=None, needs=(), **changes):
+def _bad(slug, reason, requirements, what, doc, needs=()):
+    """`doc` is the changes to a valid int32 (4,) document, or the zarr.json bytes."""
     reject_case(
         f"v3/metadata/reject-{slug}",
-        _doc(**changes),
+        doc if isinstance(doc, bytes) else _doc(doc),
         reason,
-        requirements,
-        f"v3 array {what} is rejected on open",
+        requirements.split(),
+        what,
         needs=[*I4, *needs],
-        tier=tier,
         extra=_CHUNKS,
     )
 
 
-for _member in (
-    "zarr_format",
-    "node_type",
-    "shape",
-    "data_type",
-    "chunk_grid",
-    "chunk_key_encoding",
-    "fill_value",
-    "codecs",
-):
-    _reason = "invalid-node-type" if _member == "node_type" else "missing-field"
-    _bad(
-        f"missing-{_member.replace('_', '-')}",
-        _reason,
-        ["V3-ARR-003"] + (["V3-ARR-002"] if _member == "node_type" else []),
-        f"document without the required member {_member!r}",
-        **{_member: _DROP},
-    )
+_REQUIRED = ("zarr_format", "node_type", "shape", "data_type", "chunk_grid", "chunk_key_encoding", "fill_value", "codecs")  # fmt: skip
 
-_bad(
-    "zarr-format-string",
-    "invalid-zarr-format",
-    ["V3-ARR-001"],
-    "with zarr_format '3' (a string)",
-    zarr_format="3",
-)
-_bad(
-    "zarr-format-2",
-    "invalid-zarr-format",
-    ["V3-ARR-001"],
-    "document in zarr.json with zarr_format 2",
-    zarr_format=2,
-)
-_bad("zarr-format-4", "invalid-zarr-format", ["V3-ARR-001"], "with zarr_format 4", zarr_format=4)
-_bad(
-    "zarr-format-float",
-    "invalid-zarr-format",
-    ["V3-ARR-001"],
-    "with zarr_format 3.0 (not an integer literal)",
-    zarr_format=3.0,
-)
-_bad(
-    "node-type-capitalised",
-    "invalid-node-type",
-    ["V3-ARR-002"],
-    "with node_type 'Array'",
-    node_type="Array",
-)
-_bad("node-type-null", "invalid-node-type", ["V3-ARR-002"], "with node_type null", node_type=None)
-_bad(
-    "node-type-dataset",
-    "invalid-node-type",
-    ["V3-ARR-002"],
-    "with node_type 'dataset'",
-    node_type="dataset",
-)
-_bad("shape-negative", "invalid-shape", ["V3-ARR-004"], "with shape [-1]", shape=[-1])
-_bad("shape-fraction", "invalid-shape", ["V3-ARR-004"], "with shape [1.5]", shape=[1.5])
-_bad("shape-string", "invalid-shape", ["V3-ARR-004"], "with shape '10' (a string)", shape="10")
-_bad("shape-boolean", "invalid-shape", ["V3-ARR-004"], "with shape [true]", shape=[True])
-_bad("shape-null", "invalid-shape", ["V3-ARR-004"], "with shape null", shape=None)
-_bad("shape-nested", "invalid-shape", ["V3-ARR-004"], "with shape [[4]]", shape=[[4]])
-_bad(
-    "codecs-empty",
-    "codec-order",
-    ["V3-ARR-005"],
-    "with codecs [] (no array->bytes codec)",
-    codecs=[],
-)
-_bad(
-    "codecs-object",
-    "invalid-codec",
-    ["V3-ARR-005"],
-    "with codecs as one object instead of a list",
-    codecs={"name": "bytes", "configuration": {"endian": "little"}},
-)
-_bad("codecs-null", "invalid-codec", ["V3-ARR-005"], "with codecs null", codecs=None)
-_bad("codec-entry-number", "invalid-codec", ["V3-ARR-014"], "with codecs [5]", codecs=[5])
-_bad(
-    "codec-entry-no-name",
-    "invalid-codec",
-    ["V3-ARR-014"],
-    "with a codec object that has no name",
-    codecs=[{"configuration": {"endian": "little"}}],
-)
-_bad(
-    "codec-entry-name-number",
-    "invalid-codec",
-    ["V3-ARR-014"],
-    "with a codec whose name is the number 5",
-    codecs=[{"name": 5}],
-)
-_bad(
-    "storage-transformer-unknown",
-    "invalid-storage-transformer",
-    ["V3-ARR-007"],
-    "with storage_transformers [{'name': 'foo'}] (no transformer is known)",
-    storage_transformers=[{"name": "foo"}],
-)
-_bad(
-    "storage-transformers-null",
-    "invalid-storage-transformer",
-    ["V3-ARR-007", "ZOM-019"],
-    "with storage_transformers null (as in the ZEP 6 example)",
-    storage_transformers=None,
-)
-_bad(
-    "storage-transformers-object",
-    "invalid-storage-transformer",
-    ["V3-ARR-007"],
-    "with storage_transformers as an object, not a list",
-    storage_transformers={"name": "foo"},
-)
-_bad(
-    "dimension-names-too-long",
-    "invalid-dimension-names",
-    ["V3-ARR-008"],
-    "of rank 1 with 2 dimension_names",
-    needs=["feature:dimension-names"],
-    dimension_names=["x", "y"],
-)
-_bad(
-    "dimension-names-numbers",
-    "invalid-dimension-names",
-    ["V3-ARR-008"],
-    "with dimension_names [1]",
-    needs=["feature:dimension-names"],
-    dimension_names=[1],
-)
-_bad(
-    "dimension-names-string",
-    "invalid-dimension-names",
-    ["V3-ARR-008"],
-    "with dimension_names 'x' (not a list)",
-    needs=["feature:dimension-names"],
-    dimension_names="x",
-)
-_bad(
-    "attributes-list",
-    "invalid-attributes",
-    ["V3-ATTR-001"],
-    "with attributes [] (not an object)",
-    attributes=[],
-)
-_bad(
-    "attributes-null",
-    "invalid-attributes",
-    ["V3-ATTR-001"],
-    "with attributes null",
-    attributes=None,
-)
-_bad(
-    "unknown-member-number",
-    "unknown-field",
-    ["V3-ARR-010"],
-    "with the unknown member 'foo': 1",
-    foo=1,
-)
-_bad(
-    "unknown-member-object",
-    "unknown-field",
-    ["V3-ARR-010"],
-    "with the unknown member 'foo': {'bar': 1}",
-    foo={"bar": 1},
-)
-_bad(
-    "unknown-member-must-understand-true",
-    "unknown-field",
-    ["V3-ARR-010", "V3-EXT-003"],
-    "with the unknown member 'foo': {'must_understand': true}",
-    foo={"must_understand": True},
-)
-_bad(
-    "unknown-member-must-understand-string",
-    "unknown-field",
-    ["V3-ARR-010"],
-    "with 'foo': {'must_understand': 'false'} (a string, not the boolean false)",
-    foo={"must_understand": "false"},
-)
-_bad(
-    "unknown-member-null",
-    "unknown-field",
-    ["V3-ARR-010"],
-    "with the unknown member 'foo': null",
-    foo=None,
-)
-_bad(
-    "v2-member-order", "unknown-field", ["V3-ARR-010"], "with the v2 member 'order': 'C'", order="C"
-)
-_bad(
-    "v2-member-dimension-separator",
-    "unknown-field",
-    ["V3-ARR-010"],
-    "with the v2 member 'dimension_separator'",
-    dimension_separator="/",
-)
-_bad(
-    "draft-member-extensions",
-    "unknown-field",
-    ["V3-ARR-010"],
-    "with the draft member 'extensions': []",
-    extensions=[],
-)
+# fmt: off
+DOCUMENT_FAULTS = [
+    # slug, reason, requirements, "v3 array <what> is rejected on open", changed members[, needs]
+    *[(f"missing-{m.replace('_', '-')}", "missing-field", "V3-ARR-003", f"document without the required member {m!r}", {m: _DROP}) for m in _REQUIRED if m != "node_type"],
+    ("missing-node-type", "invalid-node-type", "V3-ARR-003 V3-ARR-002", "document without the required member 'node_type'", {"node_type": _DROP}),
+    ("zarr-format-string", "invalid-zarr-format", "V3-ARR-001", "with zarr_format '3' (a string)", {"zarr_format": "3"}),
+    ("zarr-format-2", "invalid-zarr-format", "V3-ARR-001", "document in zarr.json with zarr_format 2", {"zarr_format": 2}),
+    ("zarr-format-4", "invalid-zarr-format", "V3-ARR-001", "with zarr_format 4", {"zarr_format": 4}),
+    ("zarr-format-float", "invalid-zarr-format", "V3-ARR-001", "with zarr_format 3.0 (not an integer literal)", {"zarr_format": 3.0}),
+    ("node-type-capitalised", "invalid-node-type", "V3-ARR-002", "with node_type 'Array'", {"node_type": "Array"}),
+    ("node-type-null", "invalid-node-type", "V3-ARR-002", "with node_type null", {"node_type": None}),
+    ("node-type-dataset", "invalid-node-type", "V3-ARR-002", "with node_type 'dataset'", {"node_type": "dataset"}),
+    ("shape-negative", "invalid-shape", "V3-ARR-004", "with shape [-1]", {"shape": [-1]}),
+    ("shape-fraction", "invalid-shape", "V3-ARR-004", "with shape [1.5]", {"shape": [1.5]}),
+    ("shape-string", "invalid-shape", "V3-ARR-004", "with shape '10' (a string)", {"shape": "10"}),
+    ("shape-boolean", "invalid-shape", "V3-ARR-004", "with shape [true]", {"shape": [True]}),
+    ("shape-null", "invalid-shape", "V3-ARR-004", "with shape null", {"shape": None}),
+    ("shape-nested", "invalid-shape", "V3-ARR-004", "with shape [[4]]", {"shape": [[4]]}),
+    ("codecs-empty", "codec-order", "V3-ARR-005", "with codecs [] (no array->bytes codec)", {"codecs": []}),
+    ("codecs-object", "invalid-codec", "V3-ARR-005", "with codecs as one object instead of a list", {"codecs": {"name": "bytes", "configuration": {"endian": "little"}}}),
+    ("codecs-null", "invalid-codec", "V3-ARR-005", "with codecs null", {"codecs": None}),
+    ("codec-entry-number", "invalid-codec", "V3-ARR-014", "with codecs [5]", {"codecs": [5]}),
+    ("codec-entry-no-name", "invalid-codec", "V3-ARR-014", "with a codec object that has no name", {"codecs": [{"configuration": {"endian": "little"}}]}),
+    ("codec-entry-name-number", "invalid-codec", "V3-ARR-014", "with a codec whose name is the number 5", {"codecs": [{"name": 5}]}),
+    ("storage-transformer-unknown", "invalid-storage-transformer", "V3-ARR-007", "with storage_transformers [{'name': 'foo'}] (no transformer is known)", {"storage_transformers": [{"name": "foo"}]}),
+    ("storage-transformers-null", "invalid-storage-transformer", "V3-ARR-007 ZOM-019", "with storage_transformers null (as in the ZEP 6 example)", {"storage_transformers": None}),
+    ("storage-transformers-object", "invalid-storage-transformer", "V3-ARR-007", "with storage_transformers as an object, not a list", {"storage_transformers": {"name": "foo"}}),
+    ("dimension-names-too-long", "invalid-dimension-names", "V3-ARR-008", "of rank 1 with 2 dimension_names", {"dimension_names": ["x", "y"]}, DIM_NAMES),
+    ("dimension-names-numbers", "invalid-dimension-names", "V3-ARR-008", "with dimension_names [1]", {"dimension_names": [1]}, DIM_NAMES),
+    ("dimension-names-string", "invalid-dimension-names", "V3-ARR-008", "with dimension_names 'x' (not a list)", {"dimension_names": "x"}, DIM_NAMES),
+    ("attributes-list", "invalid-attributes", "V3-ATTR-001", "with attributes [] (not an object)", {"attributes": []}),
+    ("attributes-null", "invalid-attributes", "V3-ATTR-001", "with attributes null", {"attributes": None}),
+    ("unknown-member-number", "unknown-field", "V3-ARR-010", "with the unknown member 'foo': 1", {"foo": 1}),
+    ("unknown-member-object", "unknown-field", "V3-ARR-010", "with the unknown member 'foo': {'bar': 1}", {"foo": {"bar": 1}}),
+    ("unknown-member-must-understand-true", "unknown-field", "V3-ARR-010 V3-EXT-003", "with the unknown member 'foo': {'must_understand': true}", {"foo": {"must_understand": True}}),
+    ("unknown-member-must-understand-string", "unknown-field", "V3-ARR-010", "with 'foo': {'must_understand': 'false'} (a string, not the boolean false)", {"foo": {"must_understand": "false"}}),
+    ("unknown-member-null", "unknown-field", "V3-ARR-010", "with the unknown member 'foo': null", {"foo": None}),
+    ("v2-member-order", "unknown-field", "V3-ARR-010", "with the v2 member 'order': 'C'", {"order": "C"}),
+    ("v2-member-dimension-separator", "unknown-field", "V3-ARR-010", "with the v2 member 'dimension_separator'", {"dimension_separator": "/"}),
+    ("draft-member-extensions", "unknown-field", "V3-ARR-010", "with the draft member 'extensions': []", {"extensions": []}),
+]
+# fmt: on
 
-
-def _bad_json(slug, text: bytes, reason, what, tier=None, requirements=("V3-ARR-013",)):
-    reject_case(
-        f"v3/metadata/reject-{slug}",
-        text,
-        reason,
-        list(requirements),
-        f"v3 zarr.json {what} is rejected",
-        needs=I4,
-        tier=tier,
-        extra=_CHUNKS,
-    )
-
+for _slug, _reason, _reqs, _what, _changes, *_needs in DOCUMENT_FAULTS:
+    _bad(_slug, _reason, _reqs, f"v3 array {_what} is rejected on open", _changes, *_needs)
 
 _BASE = (
     b'{"zarr_format": 3, "node_type": "array", "shape": [4], "data_type": "int32", '
@@ -418,44 +196,19 @@ _BASE = (
     b'"fill_value": 0, "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]'
 )
 
-_bad_json(
-    "trailing-comma",
-    _BASE + b",}",
-    "invalid-json",
-    "with a trailing comma before the closing brace",
-)
-_bad_json(
-    "comment",
-    _BASE.replace(b'"fill_value": 0,', b'"fill_value": 0, // zero\n') + b"}",
-    "invalid-json",
-    "with a // comment",
-)
-_bad_json(
-    "single-quotes",
-    _BASE.replace(b'"data_type": "int32"', b"'data_type': 'int32'") + b"}",
-    "invalid-json",
-    "with single-quoted strings",
-)
-_bad_json(
-    "duplicate-member",
-    _BASE + b', "fill_value": 1}',
-    "invalid-json",
-    "with the member fill_value twice",
-)
-_bad_json(
-    "invalid-utf8",
-    _BASE + b', "attributes": {"a": "\xff\xfe"}}',
-    "invalid-json",
-    "holding bytes that are not UTF-8",
-)
-_bad_json("truncated", _BASE[:-20], "invalid-json", "cut off in the middle (not JSON at all)")
-_bad_json("empty-file", b"", "invalid-json", "that is empty")
-_bad_json(
-    "json-array",
-    b"[" + _BASE + b"}]",
-    "invalid-metadata",
-    "holding a JSON array instead of an object",
-)
+# fmt: off
+JSON_FAULTS = [
+    # slug, reason, "v3 zarr.json <what> is rejected", the bytes
+    ("trailing-comma", "invalid-json", "with a trailing comma before the closing brace", _BASE + b",}"),
+    ("comment", "invalid-json", "with a // comment", _BASE.replace(b'"fill_value": 0,', b'"fill_value": 0, // zero\n') + b"}"),
+    ("single-quotes", "invalid-json", "with single-quoted strings", _BASE.replace(b'"data_type": "int32"', b"'data_type': 'int32'") + b"}"),
+    ("duplicate-member", "invalid-json", "with the member fill_value twice", _BASE + b', "fill_value": 1}'),
+    ("invalid-utf8", "invalid-json", "holding bytes that are not UTF-8", _BASE + b', "attributes": {"a": "\xff\xfe"}}'),
+    ("truncated", "invalid-json", "cut off in the middle (not JSON at all)", _BASE[:-20]),
+    ("empty-file", "invalid-json", "that is empty", b""),
+    ("json-array", "invalid-metadata", "holding a JSON array instead of an object", b"[" + _BASE + b"}]"),
+]
+# fmt: on
 
 # The spec's own examples are not valid JSON (requirements §8.5); copied as they are, they must not open.
 _SPEC_DATETIME_EXAMPLE = b"""{
@@ -527,15 +280,10 @@ _SPEC_SHARDING_EXAMPLE = b"""{
       ]
 }
 """
-_bad_json(
-    "spec-example-extension-dtype",
-    _SPEC_DATETIME_EXAMPLE,
-    "invalid-json",
-    'copied from the core spec\'s extension data type example (trailing comma after "fill_value": null)',
-)
-_bad_json(
-    "spec-example-sharding",
-    _SPEC_SHARDING_EXAMPLE,
-    "invalid-json",
-    "built around the 3.0 sharding spec's codecs example (a missing comma and trailing commas)",
-)
+JSON_FAULTS += [
+    ("spec-example-extension-dtype", "invalid-json", 'copied from the core spec\'s extension data type example (trailing comma after "fill_value": null)', _SPEC_DATETIME_EXAMPLE),
+    ("spec-example-sharding", "invalid-json", "built around the 3.0 sharding spec's codecs example (a missing comma and trailing commas)", _SPEC_SHARDING_EXAMPLE),
+]  # fmt: skip
+
+for _slug, _reason, _what, _text in JSON_FAULTS:
+    _bad(_slug, _reason, "V3-ARR-013", f"v3 zarr.json {_what} is rejected", _text)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..data import sample
+from .table_kit import each
 from .v3_codecs_kit import (
     BE,
     CRC32C,
@@ -71,43 +72,17 @@ def _unique_shard(index_codecs, location="end", order=_SCRAMBLED):
     return build, codecs
 
 
-_build, _codecs = _unique_shard([LE, CRC32C])
-_case(
-    "index-c-order",
-    ["V3-SHARD-006", "V3-SHARD-009"],
-    "v3 shard [4,4] with [2,2] inner chunks stored in the order (1,0),(0,1),(1,1),(0,0): the C-order index "
-    "puts inner chunk (0,1) at [0,2..3]; row/column confusion reads other values there",
-    _build,
-    _codecs,
-)
-_build, _codecs = _unique_shard([BE])
-_case(
-    "index-big-endian",
-    ["V3-SHARD-006"],
-    "v3 shard whose index_codecs are [bytes big]: offsets and sizes are big-endian uint64",
-    _build,
-    _codecs,
-    extra_needs=["dtype:big-endian"],
-)
-_build, _codecs = _unique_shard([BE, CRC32C], "start")
-_case(
-    "index-big-endian-crc32c-start",
-    ["V3-SHARD-006", "V3-SHARD-010"],
-    "v3 shard with a [bytes big, crc32c] index at the start: big-endian absolute offsets from byte 0",
-    _build,
-    _codecs,
-    extra_needs=["dtype:big-endian"],
-)
-_build, _codecs = _unique_shard([transpose([1, 0, 2]), LE])
-_case(
-    "index-codecs-transpose",
-    ["V3-SHARD-006"],
-    "v3 shard whose index_codecs are [transpose [1,0,2], bytes]: the (2,2,2) index is stored with its grid axes "
-    "swapped",
-    _build,
-    _codecs,
-    tier="optional",
-)
+# fmt: off
+SHARDS = [
+    # slug, requirements, description, build, codecs[, options]
+    ("index-c-order", ["V3-SHARD-006", "V3-SHARD-009"], "v3 shard [4,4] with [2,2] inner chunks stored in the order (1,0),(0,1),(1,1),(0,0): the C-order index puts inner chunk (0,1) at [0,2..3]; row/column confusion reads other values there", *_unique_shard([LE, CRC32C])),
+    ("index-big-endian", ["V3-SHARD-006"], "v3 shard whose index_codecs are [bytes big]: offsets and sizes are big-endian uint64", *_unique_shard([BE]), {"extra_needs": ["dtype:big-endian"]}),
+    ("index-big-endian-crc32c-start", ["V3-SHARD-006", "V3-SHARD-010"], "v3 shard with a [bytes big, crc32c] index at the start: big-endian absolute offsets from byte 0", *_unique_shard([BE, CRC32C], "start"), {"extra_needs": ["dtype:big-endian"]}),
+    ("index-codecs-transpose", ["V3-SHARD-006"], "v3 shard whose index_codecs are [transpose [1,0,2], bytes]: the (2,2,2) index is stored with its grid axes swapped", *_unique_shard([transpose([1, 0, 2]), LE]), {"tier": "optional"}),
+]
+# fmt: on
+
+each(_case, SHARDS)
 
 
 def _sized_shard(
@@ -125,40 +100,17 @@ def _sized_shard(
     _case(slug, requirements, description, build, codecs, data_type=data_type)
 
 
-_sized_shard(
-    "index-end-68-bytes",
-    ["V3-SHARD-009"],
-    "v3 float64 shards [4,6] with [2,3] inner chunks and [bytes, crc32c] index_codecs: the last 68 bytes are "
-    "the index, its last 4 the CRC-32C of the first 64",
-    "end",
-    [LE, CRC32C],
-)
-_sized_shard(
-    "index-start-offset-68",
-    ["V3-SHARD-010", "V3-SHARD-009"],
-    "v3 float64 shards with a 68-byte [bytes, crc32c] index at the start: the first inner chunk is at "
-    "offset 68, offsets count from the start of the shard",
-    "start",
-    [LE, CRC32C],
-)
-_sized_shard(
-    "index-end-64-bytes-no-crc",
-    ["V3-SHARD-009"],
-    "v3 int16 shards with a 64-byte [bytes] index at the end (no checksum)",
-    "end",
-    [LE],
-    data_type="int16",
-    fill=-7,
-)
-_sized_shard(
-    "index-location-absent",
-    ["V3-SHARD-001", "V3-SHARD-009"],
-    "v3 uint32 shards whose configuration has no index_location: the index is at the end",
-    None,
-    [LE, CRC32C],
-    data_type="uint32",
-    fill=42,
-)
+# fmt: off
+SIZED = [
+    # slug, requirements, description, location, index_codecs[, options]
+    ("index-end-68-bytes", ["V3-SHARD-009"], "v3 float64 shards [4,6] with [2,3] inner chunks and [bytes, crc32c] index_codecs: the last 68 bytes are the index, its last 4 the CRC-32C of the first 64", "end", [LE, CRC32C]),
+    ("index-start-offset-68", ["V3-SHARD-010", "V3-SHARD-009"], "v3 float64 shards with a 68-byte [bytes, crc32c] index at the start: the first inner chunk is at offset 68, offsets count from the start of the shard", "start", [LE, CRC32C]),
+    ("index-end-64-bytes-no-crc", ["V3-SHARD-009"], "v3 int16 shards with a 64-byte [bytes] index at the end (no checksum)", "end", [LE], {"data_type": "int16", "fill": -7}),
+    ("index-location-absent", ["V3-SHARD-001", "V3-SHARD-009"], "v3 uint32 shards whose configuration has no index_location: the index is at the end", None, [LE, CRC32C], {"data_type": "uint32", "fill": 42}),
+]
+# fmt: on
+
+each(_sized_shard, SIZED)
 
 
 # ---- empty inner chunks and empty shards (V3-SHARD-007, V3-SHARD-014, V3-SHARD-017) ----------------
@@ -173,16 +125,6 @@ def _empty_marker(w):
     w.expect_array(data)
 
 
-_case(
-    "empty-marker",
-    ["V3-SHARD-007"],
-    "v3 shard whose index entry for inner chunk (1,0) is 16 bytes of FF (2^64-1 twice): it reads as fill 42",
-    _empty_marker,
-    [sharding((2, 2), [LE], [LE, CRC32C])],
-    data_type="uint16",
-)
-
-
 def _only_one_present(w):
     conf = sharding((2, 2), [LE], [LE])
     data = sample(w.rng, (4, 4), "f4", avoid=np.float32(-1.5))
@@ -191,16 +133,6 @@ def _only_one_present(w):
     expected = np.full((4, 4), -1.5, "f4")
     expected[:2, 2:] = data[:2, 2:]
     w.expect_array(expected)
-
-
-_case(
-    "empty-marker-three-of-four",
-    ["V3-SHARD-007"],
-    "v3 shard holding only inner chunk (0,1) (the other 3 index entries are FF x 16): three quarters read as fill",
-    _only_one_present,
-    [sharding((2, 2), [LE], [LE])],
-    data_type="float32",
-)
 
 
 def _empty_shards(index_codecs, missing_key: bool):
@@ -218,36 +150,6 @@ def _empty_shards(index_codecs, missing_key: bool):
     return build, [conf]
 
 
-_build, _codecs = _empty_shards([LE, CRC32C], True)
-_case(
-    "missing-shard-key",
-    ["V3-SHARD-014", "V3-SHARD-017"],
-    "v3 sharded (8,12) array in [4,6] shards whose shard key c/0/1 is absent: that shard reads as fill -7",
-    _build,
-    _codecs,
-)
-_build, _codecs = _empty_shards([LE], False)
-_case(
-    "all-empty-index-64-bytes",
-    ["V3-SHARD-017", "V3-SHARD-007"],
-    "v3 shard c/0/1 stored as only its all-FF 64-byte [bytes] index: every inner chunk empty, reads as fill -7",
-    _build,
-    _codecs,
-)
-_build, _codecs = _empty_shards([LE, CRC32C], False)
-_case(
-    "all-empty-index-68-bytes",
-    ["V3-SHARD-017", "V3-SHARD-007", "V3-SHARD-009"],
-    "v3 shard c/0/1 stored as only its 68-byte [bytes, crc32c] index (64 FF bytes plus their valid CRC-32C): "
-    "reads as fill -7",
-    _build,
-    _codecs,
-)
-
-
-# ---- edge shards keep a full-size index (V3-SHARD-008) ---------------------------------------------
-
-
 def _edge(index_codecs):
     conf = sharding((2,), [LE], index_codecs)
 
@@ -263,30 +165,6 @@ def _edge(index_codecs):
     return build, [conf]
 
 
-_build, _codecs = _edge([LE])
-_case(
-    "edge-shard-full-index",
-    ["V3-SHARD-008", "V3-SHARD-009"],
-    "v3 int64 (10,) in (8,) shards with (2,) inner chunks: edge shard c/1 has a 4-entry 64-byte index (one valid, "
-    "one junk outside the array, two empty)",
-    _build,
-    _codecs,
-    data_type="int64",
-)
-_build, _codecs = _edge([LE, CRC32C])
-_case(
-    "edge-shard-full-index-crc32c",
-    ["V3-SHARD-008", "V3-SHARD-009"],
-    "v3 int64 (10,) in (8,) shards: edge shard c/1 has a 4-entry 68-byte [bytes, crc32c] index",
-    _build,
-    _codecs,
-    data_type="int64",
-)
-
-
-# ---- inner chunks in any order, with gaps (V3-SHARD-011) -------------------------------------------
-
-
 def _order_gaps(location, lead: bytes = b""):
     conf = sharding((2, 2), [LE, gzip_codec(1)], [LE, CRC32C], location)
 
@@ -298,24 +176,6 @@ def _order_gaps(location, lead: bytes = b""):
         w.expect_array(data)
 
     return build, [conf]
-
-
-_build, _codecs = _order_gaps("end")
-_case(
-    "reverse-order-junk-gaps",
-    ["V3-SHARD-011"],
-    "v3 shard with gzip inner chunks stored in reverse C order and 7 junk bytes between them: only the index counts",
-    _build,
-    _codecs,
-)
-_build, _codecs = _order_gaps("start", lead=b"\x00" * 5)
-_case(
-    "reverse-order-junk-gaps-index-start",
-    ["V3-SHARD-011", "V3-SHARD-010"],
-    "v3 shard with the index at the start, 5 unused bytes after it, then inner chunks in reverse order with 7-byte gaps",
-    _build,
-    _codecs,
-)
 
 
 def _shared_blob(w):
@@ -332,14 +192,25 @@ def _shared_blob(w):
     w.expect_array(np.array([11, -11, 5, 6, 11, -11], "i4"))
 
 
-_case(
-    "two-entries-one-blob",
-    ["V3-SHARD-011"],
-    "v3 shard whose index points inner chunks (0,) and (2,) at the same bytes (deduplicated): both read them",
-    _shared_blob,
-    [sharding((2,), [LE], [LE])],
-    tier="optional",
-)
+# fmt: off
+EMPTY_AND_ORDERED = [
+    # slug, requirements, description, build, codecs[, options]
+    ("empty-marker", ["V3-SHARD-007"], "v3 shard whose index entry for inner chunk (1,0) is 16 bytes of FF (2^64-1 twice): it reads as fill 42", _empty_marker, [sharding((2, 2), [LE], [LE, CRC32C])], {"data_type": "uint16"}),
+    ("empty-marker-three-of-four", ["V3-SHARD-007"], "v3 shard holding only inner chunk (0,1) (the other 3 index entries are FF x 16): three quarters read as fill", _only_one_present, [sharding((2, 2), [LE], [LE])], {"data_type": "float32"}),
+    ("missing-shard-key", ["V3-SHARD-014", "V3-SHARD-017"], "v3 sharded (8,12) array in [4,6] shards whose shard key c/0/1 is absent: that shard reads as fill -7", *_empty_shards([LE, CRC32C], True)),
+    ("all-empty-index-64-bytes", ["V3-SHARD-017", "V3-SHARD-007"], "v3 shard c/0/1 stored as only its all-FF 64-byte [bytes] index: every inner chunk empty, reads as fill -7", *_empty_shards([LE], False)),
+    ("all-empty-index-68-bytes", ["V3-SHARD-017", "V3-SHARD-007", "V3-SHARD-009"], "v3 shard c/0/1 stored as only its 68-byte [bytes, crc32c] index (64 FF bytes plus their valid CRC-32C): reads as fill -7", *_empty_shards([LE, CRC32C], False)),
+    # ---- edge shards keep a full-size index (V3-SHARD-008) ---------------------------------------------
+    ("edge-shard-full-index", ["V3-SHARD-008", "V3-SHARD-009"], "v3 int64 (10,) in (8,) shards with (2,) inner chunks: edge shard c/1 has a 4-entry 64-byte index (one valid, one junk outside the array, two empty)", *_edge([LE]), {"data_type": "int64"}),
+    ("edge-shard-full-index-crc32c", ["V3-SHARD-008", "V3-SHARD-009"], "v3 int64 (10,) in (8,) shards: edge shard c/1 has a 4-entry 68-byte [bytes, crc32c] index", *_edge([LE, CRC32C]), {"data_type": "int64"}),
+    # ---- inner chunks in any order, with gaps (V3-SHARD-011) -------------------------------------------
+    ("reverse-order-junk-gaps", ["V3-SHARD-011"], "v3 shard with gzip inner chunks stored in reverse C order and 7 junk bytes between them: only the index counts", *_order_gaps("end")),
+    ("reverse-order-junk-gaps-index-start", ["V3-SHARD-011", "V3-SHARD-010"], "v3 shard with the index at the start, 5 unused bytes after it, then inner chunks in reverse order with 7-byte gaps", *_order_gaps("start", lead=b"\x00" * 5)),
+    ("two-entries-one-blob", ["V3-SHARD-011"], "v3 shard whose index points inner chunks (0,) and (2,) at the same bytes (deduplicated): both read them", _shared_blob, [sharding((2,), [LE], [LE])], {"tier": "optional"}),
+]
+# fmt: on
+
+each(_case, EMPTY_AND_ORDERED)
 
 
 # ---- inner codecs (V3-SHARD-012) ---------------------------------------------------------------------
@@ -379,70 +250,21 @@ def _inner(
     _case(slug, requirements, description, build, codecs, data_type=data_type, tier=tier)
 
 
-_inner(
-    "inner-bytes-big-gzip",
-    ["V3-SHARD-012", "V3-GZIP-002"],
-    "v3 uint16 shards whose inner codecs are [bytes big, gzip]: each inner chunk is a gzip member of big-endian data",
-    [BE, gzip_codec(5)],
-)
-_inner(
-    "inner-crc32c",
-    ["V3-SHARD-012", "V3-CRC-002"],
-    "v3 float32 shards whose inner codecs are [bytes, crc32c]: each inner chunk carries its own checksum",
-    [LE, CRC32C],
-    data_type="float32",
-    fill=0.5,
-)
-_inner(
-    "inner-transpose",
-    ["V3-SHARD-012", "V3-TRANS-002"],
-    "v3 int64 shards whose inner codecs are [transpose [1,0], bytes]: inner chunks are stored transposed",
-    [transpose([1, 0]), LE],
-    data_type="int64",
-    fill=-7,
-)
-_inner(
-    "inner-blosc",
-    ["V3-SHARD-012", "V3-BLOSC-004"],
-    "v3 int32 shards whose inner codecs are [bytes, blosc lz4 shuffle typesize 4]",
-    [LE, blosc_codec()],
-    data_type="int32",
-    fill=-7,
-)
-_inner(
-    "inner-zstd",
-    ["V3-SHARD-012", "V3-ZSTD-002"],
-    "v3 float64 shards whose inner codecs are [bytes, zstd level 3]",
-    [LE, zstd_codec(3)],
-    data_type="float64",
-    fill=0.5,
-    tier="extension",
-)
-_inner(
-    "single-inner-chunk",
-    ["V3-SHARD-002", "V3-SHARD-012"],
-    "v3 uint8 shards whose inner chunk_shape equals the shard shape (one inner chunk per shard)",
-    [RAW],
-    data_type="uint8",
-    inner=(6, 4),
-    empty=None,
-)
-_inner(
-    "sharding-then-gzip",
-    ["V3-SHARD-012", "V3-PIPE-002"],
-    "v3 int32 with codecs [sharding_indexed, gzip]: each whole shard (chunks plus index) is one gzip member",
-    [LE],
-    data_type="int32",
-    fill=-7,
-    after=[gzip_codec(1)],
-)
-_inner(
-    "sharding-then-crc32c",
-    ["V3-PIPE-002", "V3-CRC-002"],
-    "v3 uint16 with codecs [sharding_indexed, crc32c]: a checksum over the whole shard follows the index",
-    [LE],
-    after=[CRC32C],
-)
+# fmt: off
+INNER = [
+    # slug, requirements, description, inner_codecs[, options]
+    ("inner-bytes-big-gzip", ["V3-SHARD-012", "V3-GZIP-002"], "v3 uint16 shards whose inner codecs are [bytes big, gzip]: each inner chunk is a gzip member of big-endian data", [BE, gzip_codec(5)]),
+    ("inner-crc32c", ["V3-SHARD-012", "V3-CRC-002"], "v3 float32 shards whose inner codecs are [bytes, crc32c]: each inner chunk carries its own checksum", [LE, CRC32C], {"data_type": "float32", "fill": 0.5}),
+    ("inner-transpose", ["V3-SHARD-012", "V3-TRANS-002"], "v3 int64 shards whose inner codecs are [transpose [1,0], bytes]: inner chunks are stored transposed", [transpose([1, 0]), LE], {"data_type": "int64", "fill": -7}),
+    ("inner-blosc", ["V3-SHARD-012", "V3-BLOSC-004"], "v3 int32 shards whose inner codecs are [bytes, blosc lz4 shuffle typesize 4]", [LE, blosc_codec()], {"data_type": "int32", "fill": -7}),
+    ("inner-zstd", ["V3-SHARD-012", "V3-ZSTD-002"], "v3 float64 shards whose inner codecs are [bytes, zstd level 3]", [LE, zstd_codec(3)], {"data_type": "float64", "fill": 0.5, "tier": "extension"}),
+    ("single-inner-chunk", ["V3-SHARD-002", "V3-SHARD-012"], "v3 uint8 shards whose inner chunk_shape equals the shard shape (one inner chunk per shard)", [RAW], {"data_type": "uint8", "inner": (6, 4), "empty": None}),
+    ("sharding-then-gzip", ["V3-SHARD-012", "V3-PIPE-002"], "v3 int32 with codecs [sharding_indexed, gzip]: each whole shard (chunks plus index) is one gzip member", [LE], {"data_type": "int32", "fill": -7, "after": [gzip_codec(1)]}),
+    ("sharding-then-crc32c", ["V3-PIPE-002", "V3-CRC-002"], "v3 uint16 with codecs [sharding_indexed, crc32c]: a checksum over the whole shard follows the index", [LE], {"after": [CRC32C]}),
+]
+# fmt: on
+
+each(_inner, INNER)
 
 
 # ---- transpose before sharding: inner chunk_shape in transposed coordinates (V3-TRANS-004) ----------
@@ -454,18 +276,6 @@ def _transposed(w):
     doc = array_doc((6, 13), (4, 8), "int32", -7, codecs=codecs)
     w.expect_array(put_chunks(w, doc, data, np.array(-7, "i4"), skip={(1, 0)}))
 
-
-_case(
-    "transpose-then-sharding",
-    ["V3-TRANS-004", "V3-TRANS-002", "V3-SHARD-002"],
-    "v3 int32 chunks [4,8] with [transpose [1,0], sharding chunk_shape [8,2]]: the shard codec sees (8,4), so "
-    "[8,2] is valid; shards hold the transposed chunk",
-    _transposed,
-    [transpose([1, 0]), sharding((8, 2), [LE], [LE, CRC32C])],
-)
-
-
-# ---- nested sharding (V3-SHARD-013) -------------------------------------------------------------------
 
 _INNER_SHARD = sharding((2, 2), [LE], [LE, CRC32C], "start")
 _NESTED = sharding((4, 4), [_INNER_SHARD], [LE, CRC32C], "end")
@@ -498,20 +308,6 @@ def _nested(w):
     w.expect_array(expected)
 
 
-_case(
-    "nested-two-levels",
-    ["V3-SHARD-013", "V3-SHARD-007", "V3-SHARD-010", "V3-PIPE-005"],
-    "v3 uint16 (8,14) with [8,8] shards of [4,4] inner shards (index at the end) of [2,2] chunks (index at the "
-    "start): empty entries at both levels read as fill 42; the edge shard is read in part",
-    _nested,
-    [_NESTED],
-    data_type="uint16",
-)
-
-
-# ---- other ranks and stores ------------------------------------------------------------------------------
-
-
 def _rank3(w):
     codecs = [sharding((2, 2, 2), [RAW], [LE, CRC32C], "start")]
     data = sample(w.rng, (5, 4, 3), "i1", avoid=np.int8(-7))
@@ -525,16 +321,6 @@ def _rank3(w):
             empty_inner=lambda i: {(0, 1, 0)} | outside_inner(i, (4, 4, 4), (2, 2, 2), (5, 4, 3)),
         )
     )
-
-
-_case(
-    "rank3-index-start",
-    ["V3-SHARD-006", "V3-SHARD-008", "V3-SHARD-010"],
-    "v3 int8 (5,4,3) in [4,4,4] shards of [2,2,2] inner chunks, index at the start: the (2,2,2,2) index is C order",
-    _rank3,
-    [sharding((2, 2, 2), [RAW], [LE, CRC32C], "start")],
-    data_type="int8",
-)
 
 
 def _zip(w):
@@ -554,11 +340,16 @@ def _zip(w):
     w.zip = True
 
 
-_case(
-    "zip-store",
-    ["V3-SHARD-014", "V3-SHARD-009"],
-    "v3 float64 sharded array in a zip store: one shard key absent, one inner chunk empty, gzip inner chunks",
-    _zip,
-    [sharding((2, 3), [LE, gzip_codec(1)], [LE, CRC32C])],
-    data_type="float64",
-)
+# fmt: off
+LAYOUTS = [
+    # slug, requirements, description, build, codecs[, options]
+    ("transpose-then-sharding", ["V3-TRANS-004", "V3-TRANS-002", "V3-SHARD-002"], "v3 int32 chunks [4,8] with [transpose [1,0], sharding chunk_shape [8,2]]: the shard codec sees (8,4), so [8,2] is valid; shards hold the transposed chunk", _transposed, [transpose([1, 0]), sharding((8, 2), [LE], [LE, CRC32C])]),
+    # ---- nested sharding (V3-SHARD-013) -------------------------------------------------------------------
+    ("nested-two-levels", ["V3-SHARD-013", "V3-SHARD-007", "V3-SHARD-010", "V3-PIPE-005"], "v3 uint16 (8,14) with [8,8] shards of [4,4] inner shards (index at the end) of [2,2] chunks (index at the start): empty entries at both levels read as fill 42; the edge shard is read in part", _nested, [_NESTED], {"data_type": "uint16"}),
+    # ---- other ranks and stores ------------------------------------------------------------------------------
+    ("rank3-index-start", ["V3-SHARD-006", "V3-SHARD-008", "V3-SHARD-010"], "v3 int8 (5,4,3) in [4,4,4] shards of [2,2,2] inner chunks, index at the start: the (2,2,2,2) index is C order", _rank3, [sharding((2, 2, 2), [RAW], [LE, CRC32C], "start")], {"data_type": "int8"}),
+    ("zip-store", ["V3-SHARD-014", "V3-SHARD-009"], "v3 float64 sharded array in a zip store: one shard key absent, one inner chunk empty, gzip inner chunks", _zip, [sharding((2, 3), [LE, gzip_codec(1)], [LE, CRC32C])], {"data_type": "float64"}),
+]
+# fmt: on
+
+each(_case, LAYOUTS)

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..data import sample
 from ..generator import add_case, seed_for
+from .table_kit import each
 from .v3_kit import array_doc, bytes_codec, grid, region
 
 
@@ -115,73 +116,14 @@ def _pair(
     )
 
 
-_pair(
-    "gzip-int32",
-    "upgrade pair, <i4 (7,5) in (4,3) C order with gzip and separator '.', one chunk missing (fill 42)",
-    (7, 5),
-    (4, 3),
-    "<i4",
-    "int32",
-    42,
-    "C",
-    ".",
-    {"id": "gzip", "level": 1},
-    [bytes_codec("little"), {"name": "gzip", "configuration": {"level": 1}}],
-    lambda a: gzip.compress(a.tobytes(), compresslevel=1, mtime=0),
-    ["dtype:int32", "codec:gzip"],
-)
-
 _BLOSC = numcodecs.Blosc(cname="lz4", clevel=5, shuffle=numcodecs.Blosc.SHUFFLE, blocksize=0)
-_pair(
-    "blosc-order-f-big-endian",
-    "upgrade pair, >f8 (5,6) in (2,4) order F with blosc lz4 byte shuffle and "
-    "separator '/', one chunk missing (fill -0.5)",
-    (5, 6),
-    (2, 4),
-    ">f8",
-    "float64",
-    -0.5,
-    "F",
-    "/",
-    {"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0},
-    [
-        {"name": "transpose", "configuration": {"order": [1, 0]}},
-        bytes_codec("big"),
-        {
-            "name": "blosc",
-            "configuration": {
-                "cname": "lz4",
-                "clevel": 5,
-                "shuffle": "shuffle",
-                "typesize": 8,
-                "blocksize": 0,
-            },
-        },
-    ],
-    _BLOSC.encode,
-    [
-        "dtype:float64",
-        "dtype:big-endian",
-        "codec:blosc",
-        "codec:transpose",
-        "feature:order-F",
-        "feature:dimension-separator-slash",
-    ],
-)
+# fmt: off
+PAIRS = [
+    # slug, description, shape, chunks, typestr, data_type, fill, order, separator, compressor_v2, codecs_v3, compress, needs
+    ("gzip-int32", "upgrade pair, <i4 (7,5) in (4,3) C order with gzip and separator '.', one chunk missing (fill 42)", (7, 5), (4, 3), "<i4", "int32", 42, "C", ".", {"id": "gzip", "level": 1}, [bytes_codec("little"), {"name": "gzip", "configuration": {"level": 1}}], lambda a: gzip.compress(a.tobytes(), compresslevel=1, mtime=0), ["dtype:int32", "codec:gzip"]),
+    ("blosc-order-f-big-endian", "upgrade pair, >f8 (5,6) in (2,4) order F with blosc lz4 byte shuffle and separator '/', one chunk missing (fill -0.5)", (5, 6), (2, 4), ">f8", "float64", -0.5, "F", "/", {"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0}, [{"name": "transpose", "configuration": {"order": [1, 0]}}, bytes_codec("big"), {"name": "blosc", "configuration": {"cname": "lz4", "clevel": 5, "shuffle": "shuffle", "typesize": 8, "blocksize": 0}}], _BLOSC.encode, ["dtype:float64", "dtype:big-endian", "codec:blosc", "codec:transpose", "feature:order-F", "feature:dimension-separator-slash"]),
+    ("raw-uint8-3d", "upgrade pair, |u1 (3,4,5) in (2,3,2) C order without a compressor, separator '.', one chunk missing (fill 255)", (3, 4, 5), (2, 3, 2), "|u1", "uint8", 255, "C", ".", None, [{"name": "bytes"}], lambda a: a.tobytes(), ["dtype:uint8", "codec:bytes"]),
+]
+# fmt: on
 
-_pair(
-    "raw-uint8-3d",
-    "upgrade pair, |u1 (3,4,5) in (2,3,2) C order without a compressor, separator '.', one chunk "
-    "missing (fill 255)",
-    (3, 4, 5),
-    (2, 3, 2),
-    "|u1",
-    "uint8",
-    255,
-    "C",
-    ".",
-    None,
-    [{"name": "bytes"}],
-    lambda a: a.tobytes(),
-    ["dtype:uint8", "codec:bytes"],
-)
+each(_pair, PAIRS)

@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import chunking
 from ..chunking import fill_array, grid, region
-from ..generator import add_case
+from .table_kit import add_reject
 
 CORE_URI = "https://purl.org/zarr/spec/core/3.0"
 GZIP_URI = "https://purl.org/zarr/spec/codecs/gzip/1.0"
@@ -276,7 +276,7 @@ def reject_case(
     """A one-fault draft store: the entry point (a dict, raw bytes, or None for none) plus `docs`
     ({key: dict or bytes}); opening (or reading, with stage 'read') `node` must fail."""
 
-    def build(w):
+    def fill(w):
         if entry == "default":
             put_entry(w)
         elif isinstance(entry, (bytes, bytearray)):
@@ -288,17 +288,17 @@ def reject_case(
                 w.put(key, value)
             else:
                 w.put_json(key, value)
-        w.node = node
-        w.expect_reject(reason, stage)
 
-    add_case(
+    add_reject(
         case_id,
-        kind="reject",
-        build=build,
+        fill,
+        reason,
+        requirements,
+        description,
+        node=node,
         needs=needs,
         tier=tier,
-        requirements=requirements,
-        description=description,
+        stage=stage,
     )
 
 

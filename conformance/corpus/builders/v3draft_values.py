@@ -185,110 +185,28 @@ def _bits(dtype: str, value: int) -> np.ndarray:
     return np.frombuffer(value.to_bytes(dt.itemsize, "little"), dtype=dt).reshape(()).copy()
 
 
+# fmt: off
 FILLS = [
     # (case, data_type, JSON fill, exact fill bits, tier, description)
-    (
-        "plus-infinity-float32",
-        "float32",
-        "+Infinity",
-        np.array(np.inf, "<f4"),
-        "required",
-        "'+Infinity' is float32 +inf",
-    ),
-    (
-        "minus-infinity-float64",
-        "float64",
-        "-Infinity",
-        np.array(-np.inf, "<f8"),
-        "required",
-        "'-Infinity' is float64 -inf",
-    ),
-    (
-        "nan-float64",
-        "float64",
-        "NaN",
-        _bits("<f8", 0x7FF8000000000000),
-        "required",
-        "'NaN' is the quiet NaN 0x7ff8000000000000",
-    ),
-    (
-        "hex-float32-one",
-        "float32",
-        "0x3f800000",
-        np.array(1.0, "<f4"),
-        "required",
-        "'0x3f800000' is float32 1.0",
-    ),
-    (
-        "bin-float32-one",
-        "float32",
-        "0b00111111100000000000000000000000",
-        np.array(1.0, "<f4"),
-        "required",
-        "'0b00111111100000000000000000000000' is float32 1.0",
-    ),
-    (
-        "hex-nan-payload-float64",
-        "float64",
-        "0x7ff8000000000001",
-        _bits("<f8", 0x7FF8000000000001),
-        "required",
-        "'0x7ff8000000000001' keeps its NaN payload bit-exactly",
-    ),
+    ("plus-infinity-float32", "float32", "+Infinity", np.array(np.inf, "<f4"), "required", "'+Infinity' is float32 +inf"),
+    ("minus-infinity-float64", "float64", "-Infinity", np.array(-np.inf, "<f8"), "required", "'-Infinity' is float64 -inf"),
+    ("nan-float64", "float64", "NaN", _bits("<f8", 0x7FF8000000000000), "required", "'NaN' is the quiet NaN 0x7ff8000000000000"),
+    ("hex-float32-one", "float32", "0x3f800000", np.array(1.0, "<f4"), "required", "'0x3f800000' is float32 1.0"),
+    ("bin-float32-one", "float32", "0b00111111100000000000000000000000", np.array(1.0, "<f4"), "required", "'0b00111111100000000000000000000000' is float32 1.0"),
+    ("hex-nan-payload-float64", "float64", "0x7ff8000000000001", _bits("<f8", 0x7FF8000000000001), "required", "'0x7ff8000000000001' keeps its NaN payload bit-exactly"),
     # For signed integers the draft does not say whether '0x...' is the bit pattern or the value
     # (0xfffe = 65534 would be out of range); the reference reads bits.
-    (
-        "hex-int16",
-        "int16",
-        "0xfffe",
-        np.array(-2, "<i2"),
-        "optional",
-        "'0xfffe' is int16 -2 (two's complement bits)",
-    ),
-    (
-        "bin-uint8",
-        "uint8",
-        "0b10000001",
-        np.array(129, "|u1"),
-        "required",
-        "'0b10000001' is uint8 129",
-    ),
+    ("hex-int16", "int16", "0xfffe", np.array(-2, "<i2"), "optional", "'0xfffe' is int16 -2 (two's complement bits)"),
+    ("bin-uint8", "uint8", "0b10000001", np.array(129, "|u1"), "required", "'0b10000001' is uint8 129"),
     ("bool-true", "bool", True, np.array(True), "required", "true is the bool fill"),
-    (
-        "uint32-max",
-        "uint32",
-        4294967295,
-        np.array(4294967295, "<u4"),
-        "required",
-        "4294967295 is the uint32 fill",
-    ),
-    (
-        "int32-min",
-        "int32",
-        -2147483648,
-        np.array(-2147483648, "<i4"),
-        "required",
-        "-2147483648 is the int32 fill",
-    ),
+    ("uint32-max", "uint32", 4294967295, np.array(4294967295, "<u4"), "required", "4294967295 is the uint32 fill"),
+    ("int32-min", "int32", -2147483648, np.array(-2147483648, "<i4"), "required", "-2147483648 is the int32 fill"),
     # The draft does not say in which order the bits of complex and r* fills are written: the reference
     # reads complex as real bits then imaginary bits, r* as the bytes in storage order.
-    (
-        "hex-complex64",
-        "complex64",
-        "0x3f800000c0000000",
-        np.array(1 - 2j, "<c8"),
-        "optional",
-        "'0x3f800000c0000000' is complex64 1-2j (real bits, then imaginary bits)",
-    ),
-    (
-        "hex-r16",
-        "r16",
-        "0xa1b2",
-        np.frombuffer(b"\xa1\xb2", "V2").reshape(()).copy(),
-        "optional",
-        "'0xa1b2' is the r16 bytes a1 b2",
-    ),
+    ("hex-complex64", "complex64", "0x3f800000c0000000", np.array(1 - 2j, "<c8"), "optional", "'0x3f800000c0000000' is complex64 1-2j (real bits, then imaginary bits)"),
+    ("hex-r16", "r16", "0xa1b2", np.frombuffer(b"\xa1\xb2", "V2").reshape(()).copy(), "optional", "'0xa1b2' is the r16 bytes a1 b2"),
 ]
+# fmt: on
 
 for _case, _dt, _json, _fill, _tier, _what in FILLS:
 
@@ -326,66 +244,19 @@ def _(w):
 
 # ---- codecs by URI (V3DRAFT-META-012/013) ----------------------------------------------------------------
 
+# fmt: off
 CODEC_CASES = [
     # (case, data_type, codecs, needs, tier, description)
-    (
-        "gzip",
-        "int32",
-        [gzip_codec(1)],
-        ["codec:gzip"],
-        "required",
-        "gzip (https://purl.org/zarr/spec/codecs/gzip/1.0, level 1)",
-    ),
+    ("gzip", "int32", [gzip_codec(1)], ["codec:gzip"], "required", "gzip (https://purl.org/zarr/spec/codecs/gzip/1.0, level 1)"),
     ("gzip-level-9", "float64", [gzip_codec(9)], ["codec:gzip"], "required", "gzip level 9"),
-    (
-        "blosc-lz4-byteshuffle",
-        "float32",
-        [blosc_codec("lz4", 5, 1)],
-        ["codec:blosc"],
-        "required",
-        "blosc lz4 with the integer shuffle 1",
-    ),
-    (
-        "blosc-zstd-bitshuffle",
-        "uint16",
-        [blosc_codec("zstd", 3, 2)],
-        ["codec:blosc"],
-        "required",
-        "blosc zstd with the integer shuffle 2",
-    ),
-    (
-        "blosc-autoshuffle",
-        "int16",
-        [blosc_codec("blosclz", 1, -1)],
-        ["codec:blosc"],
-        "required",
-        "blosc blosclz with shuffle -1 (default shuffling)",
-    ),
-    (
-        "endian-big",
-        "int32",
-        [endian_codec("big")],
-        ["codec:endian", "dtype:big-endian"],
-        "required",
-        "the endian codec (big): big-endian int32 bytes",
-    ),
-    (
-        "endian-little",
-        "uint32",
-        [endian_codec("little")],
-        ["codec:endian"],
-        "required",
-        "the endian codec (little), the same bytes as no codec",
-    ),
-    (
-        "endian-big-gzip",
-        "complex128",
-        [endian_codec("big"), gzip_codec(1)],
-        ["codec:endian", "codec:gzip", "dtype:big-endian"],
-        "required",
-        "endian (big) then gzip on complex128",
-    ),
+    ("blosc-lz4-byteshuffle", "float32", [blosc_codec("lz4", 5, 1)], ["codec:blosc"], "required", "blosc lz4 with the integer shuffle 1"),
+    ("blosc-zstd-bitshuffle", "uint16", [blosc_codec("zstd", 3, 2)], ["codec:blosc"], "required", "blosc zstd with the integer shuffle 2"),
+    ("blosc-autoshuffle", "int16", [blosc_codec("blosclz", 1, -1)], ["codec:blosc"], "required", "blosc blosclz with shuffle -1 (default shuffling)"),
+    ("endian-big", "int32", [endian_codec("big")], ["codec:endian", "dtype:big-endian"], "required", "the endian codec (big): big-endian int32 bytes"),
+    ("endian-little", "uint32", [endian_codec("little")], ["codec:endian"], "required", "the endian codec (little), the same bytes as no codec"),
+    ("endian-big-gzip", "complex128", [endian_codec("big"), gzip_codec(1)], ["codec:endian", "codec:gzip", "dtype:big-endian"], "required", "endian (big) then gzip on complex128"),
 ]
+# fmt: on
 
 for _case, _dt, _codecs, _needs, _tier, _what in CODEC_CASES:
 

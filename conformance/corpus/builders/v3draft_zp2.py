@@ -14,8 +14,9 @@ from functools import cache
 
 import numpy as np
 
-from ..case import REPO_ROOT
+from ...resources import REPO_ROOT
 from ..generator import add_case
+from .table_kit import each
 from .v3draft_kit import reject_case
 
 ZP2_STORE = REPO_ROOT / "tests" / "reference" / "v3draft" / "data" / "zp2_store"
@@ -67,70 +68,17 @@ def _sharded() -> np.ndarray:
     return out
 
 
+# fmt: off
 ARRAYS = [
     # (case, node, copied prefixes, expected, attributes, needs, requirements, description)
-    (
-        "gzip-int32",
-        "g/ints",
-        ("meta/root/g/ints.", "data/root/g/ints/"),
-        _ints,
-        {"units": "m"},
-        ["dtype:int32", "codec:gzip"],
-        ["V3DRAFT-ZP2-002", "V3DRAFT-ZP2-003"],
-        "zarr-python 2 draft <i4 (5,7) in (2,3) gzip chunks at data/root/g/ints/c<i>/<j>, grid row 2 never written (fill 42)",
-    ),
-    (
-        "float64-big-endian-nan-fill",
-        "floats_be",
-        ("meta/root/floats_be.", "data/root/floats_be/"),
-        _floats,
-        {},
-        ["dtype:float64", "dtype:big-endian"],
-        ["V3DRAFT-ZP2-003"],
-        "zarr-python 2 draft '>f8' with no compressor and fill 'NaN': chunk c0 absent, c1 holds -0.0 and 1.5",
-    ),
-    (
-        "int16-F-blosc-dot",
-        "forder",
-        ("meta/root/forder.", "data/root/forder/"),
-        lambda: np.arange(12, dtype="<i2").reshape(3, 4) * 3,
-        {},
-        ["dtype:int16", "codec:blosc", "feature:order-F"],
-        ["V3DRAFT-ZP2-002", "V3DRAFT-ZP2-003"],
-        "zarr-python 2 draft '<i2' (3,4) in (2,3) chunks, chunk_memory_layout F, separator '.', blosc lz4 bit-shuffle",
-    ),
-    (
-        "bool-in-implicit-group",
-        "implicit/deep/flags",
-        ("meta/root/implicit/", "data/root/implicit/"),
-        lambda: np.array([True, False, True, True, False]),
-        {},
-        ["dtype:bool"],
-        ["V3DRAFT-ZP2-002", "V3DRAFT-ZP2-003"],
-        "zarr-python 2 draft 'bool' array implicit/deep/flags whose ancestors have no metadata documents",
-    ),
-    (
-        "complex128-extension",
-        "cplx",
-        ("meta/root/cplx.", "data/root/cplx/"),
-        lambda: np.array([1 + 2j, -3.5 - 0.25j], "<c16"),
-        {},
-        ["dtype:complex128"],
-        ["V3DRAFT-ZP2-003"],
-        "zarr-python 2 draft complex128 written as its complex-dtypes extension data type with fill [0.0, 0.0]",
-    ),
-    (
-        "sharded",
-        "sharded",
-        ("meta/root/sharded.", "data/root/sharded/"),
-        _sharded,
-        {},
-        ["dtype:uint16", "feature:storage-transformers"],
-        ["V3DRAFT-ZP2-004", "V3DRAFT-ZP2-002"],
-        "zarr-python 2 draft sharding (.../spec/storage_transformers/sharding/1.0, chunks_per_shard [2,2]) '<u2' (6,5): "
-        "shards c0/0, c1/0 and c1/1 only, fill 7 elsewhere",
-    ),
+    ("gzip-int32", "g/ints", ("meta/root/g/ints.", "data/root/g/ints/"), _ints, {"units": "m"}, ["dtype:int32", "codec:gzip"], ["V3DRAFT-ZP2-002", "V3DRAFT-ZP2-003"], "zarr-python 2 draft <i4 (5,7) in (2,3) gzip chunks at data/root/g/ints/c<i>/<j>, grid row 2 never written (fill 42)"),
+    ("float64-big-endian-nan-fill", "floats_be", ("meta/root/floats_be.", "data/root/floats_be/"), _floats, {}, ["dtype:float64", "dtype:big-endian"], ["V3DRAFT-ZP2-003"], "zarr-python 2 draft '>f8' with no compressor and fill 'NaN': chunk c0 absent, c1 holds -0.0 and 1.5"),
+    ("int16-F-blosc-dot", "forder", ("meta/root/forder.", "data/root/forder/"), lambda: np.arange(12, dtype="<i2").reshape(3, 4) * 3, {}, ["dtype:int16", "codec:blosc", "feature:order-F"], ["V3DRAFT-ZP2-002", "V3DRAFT-ZP2-003"], "zarr-python 2 draft '<i2' (3,4) in (2,3) chunks, chunk_memory_layout F, separator '.', blosc lz4 bit-shuffle"),
+    ("bool-in-implicit-group", "implicit/deep/flags", ("meta/root/implicit/", "data/root/implicit/"), lambda: np.array([True, False, True, True, False]), {}, ["dtype:bool"], ["V3DRAFT-ZP2-002", "V3DRAFT-ZP2-003"], "zarr-python 2 draft 'bool' array implicit/deep/flags whose ancestors have no metadata documents"),
+    ("complex128-extension", "cplx", ("meta/root/cplx.", "data/root/cplx/"), lambda: np.array([1 + 2j, -3.5 - 0.25j], "<c16"), {}, ["dtype:complex128"], ["V3DRAFT-ZP2-003"], "zarr-python 2 draft complex128 written as its complex-dtypes extension data type with fill [0.0, 0.0]"),
+    ("sharded", "sharded", ("meta/root/sharded.", "data/root/sharded/"), _sharded, {}, ["dtype:uint16", "feature:storage-transformers"], ["V3DRAFT-ZP2-004", "V3DRAFT-ZP2-002"], "zarr-python 2 draft sharding (.../spec/storage_transformers/sharding/1.0, chunks_per_shard [2,2]) '<u2' (6,5): shards c0/0, c1/0 and c1/1 only, fill 7 elsewhere"),
 ]
+# fmt: on
 
 for _case, _node, _prefixes, _expected, _attrs, _needs, _reqs, _what in ARRAYS:
 
@@ -165,40 +113,16 @@ def _group_case(case_id, node, prefixes, attributes, members, requirements, desc
     )
 
 
-_group_case(
-    "v3-draft/zp2/root-group",
-    "",
-    ("",),
-    {"title": "zarr-python 2.x draft v3 fixture"},
-    {
-        "cplx": "array",
-        "floats_be": "array",
-        "forder": "array",
-        "g": "group",
-        "implicit": "group",
-        "sharded": "array",
-    },
-    ["V3DRAFT-ZP2-001", "V3DRAFT-ZP2-002", "V3DRAFT-ZP2-004"],
-    "the whole zarr-python 2.18.7 draft store: root group meta/root.group.json and its six children",
-)
-_group_case(
-    "v3-draft/zp2/group-g",
-    "g",
-    ("meta/root/g", "data/root/g/"),
-    {"spam": "ham", "eggs": 42},
-    {"ints": "array"},
-    ["V3DRAFT-ZP2-002", "V3DRAFT-ZP2-004"],
-    "zarr-python 2 draft group g (meta/root/g.group.json = {'attributes': {...}}) with its array ints",
-)
-_group_case(
-    "v3-draft/zp2/implicit-group",
-    "implicit",
-    ("meta/root/implicit/", "data/root/implicit/"),
-    {},
-    {"deep": "group"},
-    ["V3DRAFT-ZP2-002"],
-    "zarr-python 2 draft implicit group 'implicit' (no metadata document) has the one member deep",
-)
+# fmt: off
+GROUPS = [
+    # case_id, node, prefixes, attributes, members, requirements, description
+    ("v3-draft/zp2/root-group", "", ("",), {"title": "zarr-python 2.x draft v3 fixture"}, { "cplx": "array", "floats_be": "array", "forder": "array", "g": "group", "implicit": "group", "sharded": "array", }, ["V3DRAFT-ZP2-001", "V3DRAFT-ZP2-002", "V3DRAFT-ZP2-004"], "the whole zarr-python 2.18.7 draft store: root group meta/root.group.json and its six children"),
+    ("v3-draft/zp2/group-g", "g", ("meta/root/g", "data/root/g/"), {"spam": "ham", "eggs": 42}, {"ints": "array"}, ["V3DRAFT-ZP2-002", "V3DRAFT-ZP2-004"], "zarr-python 2 draft group g (meta/root/g.group.json = {'attributes': {...}}) with its array ints"),
+    ("v3-draft/zp2/implicit-group", "implicit", ("meta/root/implicit/", "data/root/implicit/"), {}, {"deep": "group"}, ["V3DRAFT-ZP2-002"], "zarr-python 2 draft implicit group 'implicit' (no metadata document) has the one member deep"),
+]
+# fmt: on
+
+each(_group_case, GROUPS)
 
 
 # ---- must-reject: hand-built zp2 layouts with one fault ----------------------------------------------------
@@ -238,75 +162,19 @@ def zp2_reject(
     )
 
 
-zp2_reject(
-    "entry-point-extra-member",
-    "unknown-field",
-    ["V3DRAFT-ZP2-001"],
-    "zarr-python 2 draft entry point with a fifth member is rejected (exactly four are allowed)",
-    entry={**ZP2_ENTRY, "extra": 1},
-)
-zp2_reject(
-    "entry-point-no-suffix",
-    "missing-field",
-    ["V3DRAFT-ZP2-001"],
-    "zarr-python 2 draft entry point without metadata_key_suffix is rejected",
-    entry={k: v for k, v in ZP2_ENTRY.items() if k != "metadata_key_suffix"},
-)
-zp2_reject(
-    "entry-point-object-encoding",
-    "invalid-metadata",
-    ["V3DRAFT-ZP2-001"],
-    "zarr-python 2 draft entry point whose metadata_encoding is the seed-002 object is rejected",
-    entry={**ZP2_ENTRY, "metadata_encoding": {"type": "json", "metadata_key_suffix": ".json"}},
-)
-zp2_reject(
-    "seed002-keys",
-    "node-not-found",
-    ["V3DRAFT-ZP2-002"],
-    "zarr-python 2 draft entry point with seed-002 keys (meta/x.array.json, no meta/root/): node x does not exist",
-    key="meta/x.array.json",
-)
-zp2_reject(
-    "seed002-data-type",
-    "invalid-data-type",
-    ["V3DRAFT-ZP2-003"],
-    "zarr-python 2 draft array with the seed-002 data_type 'int32' (zarr-python writes '<i4') is rejected",
-    data_type="int32",
-)
-zp2_reject(
-    "codecs-member",
-    "unknown-field",
-    ["V3DRAFT-ZP2-003"],
-    "zarr-python 2 draft array with a seed-002 'codecs' member (zarr-python uses 'compressor') is rejected",
-    codecs=[],
-)
-zp2_reject(
-    "compressor-seed002-uri",
-    "unknown-codec",
-    ["V3DRAFT-ZP2-003"],
-    "zarr-python 2 draft compressor under the seed-002 URI .../spec/codecs/gzip/1.0 is rejected",
-    compressor={
-        "codec": "https://purl.org/zarr/spec/codecs/gzip/1.0",
-        "configuration": {"level": 1},
-    },
-)
-zp2_reject(
-    "dimension-separator-disagrees",
-    "invalid-chunk-key-encoding",
-    ["V3DRAFT-ZP2-003"],
-    "zarr-python 2 draft dimension_separator '.' disagreeing with chunk_grid separator '/' is rejected",
-    dimension_separator=".",
-)
-zp2_reject(
-    "seed002-sharding-uri",
-    "must-understand",
-    ["V3DRAFT-ZP2-004"],
-    "zarr-python 2 draft array with the seed-002 sharding URI (with /extensions/) is not zarr-python's transformer",
-    storage_transformers=[
-        {
-            "extension": "https://purl.org/zarr/spec/extensions/storage_transformers/sharding/1.0",
-            "type": "indexed",
-            "configuration": {"chunks_per_shard": [1]},
-        }
-    ],
-)
+# fmt: off
+REJECTS = [
+    # slug, reason, requirements, description[, options]
+    ("entry-point-extra-member", "unknown-field", ["V3DRAFT-ZP2-001"], "zarr-python 2 draft entry point with a fifth member is rejected (exactly four are allowed)", {"entry": {**ZP2_ENTRY, "extra": 1}}),
+    ("entry-point-no-suffix", "missing-field", ["V3DRAFT-ZP2-001"], "zarr-python 2 draft entry point without metadata_key_suffix is rejected", {"entry": {k: v for k, v in ZP2_ENTRY.items() if k != "metadata_key_suffix"}}),
+    ("entry-point-object-encoding", "invalid-metadata", ["V3DRAFT-ZP2-001"], "zarr-python 2 draft entry point whose metadata_encoding is the seed-002 object is rejected", {"entry": {**ZP2_ENTRY, "metadata_encoding": {"type": "json", "metadata_key_suffix": ".json"}}}),
+    ("seed002-keys", "node-not-found", ["V3DRAFT-ZP2-002"], "zarr-python 2 draft entry point with seed-002 keys (meta/x.array.json, no meta/root/): node x does not exist", {"key": "meta/x.array.json"}),
+    ("seed002-data-type", "invalid-data-type", ["V3DRAFT-ZP2-003"], "zarr-python 2 draft array with the seed-002 data_type 'int32' (zarr-python writes '<i4') is rejected", {"data_type": "int32"}),
+    ("codecs-member", "unknown-field", ["V3DRAFT-ZP2-003"], "zarr-python 2 draft array with a seed-002 'codecs' member (zarr-python uses 'compressor') is rejected", {"codecs": []}),
+    ("compressor-seed002-uri", "unknown-codec", ["V3DRAFT-ZP2-003"], "zarr-python 2 draft compressor under the seed-002 URI .../spec/codecs/gzip/1.0 is rejected", {"compressor": {"codec": "https://purl.org/zarr/spec/codecs/gzip/1.0", "configuration": {"level": 1}}}),
+    ("dimension-separator-disagrees", "invalid-chunk-key-encoding", ["V3DRAFT-ZP2-003"], "zarr-python 2 draft dimension_separator '.' disagreeing with chunk_grid separator '/' is rejected", {"dimension_separator": "."}),
+    ("seed002-sharding-uri", "must-understand", ["V3DRAFT-ZP2-004"], "zarr-python 2 draft array with the seed-002 sharding URI (with /extensions/) is not zarr-python's transformer", {"storage_transformers": [{"extension": "https://purl.org/zarr/spec/extensions/storage_transformers/sharding/1.0", "type": "indexed", "configuration": {"chunks_per_shard": [1]}}]}),
+]
+# fmt: on
+
+each(zp2_reject, REJECTS)

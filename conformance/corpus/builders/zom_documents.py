@@ -12,8 +12,9 @@ from __future__ import annotations
 import copy
 import json
 
-from ..case import REPO_ROOT
+from ...resources import REPO_ROOT
 from ..generator import add_case
+from .table_kit import each
 
 ZEP_EXAMPLES = REPO_ROOT / "tests" / "reference" / "zom" / "data"
 
@@ -140,6 +141,11 @@ def pair(
     )
 
 
+def judged(slug, version, requirements, what, document, **how) -> None:
+    """A row of the tables below: judged by both schemas (fixed=, zep=) or by one (valid=)."""
+    (doc_case if "valid" in how else pair)(slug, version, requirements, what, document, **how)
+
+
 def in_group3(node: dict) -> dict:
     """The ZEP's v3 schema validates arrays only as members of a root group."""
     return group3(members={"a": node})
@@ -147,391 +153,60 @@ def in_group3(node: dict) -> dict:
 
 # ---- v3: required members and arrays (ZOM-001..003, -007, -008) ---------------------------------------------
 
-pair(
-    "v3-array-valid",
-    3,
-    ["ZOM-008", "ZOM-002"],
-    "v3 ZOM group holding a valid int32 array (zarr.json + attributes)",
-    in_group3(v3_array()),
-    fixed=True,
-    zep=True,
-)
-for _member in ("shape", "data_type", "chunk_grid", "chunk_key_encoding", "fill_value", "codecs"):
-    doc_case(
-        f"v3-array-missing-{_member.replace('_', '-')}",
-        3,
-        ["ZOM-008"],
-        f"v3 ZOM array without the required {_member!r} is invalid",
-        in_group3(v3_array(**{_member: KeyError})),
-        valid=False,
-    )
-pair(
-    "v3-array-no-attributes",
-    3,
-    ["ZOM-001"],
-    "v3 ZOM array without attributes (every ZOM node has them)",
-    in_group3(v3_array(attributes=KeyError)),
-    fixed=False,
-    zep=True,
-)
-doc_case(
-    "v3-group-attributes-list",
-    3,
-    ["ZOM-001"],
-    "v3 ZOM group whose attributes are a list is invalid",
-    group3(members={}, attributes=[1, 2]),
-    valid=False,
-)
-doc_case(
-    "v3-array-no-zarr-format",
-    3,
-    ["ZOM-002"],
-    "v3 ZOM array without zarr_format (its zarr.json must have it) is invalid under the fixed schema",
-    in_group3(v3_array(zarr_format=KeyError)),
-    valid=False,
-)
-doc_case(
-    "v3-array-node-type-group",
-    3,
-    ["ZOM-002", "ZOM-008"],
-    "v3 ZOM array node whose node_type is 'group' is invalid",
-    in_group3(v3_array(node_type="group")),
-    valid=False,
-)
-pair(
-    "v3-array-with-members",
-    3,
-    ["ZOM-003"],
-    "v3 ZOM array with members {} (arrays never have members)",
-    in_group3(v3_array(members={})),
-    fixed=False,
-    zep=False,
-)
-doc_case(
-    "v3-array-user-key-top-level",
-    3,
-    ["ZOM-007", "ZOM-008"],
-    "v3 ZOM array with user metadata 'units' as a top-level property instead of in attributes is invalid",
-    in_group3(v3_array(units="m")),
-    valid=False,
-)
-pair(
-    "v3-array-must-understand-false-member",
-    3,
-    ["ZOM-008"],
-    "v3 ZOM array with an extension member {'must_understand': false} (valid v3.0 metadata)",
-    in_group3(v3_array(foo={"must_understand": False, "x": 1})),
-    fixed=True,
-    zep=False,
-)
-doc_case(
-    "v3-root-array",
-    3,
-    ["ZOM-002", "ZOM-008"],
-    "v3 ZOM whose root is an array (a single-array hierarchy) is valid",
-    v3_array(attributes={"units": "K"}),
-    valid=True,
-)
+# fmt: off
+JUDGED = [
+    # slug, version, requirements, what, document, how it is judged (fixed=/zep= by both schemas, valid= by the fixed one)
+    ("v3-array-valid", 3, ["ZOM-008", "ZOM-002"], "v3 ZOM group holding a valid int32 array (zarr.json + attributes)", in_group3(v3_array()), {"fixed": True, "zep": True}),
+    *[(f"v3-array-missing-{m.replace('_', '-')}", 3, ["ZOM-008"], f"v3 ZOM array without the required {m!r} is invalid", in_group3(v3_array(**{m: KeyError})), {"valid": False})
+      for m in ("shape", "data_type", "chunk_grid", "chunk_key_encoding", "fill_value", "codecs")],
+    ("v3-array-no-attributes", 3, ["ZOM-001"], "v3 ZOM array without attributes (every ZOM node has them)", in_group3(v3_array(attributes=KeyError)), {"fixed": False, "zep": True}),
+    ("v3-group-attributes-list", 3, ["ZOM-001"], "v3 ZOM group whose attributes are a list is invalid", group3(members={}, attributes=[1, 2]), {"valid": False}),
+    ("v3-array-no-zarr-format", 3, ["ZOM-002"], "v3 ZOM array without zarr_format (its zarr.json must have it) is invalid under the fixed schema", in_group3(v3_array(zarr_format=KeyError)), {"valid": False}),
+    ("v3-array-node-type-group", 3, ["ZOM-002", "ZOM-008"], "v3 ZOM array node whose node_type is 'group' is invalid", in_group3(v3_array(node_type="group")), {"valid": False}),
+    ("v3-array-with-members", 3, ["ZOM-003"], "v3 ZOM array with members {} (arrays never have members)", in_group3(v3_array(members={})), {"fixed": False, "zep": False}),
+    ("v3-array-user-key-top-level", 3, ["ZOM-007", "ZOM-008"], "v3 ZOM array with user metadata 'units' as a top-level property instead of in attributes is invalid", in_group3(v3_array(units="m")), {"valid": False}),
+    ("v3-array-must-understand-false-member", 3, ["ZOM-008"], "v3 ZOM array with an extension member {'must_understand': false} (valid v3.0 metadata)", in_group3(v3_array(foo={"must_understand": False, "x": 1})), {"fixed": True, "zep": False}),
+    ("v3-root-array", 3, ["ZOM-002", "ZOM-008"], "v3 ZOM whose root is an array (a single-array hierarchy) is valid", v3_array(attributes={"units": "K"}), {"valid": True}),
+    # ---- v3: member names (ZOM-004, -005) and groups without members (ZOM-009) --------------------------
+    *[(f"v3-member-name-{slug}", 3, ["ZOM-005"], f"v3 ZOM group with member key {name!r} (not a valid v3 node name) is invalid", group3(members={name: group3(members={})}), {"valid": False})
+      for slug, name in [("empty", ""), ("slash", "a/b"), ("periods", ".."), ("dunder", "__x")]],
+    ("v3-member-name-slash-zep6", 3, ["ZOM-005"], "v3 ZOM group with member key 'a/b': valid under the ZEP 6 original v3 schema (member names unchecked)", group3(members={"a/b": group3(members={})}), {"valid": True, "schema": "zep6-original"}),
+    ("v3-member-name-unicode", 3, ["ZOM-005", "ZOM-004"], "v3 ZOM group with member keys '日本語' and 'café' (valid v3 node names) is valid", group3(members={"日本語": group3(members={}), "café": in_group3(v3_array())["members"]["a"]}), {"valid": True}),
+    ("v3-nested-members", 3, ["ZOM-004", "ZOM-009"], "v3 ZOM with nested members g/h/a (groups whose members are groups and arrays) is valid", group3(members={"g": group3(members={"h": group3(members={"a": v3_array()})})}), {"valid": True}),
+    # The ZEP's text asks for members only when there are children, its schema always: the fix is a choice.
+    ("v3-group-without-members", 3, ["ZOM-009"], "v3 ZOM childless group without a members property", group3(), {"fixed": True, "zep": False, "fixed_tier": "optional"}),
+    ("v3-member-not-a-node", 3, ["ZOM-009"], "v3 ZOM group whose member value is a number is invalid", group3(members={"a": 1}), {"valid": False}),
+    # ---- v3: NamedConfig, dimension_names, fill_value, storage_transformers (ZOM-010..013) --------------------
+    ("v3-codec-without-configuration", 3, ["ZOM-010"], "v3 ZOM array with codec {'name': 'crc32c'} (no configuration, valid v3.0)", in_group3(v3_array(codecs=[{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}])), {"fixed": True, "zep": False}),
+    ("v3-codec-short-hand", 3, ["ZOM-010"], "v3 ZOM uint8 array with the 3.1 short-hand codec 'bytes'", in_group3(v3_array(data_type="uint8", codecs=["bytes"])), {"fixed": True, "zep": False}),
+    ("v3-codec-configuration-null", 3, ["ZOM-010"], "v3 ZOM array with codec configuration null (not valid v3)", in_group3(v3_array(codecs=[{"name": "bytes", "configuration": None}])), {"fixed": False, "zep": True}),
+    ("v3-dimension-names-null-entry", 3, ["ZOM-011"], "v3 ZOM 2-d array with dimension_names ['x', null] (valid v3)", in_group3(v3_array(shape=[4, 6], chunk_grid={"name": "regular", "configuration": {"chunk_shape": [2, 3]}}, dimension_names=["x", None])), {"fixed": True, "zep": False}),
+    ("v3-dimension-names-number", 3, ["ZOM-011"], "v3 ZOM array with dimension_names [1] is invalid", in_group3(v3_array(dimension_names=[1])), {"valid": False}),
+    ("v3-fill-complex-nan-pair", 3, ["ZOM-012"], "v3 ZOM complex64 array with fill_value ['NaN', 0] (valid v3)", in_group3(v3_array(data_type="complex64", fill_value=["NaN", 0])), {"fixed": True, "zep": False}),
+    ("v3-fill-hex-string", 3, ["ZOM-012"], "v3 ZOM float32 array with fill_value '0x7fc00001' (a hex NaN)", in_group3(v3_array(data_type="float32", fill_value="0x7fc00001")), {"fixed": True, "zep": True}),
+    ("v3-fill-null", 3, ["ZOM-012"], "v3 ZOM array with fill_value null is invalid", in_group3(v3_array(fill_value=None)), {"valid": False}),
+    ("v3-fill-object", 3, ["ZOM-012"], "v3 ZOM array with fill_value {'re': 1} is invalid", in_group3(v3_array(fill_value={"re": 1})), {"valid": False}),
+    ("v3-storage-transformers-null", 3, ["ZOM-013"], "v3 ZOM array with storage_transformers null (materialised as no key)", in_group3(v3_array(storage_transformers=None)), {"fixed": True, "zep": True}),
+    ("v3-storage-transformers-object", 3, ["ZOM-013"], "v3 ZOM array with storage_transformers {} is invalid", in_group3(v3_array(storage_transformers={})), {"valid": False}),
+    # ---- v2 (ZOM-014..016, and ZOM-001/003/005/007 for v2) ------------------------------------------------------
+    ("v2-group-zarr-format", 2, ["ZOM-014"], "v2 ZOM childless group spelling zarr_format (as v2 metadata does)", group2(members={}), {"fixed": True, "zep": False}),
+    ("v2-group-zarr-version", 2, ["ZOM-014"], "v2 ZOM group spelling zarr_version (the ZEP schema's name)", {"zarr_version": 2, "attributes": {}, "members": {}}, {"fixed": False, "zep": True}),
+    ("v2-array-zlib", 2, ["ZOM-015", "ZOM-002"], "v2 ZOM group holding an array with a zlib compressor and filters null", group2(members={"a": v2_array()}), {"fixed": True, "zep": False}),
+    ("v2-array-zarr-version-zep6", 2, ["ZOM-015"], "v2 ZOM array spelled exactly as the ZEP's v2 schema asks (zarr_version, filters []) is still invalid under it: 'attributess' is required", {"zarr_version": 2, "attributes": {}, "members": {"a": v2_array(zarr_format=KeyError, zarr_version=2, filters=[])}}, {"valid": False, "schema": "zep6-original"}),
+    ("v2-compressor-null", 2, ["ZOM-016"], "v2 ZOM array with compressor null (valid v2)", group2(members={"a": v2_array(compressor=None)}), {"fixed": True, "zep": False}),
+    ("v2-filters-object", 2, ["ZOM-016"], "v2 ZOM array with filters {} is invalid", group2(members={"a": v2_array(filters={})}), {"valid": False}),
+    ("v2-dimension-separator-dash", 2, ["ZOM-016"], "v2 ZOM array with dimension_separator '-' is invalid", group2(members={"a": v2_array(dimension_separator="-")}), {"valid": False}),
+    ("v2-structured-dtype", 2, ["ZOM-016", "ZOM-002"], "v2 ZOM array with a structured dtype [['x', '<f4'], ['y', '<f4', [2]]] is valid", group2(members={"a": v2_array(dtype=[["x", "<f4"], ["y", "<f4", [2]]])}), {"valid": True}),
+    ("v2-array-no-attributes", 2, ["ZOM-001"], "v2 ZOM array without attributes is invalid", group2(members={"a": v2_array(attributes=KeyError)}), {"valid": False}),
+    ("v2-array-with-members", 2, ["ZOM-003"], "v2 ZOM array with members {} is invalid", group2(members={"a": v2_array(members={})}), {"valid": False}),
+    ("v2-array-user-key-top-level", 2, ["ZOM-007"], "v2 ZOM array with user metadata 'units' next to the .zarray keys instead of in attributes is invalid", group2(members={"a": v2_array(units="m")}), {"valid": False}),
+    *[(f"v2-member-name-{slug}", 2, ["ZOM-005"], f"v2 ZOM group with member key {name!r} is invalid", group2(members={name: group2(members={})}), {"valid": False})
+      for slug, name in [("backslash", "a\\b"), ("dotdot", ".."), ("non-ascii", "café")]],
+    # ---- the ZEP's own v2 examples are negatives (ZOM-019) ----------------------------------------------
+    ("zep6-example-v2-group-zep6", 2, ["ZOM-019", "ZOM-014"], "ZEP 6's own v2 group example (it spells zarr_format) is invalid under the ZEP 6 original v2 schema", lambda: zep_example("v2-group"), {"valid": False, "schema": "zep6-original"}),
+    ("zep6-example-v2-hierarchy", 2, ["ZOM-019", "ZOM-016"], "ZEP 6's own v2 hierarchy example ('filters': {}) is invalid under the fixed v2 schema", lambda: zep_example("v2-hierarchy"), {"valid": False}),
+    ("zep6-example-v2-hierarchy-zep6", 2, ["ZOM-019", "ZOM-014", "ZOM-015"], "ZEP 6's own v2 hierarchy example is invalid under the ZEP 6 original v2 schema too", lambda: zep_example("v2-hierarchy"), {"valid": False, "schema": "zep6-original"}),
+]
+# fmt: on
 
-# ---- v3: member names (ZOM-004, -005) and groups without members (ZOM-009) --------------------------------
-
-for _slug, _name in [("empty", ""), ("slash", "a/b"), ("periods", ".."), ("dunder", "__x")]:
-    doc_case(
-        f"v3-member-name-{_slug}",
-        3,
-        ["ZOM-005"],
-        f"v3 ZOM group with member key {_name!r} (not a valid v3 node name) is invalid",
-        group3(members={_name: group3(members={})}),
-        valid=False,
-    )
-doc_case(
-    "v3-member-name-slash-zep6",
-    3,
-    ["ZOM-005"],
-    "v3 ZOM group with member key 'a/b': valid under the ZEP 6 original v3 schema (member names unchecked)",
-    group3(members={"a/b": group3(members={})}),
-    valid=True,
-    schema="zep6-original",
-)
-doc_case(
-    "v3-member-name-unicode",
-    3,
-    ["ZOM-005", "ZOM-004"],
-    "v3 ZOM group with member keys '日本語' and 'café' (valid v3 node names) is valid",
-    group3(members={"日本語": group3(members={}), "café": in_group3(v3_array())["members"]["a"]}),
-    valid=True,
-)
-doc_case(
-    "v3-nested-members",
-    3,
-    ["ZOM-004", "ZOM-009"],
-    "v3 ZOM with nested members g/h/a (groups whose members are groups and arrays) is valid",
-    group3(members={"g": group3(members={"h": group3(members={"a": v3_array()})})}),
-    valid=True,
-)
-# The ZEP's text asks for members only when there are children, its schema always: the fix is a choice.
-pair(
-    "v3-group-without-members",
-    3,
-    ["ZOM-009"],
-    "v3 ZOM childless group without a members property",
-    group3(),
-    fixed=True,
-    zep=False,
-    fixed_tier="optional",
-)
-doc_case(
-    "v3-member-not-a-node",
-    3,
-    ["ZOM-009"],
-    "v3 ZOM group whose member value is a number is invalid",
-    group3(members={"a": 1}),
-    valid=False,
-)
-
-# ---- v3: NamedConfig, dimension_names, fill_value, storage_transformers (ZOM-010..013) --------------------
-
-pair(
-    "v3-codec-without-configuration",
-    3,
-    ["ZOM-010"],
-    "v3 ZOM array with codec {'name': 'crc32c'} (no configuration, valid v3.0)",
-    in_group3(
-        v3_array(
-            codecs=[{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}]
-        )
-    ),
-    fixed=True,
-    zep=False,
-)
-pair(
-    "v3-codec-short-hand",
-    3,
-    ["ZOM-010"],
-    "v3 ZOM uint8 array with the 3.1 short-hand codec 'bytes'",
-    in_group3(v3_array(data_type="uint8", codecs=["bytes"])),
-    fixed=True,
-    zep=False,
-)
-pair(
-    "v3-codec-configuration-null",
-    3,
-    ["ZOM-010"],
-    "v3 ZOM array with codec configuration null (not valid v3)",
-    in_group3(v3_array(codecs=[{"name": "bytes", "configuration": None}])),
-    fixed=False,
-    zep=True,
-)
-pair(
-    "v3-dimension-names-null-entry",
-    3,
-    ["ZOM-011"],
-    "v3 ZOM 2-d array with dimension_names ['x', null] (valid v3)",
-    in_group3(
-        v3_array(
-            shape=[4, 6],
-            chunk_grid={"name": "regular", "configuration": {"chunk_shape": [2, 3]}},
-            dimension_names=["x", None],
-        )
-    ),
-    fixed=True,
-    zep=False,
-)
-doc_case(
-    "v3-dimension-names-number",
-    3,
-    ["ZOM-011"],
-    "v3 ZOM array with dimension_names [1] is invalid",
-    in_group3(v3_array(dimension_names=[1])),
-    valid=False,
-)
-pair(
-    "v3-fill-complex-nan-pair",
-    3,
-    ["ZOM-012"],
-    "v3 ZOM complex64 array with fill_value ['NaN', 0] (valid v3)",
-    in_group3(v3_array(data_type="complex64", fill_value=["NaN", 0])),
-    fixed=True,
-    zep=False,
-)
-pair(
-    "v3-fill-hex-string",
-    3,
-    ["ZOM-012"],
-    "v3 ZOM float32 array with fill_value '0x7fc00001' (a hex NaN)",
-    in_group3(v3_array(data_type="float32", fill_value="0x7fc00001")),
-    fixed=True,
-    zep=True,
-)
-doc_case(
-    "v3-fill-null",
-    3,
-    ["ZOM-012"],
-    "v3 ZOM array with fill_value null is invalid",
-    in_group3(v3_array(fill_value=None)),
-    valid=False,
-)
-doc_case(
-    "v3-fill-object",
-    3,
-    ["ZOM-012"],
-    "v3 ZOM array with fill_value {'re': 1} is invalid",
-    in_group3(v3_array(fill_value={"re": 1})),
-    valid=False,
-)
-pair(
-    "v3-storage-transformers-null",
-    3,
-    ["ZOM-013"],
-    "v3 ZOM array with storage_transformers null (materialised as no key)",
-    in_group3(v3_array(storage_transformers=None)),
-    fixed=True,
-    zep=True,
-)
-doc_case(
-    "v3-storage-transformers-object",
-    3,
-    ["ZOM-013"],
-    "v3 ZOM array with storage_transformers {} is invalid",
-    in_group3(v3_array(storage_transformers={})),
-    valid=False,
-)
-
-# ---- v2 (ZOM-014..016, and ZOM-001/003/005/007 for v2) ------------------------------------------------------
-
-pair(
-    "v2-group-zarr-format",
-    2,
-    ["ZOM-014"],
-    "v2 ZOM childless group spelling zarr_format (as v2 metadata does)",
-    group2(members={}),
-    fixed=True,
-    zep=False,
-)
-pair(
-    "v2-group-zarr-version",
-    2,
-    ["ZOM-014"],
-    "v2 ZOM group spelling zarr_version (the ZEP schema's name)",
-    {"zarr_version": 2, "attributes": {}, "members": {}},
-    fixed=False,
-    zep=True,
-)
-pair(
-    "v2-array-zlib",
-    2,
-    ["ZOM-015", "ZOM-002"],
-    "v2 ZOM group holding an array with a zlib compressor and filters null",
-    group2(members={"a": v2_array()}),
-    fixed=True,
-    zep=False,
-)
-doc_case(
-    "v2-array-zarr-version-zep6",
-    2,
-    ["ZOM-015"],
-    "v2 ZOM array spelled exactly as the ZEP's v2 schema asks (zarr_version, filters []) is still invalid under "
-    "it: 'attributess' is required",
-    {
-        "zarr_version": 2,
-        "attributes": {},
-        "members": {"a": v2_array(zarr_format=KeyError, zarr_version=2, filters=[])},
-    },
-    valid=False,
-    schema="zep6-original",
-)
-pair(
-    "v2-compressor-null",
-    2,
-    ["ZOM-016"],
-    "v2 ZOM array with compressor null (valid v2)",
-    group2(members={"a": v2_array(compressor=None)}),
-    fixed=True,
-    zep=False,
-)
-doc_case(
-    "v2-filters-object",
-    2,
-    ["ZOM-016"],
-    "v2 ZOM array with filters {} is invalid",
-    group2(members={"a": v2_array(filters={})}),
-    valid=False,
-)
-doc_case(
-    "v2-dimension-separator-dash",
-    2,
-    ["ZOM-016"],
-    "v2 ZOM array with dimension_separator '-' is invalid",
-    group2(members={"a": v2_array(dimension_separator="-")}),
-    valid=False,
-)
-doc_case(
-    "v2-structured-dtype",
-    2,
-    ["ZOM-016", "ZOM-002"],
-    "v2 ZOM array with a structured dtype [['x', '<f4'], ['y', '<f4', [2]]] is valid",
-    group2(members={"a": v2_array(dtype=[["x", "<f4"], ["y", "<f4", [2]]])}),
-    valid=True,
-)
-doc_case(
-    "v2-array-no-attributes",
-    2,
-    ["ZOM-001"],
-    "v2 ZOM array without attributes is invalid",
-    group2(members={"a": v2_array(attributes=KeyError)}),
-    valid=False,
-)
-doc_case(
-    "v2-array-with-members",
-    2,
-    ["ZOM-003"],
-    "v2 ZOM array with members {} is invalid",
-    group2(members={"a": v2_array(members={})}),
-    valid=False,
-)
-doc_case(
-    "v2-array-user-key-top-level",
-    2,
-    ["ZOM-007"],
-    "v2 ZOM array with user metadata 'units' next to the .zarray keys instead of in attributes is invalid",
-    group2(members={"a": v2_array(units="m")}),
-    valid=False,
-)
-for _slug, _name in [("backslash", "a\\b"), ("dotdot", ".."), ("non-ascii", "café")]:
-    doc_case(
-        f"v2-member-name-{_slug}",
-        2,
-        ["ZOM-005"],
-        f"v2 ZOM group with member key {_name!r} is invalid",
-        group2(members={_name: group2(members={})}),
-        valid=False,
-    )
-
-# ---- the ZEP's own v2 examples are negatives (ZOM-019) -----------------------------------------------------
-
-doc_case(
-    "zep6-example-v2-group-zep6",
-    2,
-    ["ZOM-019", "ZOM-014"],
-    "ZEP 6's own v2 group example (it spells zarr_format) is invalid under the ZEP 6 original v2 schema",
-    lambda: zep_example("v2-group"),
-    valid=False,
-    schema="zep6-original",
-)
-doc_case(
-    "zep6-example-v2-hierarchy",
-    2,
-    ["ZOM-019", "ZOM-016"],
-    "ZEP 6's own v2 hierarchy example ('filters': {}) is invalid under the fixed v2 schema",
-    lambda: zep_example("v2-hierarchy"),
-    valid=False,
-)
-doc_case(
-    "zep6-example-v2-hierarchy-zep6",
-    2,
-    ["ZOM-019", "ZOM-014", "ZOM-015"],
-    "ZEP 6's own v2 hierarchy example is invalid under the ZEP 6 original v2 schema too",
-    lambda: zep_example("v2-hierarchy"),
-    valid=False,
-    schema="zep6-original",
-)
+each(judged, JUDGED)

@@ -8,6 +8,8 @@ user-supplied path into that form (or raising PathError).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any
 
 from ..array import Array, Group
 from ..stores import Store
@@ -53,8 +55,8 @@ class Format(ABC):
         self,
         store: Store,
         path: str,
-        metadata: dict,
-        attributes: dict | None = None,
+        metadata: dict[str, Any],
+        attributes: dict[str, Any] | None = None,
         overwrite: bool = False,
     ) -> Array:
         """Validate `metadata` (this format's own array document, without user attributes),
@@ -62,14 +64,20 @@ class Format(ABC):
 
     @abstractmethod
     def create_group(
-        self, store: Store, path: str, attributes: dict | None = None, overwrite: bool = False
+        self,
+        store: Store,
+        path: str,
+        attributes: dict[str, Any] | None = None,
+        overwrite: bool = False,
     ) -> Group: ...
 
     @abstractmethod
-    def write_attributes(self, node: Array | Group, attributes: dict) -> None: ...
+    def write_attributes(self, node: Array | Group, attributes: dict[str, Any]) -> None: ...
 
     @abstractmethod
-    def array_metadata(self, shape, chunks, dtype, **options) -> dict:
+    def array_metadata(
+        self, shape: Sequence[int], chunks: Sequence[int], dtype: Any, **options: Any
+    ) -> dict[str, Any]:
         """Build this format's array metadata document from NumPy-style arguments (a convenience for
         tests, benchmarks and the corpus generator); options are format specific (fill_value,
         order, compressor/codecs, ...). The result passes `create_array`'s validation."""

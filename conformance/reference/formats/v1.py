@@ -9,6 +9,7 @@ Data types, C/F order and chunk bytes are as in v2, so the v2 modules do that wo
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numcodecs
@@ -41,7 +42,7 @@ REQUIRED_KEYS = (
 NO_COMPRESSION = (None, "none")
 
 
-def _integer_level(name: str, opts: Any, default: int) -> dict:
+def _integer_level(name: str, opts: Any, default: int) -> dict[str, Any]:
     if opts is None:
         return {"level": default}
     if not isinstance(opts, int) or isinstance(opts, bool) or not 0 <= opts <= 9:
@@ -53,7 +54,7 @@ def _integer_level(name: str, opts: Any, default: int) -> dict:
     return {"level": opts}
 
 
-def _keyword_opts(name: str, opts: Any, allowed: set[str]) -> dict:
+def _keyword_opts(name: str, opts: Any, allowed: set[str]) -> dict[str, Any]:
     if opts is None:
         return {}
     if not isinstance(opts, dict) or not set(opts) <= allowed:
@@ -66,7 +67,7 @@ def _keyword_opts(name: str, opts: Any, allowed: set[str]) -> dict:
 
 
 # compression name -> (numcodecs id, function turning compression_opts into its configuration)
-_COMPRESSORS = {
+_COMPRESSORS: dict[str, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     "zlib": ("zlib", lambda o: _integer_level("zlib", o, 1)),
     "bz2": ("bz2", lambda o: _integer_level("bz2", o, 1)),
     "blosc": ("blosc", lambda o: _keyword_opts("blosc", o, {"clevel", "cname", "shuffle"})),
@@ -74,7 +75,7 @@ _COMPRESSORS = {
 }
 
 
-def build_compressor(compression: Any, opts: Any):
+def build_compressor(compression: Any, opts: Any) -> Any:
     """A numcodecs codec for v1 `compression` / `compression_opts` (None for raw chunks)."""
     if compression in NO_COMPRESSION:
         return None
@@ -215,8 +216,8 @@ class V1Format(Format):
         self,
         store: Store,
         path: str,
-        metadata: dict,
-        attributes: dict | None = None,
+        metadata: dict[str, Any],
+        attributes: dict[str, Any] | None = None,
         overwrite: bool = False,
     ) -> Array:
         self.normalize_path(path)
@@ -238,7 +239,11 @@ class V1Format(Format):
         return self.open_array(store, "")
 
     def create_group(
-        self, store: Store, path: str, attributes: dict | None = None, overwrite: bool = False
+        self,
+        store: Store,
+        path: str,
+        attributes: dict[str, Any] | None = None,
+        overwrite: bool = False,
     ) -> Group:
         raise ZarrError(
             "invalid-node-type",
@@ -246,20 +251,23 @@ class V1Format(Format):
             "V1-STORE-001",
         )
 
-    def write_attributes(self, node: Array | Group, attributes: dict) -> None:
+    def write_attributes(self, node: Array | Group, attributes: dict[str, Any]) -> None:
         node.store.set(ATTRS_KEY, encode_attributes(attributes, "V1-ATTR-001"))
 
     def array_metadata(
         self,
-        shape,
-        chunks,
-        dtype,
+        shape: Sequence[int],
+        chunks: Sequence[int],
+        dtype: Any,
         fill_value: Any = 0,
         order: str = "C",
         compression: str | None = None,
         compression_opts: Any = None,
-    ) -> dict:
+        **unknown: Any,
+    ) -> dict[str, Any]:
         """A canonical `meta` document, keys sorted as zarr 1.x wrote them."""
+        if unknown:
+            raise TypeError(f"v1 arrays have no option(s) {sorted(unknown)}")
         dtype_doc = dtype_to_json(
             parse_v1_dtype(dtype)
             if isinstance(dtype, list) or (isinstance(dtype, str) and dtype and dtype[0] in "<>|")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from .base import (
     DEFAULT_MAX_METADATA_BYTES,
@@ -32,7 +33,7 @@ __all__ = [
 ]
 
 
-def open_store(location: str | os.PathLike | Store, mode: str = "r", **limits) -> Store:
+def open_store(location: str | os.PathLike[str] | Store, mode: str = "r", **limits: Any) -> Store:
     """A store for a path or URL: a Store is returned as is; '*.zip' is a ZipStore; 'file://',
     'http(s)://' and 's3://' URLs are read-only fsspec stores; anything else is a directory.
     `limits` (max_value_bytes=, max_metadata_bytes=) set the new store's read limits."""

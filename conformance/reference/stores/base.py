@@ -21,11 +21,13 @@ Keys are str. A local file name that is not valid UTF-8 becomes a key with surro
 
 from __future__ import annotations
 
+import builtins  # `list` names a method of the store classes below
 import io
 import os
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
+from typing import Self
 
 from ..errors import LimitError, PathError, ReadOnlyError, ZarrError
 
@@ -121,7 +123,7 @@ def read_stream(
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _escape(match: re.Match) -> str:
+def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
     return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
 
@@ -219,10 +221,10 @@ class Store(ABC):
     def list(self) -> Iterator[str]:
         """Every key in the store, in no particular order."""
 
-    def list_prefix(self, prefix: str) -> list[str]:
+    def list_prefix(self, prefix: str) -> builtins.list[str]:
         return sorted(k for k in self.list() if k.startswith(prefix))
 
-    def list_dir(self, prefix: str) -> tuple[list[str], list[str]]:
+    def list_dir(self, prefix: str) -> tuple[builtins.list[str], builtins.list[str]]:
         """(keys, child prefixes) directly below `prefix` ('' or ending in '/').
         Child prefixes are returned without the trailing '/'; both lists are names relative to prefix."""
         keys: set[str] = set()
@@ -242,11 +244,11 @@ class Store(ABC):
         except LimitError:
             return True
 
-    def close(self) -> None:
-        pass
+    def close(self) -> None:  # noqa: B027 - optional hook: most stores hold nothing to release
+        """Release what the store holds open (a zip file, a session); nothing by default."""
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()

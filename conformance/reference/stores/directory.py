@@ -7,6 +7,7 @@ File names that are not UTF-8 are keys with surrogate escapes and read back the 
 
 from __future__ import annotations
 
+import builtins  # `list` names a method of the store classes below
 import os
 import stat
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ from .local import check_store_path, entry_exists, read_file
 class DirectoryStore(Store):
     def __init__(
         self,
-        root: str | os.PathLike,
+        root: str | os.PathLike[str],
         read_only: bool = False,
         *,
         max_value_bytes: int | None = None,
@@ -123,7 +124,7 @@ class DirectoryStore(Store):
                 if self._listable_file(dirpath, name):
                     yield "/".join([*parts, name])
 
-    def list_prefix(self, prefix: str) -> list[str]:
+    def list_prefix(self, prefix: str) -> builtins.list[str]:
         # Walk only the directory the prefix names, not the whole tree.
         base = prefix.rsplit("/", 1)[0] if "/" in prefix else ""
         try:
@@ -134,14 +135,14 @@ class DirectoryStore(Store):
         start = self._real_dir(base)
         if start is None:
             return []
-        out = []
-        for dirpath, dirnames, filenames in os.walk(start):
+        out: builtins.list[str] = []
+        for dirpath, _dirnames, filenames in os.walk(start):
             rel = os.path.relpath(dirpath, self.root)
             parts = [] if rel == "." else rel.split(os.sep)
             out.extend("/".join([*parts, n]) for n in filenames if self._listable_file(dirpath, n))
         return sorted(k for k in out if k.startswith(prefix))
 
-    def list_dir(self, prefix: str) -> tuple[list[str], list[str]]:
+    def list_dir(self, prefix: str) -> tuple[builtins.list[str], builtins.list[str]]:
         if prefix:
             check_key(prefix.rstrip("/"))
         path = self._real_dir(prefix.rstrip("/"))

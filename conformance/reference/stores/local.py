@@ -37,7 +37,7 @@ def special_file_kind(mode: int) -> str | None:
     return "special file"
 
 
-def check_store_path(path: str | os.PathLike, what: str = "store") -> None:
+def check_store_path(path: str | os.PathLike[str], what: str = "store") -> None:
     """Refuse a store location that is a FIFO, socket or device (PathError 'invalid-path'),
     without opening it. A missing path, a directory or a regular file pass."""
     try:

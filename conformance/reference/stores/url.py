@@ -22,11 +22,13 @@ with none the bucket is read anonymously. An endpoint (MinIO, moto, ...) comes f
 
 from __future__ import annotations
 
+import builtins  # `list` names a method of the store classes below
 import io
 import os
 import zlib
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, urljoin, urlsplit
 
 from ..errors import LimitError, PathError, UnsupportedError, ZarrError
@@ -76,7 +78,7 @@ class URLStore(Store):
     def __init__(
         self,
         url: str,
-        storage_options: dict | None = None,
+        storage_options: dict[str, Any] | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         *,
         max_value_bytes: int | None = None,
@@ -225,7 +227,7 @@ class URLStore(Store):
             raise self._io_error(exc, key) from None
         return found is not _MISSING
 
-    def _sync(self, func, *args, **kwargs):
+    def _sync(self, func: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> Any:
         from fsspec.asyn import sync
 
         return sync(self._fs.loop, func, *args, **kwargs)
@@ -247,7 +249,7 @@ class URLStore(Store):
                 "use consolidated metadata or known keys instead"
             )
 
-    def _find(self, base: str) -> list[str]:
+    def _find(self, base: str) -> builtins.list[str]:
         self._require_listing()
         top = f"{self._root}/{base}" if base else self._root
         try:
@@ -262,13 +264,13 @@ class URLStore(Store):
     def list(self) -> Iterator[str]:
         return iter(self._find(""))
 
-    def list_prefix(self, prefix: str) -> list[str]:
+    def list_prefix(self, prefix: str) -> builtins.list[str]:
         base = prefix.rsplit("/", 1)[0] if "/" in prefix else ""
         if base and self._path(base) is None:
             return []
         return [k for k in self._find(base) if k.startswith(prefix)]
 
-    def list_dir(self, prefix: str) -> tuple[list[str], list[str]]:
+    def list_dir(self, prefix: str) -> tuple[builtins.list[str], builtins.list[str]]:
         self._require_listing()
         base = prefix.rstrip("/")
         if base and self._path(base) is None:
@@ -280,7 +282,8 @@ class URLStore(Store):
             return [], []
         except Exception as exc:
             raise self._io_error(exc, prefix or "/") from None
-        keys, dirs = set(), set()
+        keys: set[str] = set()
+        dirs: set[str] = set()
         for entry in entries:
             name = entry["name"].rstrip("/").rsplit("/", 1)[-1]
             full = f"{top}/{name}"
@@ -350,7 +353,7 @@ class _Decoder:
     def __init__(self, encoding: str):
         self.gzip = encoding in ("gzip", "x-gzip")
         self.full = False  # the last call stopped at max_out: call again (with b"") for more
-        self._d = None
+        self._d: Any = None  # the zlib decompressor of the current member
         self._input = b""
         self._members = 0
 
@@ -406,7 +409,12 @@ async def _collect(
 
 
 async def _collect_into(
-    out: io.BytesIO, read, key: str, limit: int, need: int | None, decoder
+    out: io.BytesIO,
+    read: Callable[[int], Awaitable[bytes]],
+    key: str,
+    limit: int,
+    need: int | None,
+    decoder: _Decoder | None,
 ) -> bytes:
     got = raw = 0
     raw_limit = limit + (limit >> 8) + 65536  # deflate's worst case expansion is far below that
@@ -448,7 +456,7 @@ async def _http_read(
     start: int | None,
     end: int | None,
     probe: bool = False,
-):
+) -> Any:
     """GET a value (or the range [start, end) of it) as bytes; _MISSING for a 404,
     _NOT_SATISFIABLE for a 416. probe=True only asks whether it is there (the body is not read).
     Redirects are followed by hand, within the store's origin only."""
@@ -536,7 +544,7 @@ async def _s3_read(
     start: int | None,
     end: int | None,
     probe: bool = False,
-):
+) -> Any:
     """GetObject, streamed (s3fs's cat_file reads whole bodies); errors as s3fs translates them
     (FileNotFoundError for a missing key)."""
     fs = store._fs
@@ -582,7 +590,7 @@ def _aws_credentials_in_environment() -> bool:
     return any(f and os.path.isfile(f) for f in files)
 
 
-def _make_filesystem(scheme: str, url: str, options: dict, timeout: float):
+def _make_filesystem(scheme: str, url: str, options: dict[str, Any], timeout: float) -> Any:
     if scheme == "file":
         from fsspec.implementations.local import LocalFileSystem
 

@@ -57,7 +57,7 @@ class ZipStore(Store):
 
     def __init__(
         self,
-        path: str | os.PathLike,
+        path: str | os.PathLike[str],
         mode: str = "r",
         *,
         max_value_bytes: int | None = None,
@@ -70,8 +70,8 @@ class ZipStore(Store):
         self.mode = mode
         self.read_only = mode == "r"
         self.set_limits(max_value_bytes, max_metadata_bytes)
-        self._pending: dict[str, bytes] = {}
-        self._zip = None
+        self._pending: dict[str, bytes] | None = {}
+        self._zip: zipfile.ZipFile | None = None
         self._infos: dict[str, zipfile.ZipInfo] = {}
         if mode == "r":
             try:
@@ -106,7 +106,7 @@ class ZipStore(Store):
     def get(self, key: str, limit: int | None = None) -> bytes | None:
         cap = self.limit_for(key, limit)
         if self.mode == "w":
-            value = self._pending.get(key)
+            value = self._writes.get(key)
             if value is not None and len(value) > cap:
                 raise too_large(key, cap, len(value))
             return value
@@ -116,7 +116,7 @@ class ZipStore(Store):
         if info.file_size > cap:  # declared size: refused before inflating anything
             raise too_large(key, cap, info.file_size, "zip member")
         try:
-            with self._zip.open(info) as member:
+            with self._archive.open(info) as member:
                 return read_stream(member.read, key, cap, what="zip member")
         except _MEMBER_ERRORS as exc:
             raise StoreIOError(
@@ -142,7 +142,7 @@ class ZipStore(Store):
             # the value limit, like reading it whole.
             raise too_large(key, self.max_value_bytes, size, "compressed zip member")
         try:
-            with self._zip.open(info) as member:
+            with self._archive.open(info) as member:
                 if first:
                     member.seek(first)
                 return read_stream(member.read, key, cap, need=count, what="a range of zip member")
@@ -153,18 +153,18 @@ class ZipStore(Store):
 
     def contains(self, key: str) -> bool:
         if self.mode == "w":
-            return key in self._pending
+            return key in self._writes
         info = self._infos.get(key)  # a symlink member is there (and refused when read)
         return info is not None and not info.is_dir() and _valid_key(key)
 
     def _set(self, key: str, value: bytes) -> None:
-        self._pending[key] = value
+        self._writes[key] = value
 
     def _erase(self, key: str) -> None:
-        self._pending.pop(key, None)
+        self._writes.pop(key, None)
 
     def list(self) -> Iterator[str]:
-        names = self._pending if self.mode == "w" else self._names
+        names = self._writes.keys() if self.mode == "w" else self._names
         return iter(sorted(n for n in names if not n.endswith("/") and _valid_key(n)))
 
     def close(self) -> None:
@@ -178,6 +178,19 @@ class ZipStore(Store):
         if self._zip is not None:
             self._zip.close()
             self._zip = None
+
+    @property
+    def _writes(self) -> dict[str, bytes]:
+        """The members to be written (mode "w"), until close() writes the archive."""
+        if self._pending is None:
+            raise ReadOnlyError(f"{self!r} is closed")
+        return self._pending
+
+    @property
+    def _archive(self) -> zipfile.ZipFile:
+        if self._zip is None:
+            raise StoreIOError(f"{self!r} is closed")
+        return self._zip
 
     def _check_writable(self) -> None:
         if self.mode != "w" or self._pending is None:

@@ -8,13 +8,14 @@ Attribute *constraints* (JSON Schemas per node, named rule sets such as `xarray`
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from ..errors import ZarrError
-from ..stores import open_store
-from .convert import Model, metadata_of
+from ..stores import Store, open_store
+from .convert import GROUP_MODELS, Model, metadata_of
 from .hierarchy import NodeFailure, join, walk
 from .jsonvalue import canonical, json_equal
 
@@ -30,7 +31,7 @@ class Finding:
     message: str
     reason: str = "model-mismatch"  # a code from errors.REASONS
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "requirement": self.requirement,
             "severity": self.severity,
@@ -49,7 +50,7 @@ def iter_nodes(model: Model, path: str = "") -> Iterable[tuple[str, Model]]:
     while stack:
         node_path, node = stack.pop()
         yield node_path, node
-        if node.kind == "group":
+        if isinstance(node, GROUP_MODELS):
             for name in sorted(node.members, reverse=True):
                 stack.append((join(node_path, name), node.members[name]))
 
@@ -93,8 +94,8 @@ def compare_models(
                     f"attributes differ: expected {_short(want.attributes)}, found {_short(got.attributes)}",
                 )
             )
-        if want.kind != "group":
-            continue
+        if not isinstance(want, GROUP_MODELS) or not isinstance(got, GROUP_MODELS):
+            continue  # arrays, or a kind mismatch already reported
         for name in sorted(set(want.members) - set(got.members)):
             findings.append(
                 Finding(
@@ -119,7 +120,7 @@ def compare_models(
     return sorted(findings, key=lambda f: (f.path, f.requirement, f.message))
 
 
-def _compare_metadata(path: str, want: dict, got: dict) -> list[Finding]:
+def _compare_metadata(path: str, want: dict[str, Any], got: dict[str, Any]) -> list[Finding]:
     out = []
     for key in sorted(set(want) | set(got)):
         if key not in got:
@@ -150,7 +151,7 @@ def _compare_metadata(path: str, want: dict, got: dict) -> list[Finding]:
 
 
 def read_for_check(
-    store, path: str = "", format: str | None = None
+    store: Store | str | os.PathLike[str], path: str = "", format: str | None = None
 ) -> tuple[Model | None, str, list[Finding]]:
     """(the store's ZOM, normalised root path, findings), tolerating nodes whose metadata is
     refused: each becomes a finding and the node is left out of the model."""
@@ -177,7 +178,7 @@ def _failure_finding(path: str, error: ZarrError) -> Finding:
 
 
 def check_against(
-    store,
+    store: Store | str | os.PathLike[str],
     model: Model,
     path: str = "",
     members: MemberMatch = "exact",
@@ -196,6 +197,6 @@ def a(kind: str) -> str:
     return f"an {kind}" if kind[:1] in "aeiou" else f"a {kind}"
 
 
-def _short(value, limit: int = 120) -> str:
+def _short(value: Any, limit: int = 120) -> str:
     text = canonical(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -9,7 +9,7 @@ ZEP's own schema.
 from __future__ import annotations
 
 import re
-from typing import Any, Union
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -18,10 +18,10 @@ from ..errors import LimitError, MetadataError
 from . import models_v2, models_v3
 from .names import metadata_to_zom_keys, zom_to_metadata_keys
 
-Model = Union[
-    models_v2.ArrayModel, models_v2.GroupModel, models_v3.ArrayModel, models_v3.GroupModel
-]
-MODEL_CLASSES = {
+Model = models_v2.ArrayModel | models_v2.GroupModel | models_v3.ArrayModel | models_v3.GroupModel
+GROUP_MODELS = (models_v2.GroupModel, models_v3.GroupModel)
+ARRAY_MODELS = (models_v2.ArrayModel, models_v3.ArrayModel)
+MODEL_CLASSES: dict[tuple[int, str], type[Model]] = {
     (2, "array"): models_v2.ArrayModel,
     (2, "group"): models_v2.GroupModel,
     (3, "array"): models_v3.ArrayModel,
@@ -40,12 +40,12 @@ _NOT_METADATA = ("attributes", "members")
 # ---- JSON ------------------------------------------------------------------------------------
 
 
-def to_json(model: Model) -> dict:
+def to_json(model: Model) -> dict[str, Any]:
     """The ZOM as a JSON value with a deterministic member order."""
     return _node_json(model, 0)
 
 
-def _node_json(model: Model, depth: int) -> dict:
+def _node_json(model: Model, depth: int) -> dict[str, Any]:
     if depth > MAX_HIERARCHY_DEPTH:
         raise LimitError(f"hierarchy deeper than {MAX_HIERARCHY_DEPTH} levels", "ZOM-004")
     dumped = model.model_dump(mode="python", exclude_unset=True, exclude={"members"})
@@ -56,7 +56,7 @@ def _node_json(model: Model, depth: int) -> dict:
     for name in sorted(model.model_extra or {}):
         out[name] = dumped[name]
     out["attributes"] = dumped["attributes"]
-    if model.kind == "group":
+    if isinstance(model, GROUP_MODELS):
         out["members"] = {
             name: _node_json(child, depth + 1) for name, child in sorted(model.members.items())
         }
@@ -92,7 +92,7 @@ def from_json(doc: Any, zarr_format: int | None = None) -> Model:
     return validate_model(MODEL_CLASSES[(version, kind)], doc)
 
 
-def check_depth(doc: dict) -> None:
+def check_depth(doc: dict[str, Any]) -> None:
     """Refuse ZOM documents whose `members` nest deeper than MAX_HIERARCHY_DEPTH (iteratively)."""
     stack = [(doc, 0)]
     while stack:
@@ -109,7 +109,7 @@ def check_depth(doc: dict) -> None:
 _REQUIREMENT_IN_MESSAGE = re.compile(r"\((ZOM-\d{3})\)")
 
 
-def validate_model(cls, doc: dict) -> Model:
+def validate_model(cls: type[Model], doc: dict[str, Any]) -> Model:
     try:
         return cls.model_validate(doc)
     except ValidationError as exc:
@@ -144,7 +144,11 @@ def _requirement_of(exc: ValidationError) -> str:
 
 
 def node_from_metadata(
-    zarr_format: int, kind: str, metadata: dict, attributes: dict, members: dict | None = None
+    zarr_format: int,
+    kind: str,
+    metadata: dict[str, Any],
+    attributes: dict[str, Any],
+    members: dict[str, Any] | None = None,
 ) -> Model:
     """A ZOM node from a stored metadata document (without user attributes) and the attributes.
 
@@ -158,6 +162,8 @@ def node_from_metadata(
     cls = MODEL_CLASSES[(zarr_format, kind)]
     model = validate_model(cls, doc)
     if members:
+        if not isinstance(model, GROUP_MODELS):
+            raise MetadataError("invalid-metadata", "an array has no members", "ZOM-002")
         # Children are validated models already (instances are not re-validated); the member
         # names still are (ZOM-005).
         try:
@@ -167,7 +173,7 @@ def node_from_metadata(
     return model
 
 
-def metadata_of(model: Model) -> dict:
+def metadata_of(model: Model) -> dict[str, Any]:
     """The metadata document the node stores, without user attributes (v2 `.zarray`/`.zgroup`,
     v3 `zarr.json` minus `attributes`). A v3 `storage_transformers` or `dimension_names` of null
     is left out (ZOM-013): v3 allows only a list or an absent key."""
@@ -179,7 +185,7 @@ def metadata_of(model: Model) -> dict:
     return zom_to_metadata_keys(doc)
 
 
-def _node_json_shallow(model: Model) -> dict:
+def _node_json_shallow(model: Model) -> dict[str, Any]:
     dumped = model.model_dump(mode="python", exclude_unset=True, exclude={"members"})
     out = {name: dumped[name] for name in model.__class__.model_fields if name in dumped}
     out.update((name, dumped[name]) for name in sorted(model.model_extra or {}))

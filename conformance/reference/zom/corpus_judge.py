@@ -20,7 +20,7 @@ from typing import Any
 from .. import jsonio
 from ..errors import ZarrError
 from ..stores import MemoryStore, open_store
-from .convert import from_json, to_json
+from .convert import GROUP_MODELS, Model, from_json, to_json
 from .hierarchy import from_store, to_store
 from .jsonvalue import canonical, json_equal
 from .schema import schema_errors
@@ -28,7 +28,7 @@ from .schema import schema_errors
 FORMAT_VERSION = {"v2": 2, "v3": 3}
 
 
-def judge_zom_case(case) -> list[str]:
+def judge_zom_case(case: Any) -> list[str]:  # a conformance.corpus Case
     """Failure messages of the reference on a zom case ([] when it passes)."""
     expect = case.expect
     try:
@@ -46,7 +46,7 @@ def schema_name(schema: str, version: int) -> str:
     return f"v{version}" if schema == "fixed" else f"zep6-original-v{version}"
 
 
-def _judge_document(case, document: Any) -> list[str]:
+def _judge_document(case: Any, document: Any) -> list[str]:
     expect = case.expect
     version, schema = expect["schema_version"], expect.get("schema", "fixed")
     problems = []
@@ -81,7 +81,7 @@ def _judge_document(case, document: Any) -> list[str]:
     return problems
 
 
-def _has_null_transformers(document: dict) -> bool:
+def _has_null_transformers(document: dict[str, Any]) -> bool:
     stack = [document]
     while stack:
         node = stack.pop()
@@ -91,7 +91,7 @@ def _has_null_transformers(document: dict) -> bool:
     return False
 
 
-def _materialise_without_null(document: dict) -> list[str]:
+def _materialise_without_null(document: dict[str, Any]) -> list[str]:
     """ZOM-013: a v3 `storage_transformers: null` is accepted in a ZOM but never written to a store."""
     scratch = MemoryStore()
     try:
@@ -101,14 +101,15 @@ def _materialise_without_null(document: dict) -> list[str]:
             f"the valid model with storage_transformers null cannot be materialised (ZOM-013): {exc}"
         ]
     for key in sorted(scratch.list()):
-        if key.endswith("zarr.json"):
-            stored = jsonio.loads(scratch.get(key), key)
+        value = scratch.get(key)
+        if key.endswith("zarr.json") and value is not None:
+            stored = jsonio.loads(value, key)
             if "storage_transformers" in stored and stored["storage_transformers"] is None:
                 return [f"materialising wrote storage_transformers null into {key} (ZOM-013)"]
     return []
 
 
-def _judge_hierarchy(case, document: Any) -> list[str]:
+def _judge_hierarchy(case: Any, document: Any) -> list[str]:
     expect = case.expect
     store = open_store(case.store_path)
     try:
@@ -133,7 +134,7 @@ def _judge_hierarchy(case, document: Any) -> list[str]:
         problems.append(
             f"root attributes {dict(model.attributes)!r} != expected {expect['attributes']!r}"
         )
-    if model.kind == "group" and "members" in expect:
+    if isinstance(model, GROUP_MODELS) and "members" in expect:
         members = {name: child.kind for name, child in model.members.items()}
         if members != expect["members"]:
             problems.append(f"members {members!r} != expected {expect['members']!r}")
@@ -141,7 +142,7 @@ def _judge_hierarchy(case, document: Any) -> list[str]:
     return problems
 
 
-def _round_trip(model, built: dict) -> list[str]:
+def _round_trip(model: Model, built: dict[str, Any]) -> list[str]:
     """ZOM-018: materialising the model into an empty store and modelling it again changes nothing."""
     scratch = MemoryStore()
     try:

@@ -24,7 +24,7 @@ from .hierarchy import join
 V2_KEYS = {".zarray": "array", ".zgroup": "group"}
 
 
-def flatten(model: Model) -> dict:
+def flatten(model: Model) -> dict[str, Any]:
     """The consolidated-metadata document of a ZOM, keys sorted (deterministic)."""
     if model.version == 2:
         metadata: dict[str, Any] = {}
@@ -49,7 +49,7 @@ def flatten(model: Model) -> dict:
     return root
 
 
-def _v3_document(node: Model) -> dict:
+def _v3_document(node: Model) -> dict[str, Any]:
     return {**metadata_of(node), "attributes": dict(node.attributes)}
 
 
@@ -88,7 +88,9 @@ def unflatten(document: Any, zarr_format: int) -> Model:
     return built[""]
 
 
-def _v2_nodes(document: dict) -> dict[str, tuple[str, dict, dict]]:
+def _v2_nodes(
+    document: dict[str, Any],
+) -> dict[str, tuple[str, dict[str, Any], dict[str, Any]]]:
     if document.get("zarr_consolidated_format") != 1 or isinstance(
         document.get("zarr_consolidated_format"), bool
     ):
@@ -113,7 +115,9 @@ def _v2_nodes(document: dict) -> dict[str, tuple[str, dict, dict]]:
     return _reachable(nodes)
 
 
-def _v3_nodes(document: dict) -> dict[str, tuple[str, dict, dict]]:
+def _v3_nodes(
+    document: dict[str, Any],
+) -> dict[str, tuple[str, dict[str, Any], dict[str, Any]]]:
     consolidated = document.get(CONSOLIDATED_KEY)
     if not isinstance(consolidated, dict) or not isinstance(consolidated.get("metadata"), dict):
         raise MetadataError(
@@ -131,7 +135,7 @@ def _v3_nodes(document: dict) -> dict[str, tuple[str, dict, dict]]:
     return _reachable(nodes)
 
 
-def _attributes(document: dict, path: str) -> dict:
+def _attributes(document: dict[str, Any], path: str) -> dict[str, Any]:
     attributes = document.get("attributes", {})
     if not isinstance(attributes, dict):
         raise MetadataError(
@@ -142,7 +146,7 @@ def _attributes(document: dict, path: str) -> dict:
     return attributes
 
 
-def _reachable(nodes: dict) -> dict:
+def _reachable(nodes: dict[str, Any]) -> dict[str, Any]:
     """Only nodes whose every ancestor is a group in the document."""
     out = {}
     for path, entry in nodes.items():

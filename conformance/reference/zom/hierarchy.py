@@ -8,13 +8,19 @@ so what lands in the store is validated exactly as a normal write would be (ZOM-
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from .. import jsonio
 from ..errors import LimitError, MetadataError, NodeNotFoundError, UnsupportedError, ZarrError
 from ..stores import Store, open_store
-from .convert import MAX_HIERARCHY_DEPTH, Model, metadata_of, node_from_metadata
+
+if TYPE_CHECKING:
+    from ..array import Array, Group
+    from ..formats.base import Format
+from .convert import GROUP_MODELS, MAX_HIERARCHY_DEPTH, Model, metadata_of, node_from_metadata
 
 ZOM_FORMATS = {"v2": 2, "v3": 3}
 
@@ -23,7 +29,7 @@ def join(parent: str, name: str) -> str:
     return f"{parent}/{name}" if parent else name
 
 
-def resolve_format(store: Store, path: str, format: str | None):
+def resolve_format(store: Store, path: str, format: str | None) -> tuple[Format, str]:
     """(Format object, normalised path) for a ZOM of the node at `path` (v2 or v3 only)."""
     from .. import detect_format, get_format
 
@@ -44,7 +50,9 @@ class NodeFailure:
     error: ZarrError
 
 
-def from_store(store, path: str = "", format: str | None = None) -> Model:
+def from_store(
+    store: Store | str | os.PathLike[str], path: str = "", format: str | None = None
+) -> Model:
     """The ZOM of the node at `path` (array, or group with all its descendants).
 
     `store` is a Store or anything `open_store` accepts; `format` is 'v2' or 'v3' (detected when
@@ -68,6 +76,7 @@ def walk(
             )
         try:
             kind = fmt.node_kind(store, node_path)
+            node: Array | Group
             if kind == "array":
                 node = fmt.open_array(store, node_path)
             elif kind == "group":
@@ -90,10 +99,14 @@ def walk(
             on_failure(NodeFailure(node_path, exc))
             return None
 
-    return read(path, 0), path
+    model = read(path, 0)
+    assert model is not None  # the root's failure is raised, never reported
+    return model, path
 
 
-def to_store(model: Model, store, path: str = "", overwrite: bool = False) -> None:
+def to_store(
+    model: Model, store: Store | str | os.PathLike[str], path: str = "", overwrite: bool = False
+) -> None:
     """Materialise a ZOM: write every node's metadata document and attributes (never chunks).
 
     Parents are written before their children. A v3 `storage_transformers: null` writes no key
@@ -117,7 +130,7 @@ def to_store(model: Model, store, path: str = "", overwrite: bool = False) -> No
                 "ZOM-002",
             )
         metadata = metadata_of(node)
-        if node.kind == "array":
+        if not isinstance(node, GROUP_MODELS):
             fmt.create_array(store, node_path, metadata, dict(node.attributes), overwrite=overwrite)
             continue
         fmt.create_group(store, node_path, dict(node.attributes), overwrite=overwrite)
@@ -128,7 +141,9 @@ def to_store(model: Model, store, path: str = "", overwrite: bool = False) -> No
             queue.append((join(node_path, name), child, depth + 1))
 
 
-def _write_group_extensions(fmt, store: Store, path: str, metadata: dict, attributes: dict) -> None:
+def _write_group_extensions(
+    fmt: Format, store: Store, path: str, metadata: dict[str, Any], attributes: dict[str, Any]
+) -> None:
     if fmt.name != "v3":  # the v2 model forbids extra .zgroup keys (V2-GROUP-002)
         raise UnsupportedError(f"{fmt.name} groups cannot carry extra metadata")
     document = {**metadata, "attributes": dict(attributes)}

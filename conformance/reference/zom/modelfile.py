@@ -30,7 +30,7 @@ from typing import Any
 
 from .. import jsonio
 from ..errors import MetadataError
-from ..stores import open_store
+from ..stores import Store, open_store
 from .check import Finding, MemberMatch, compare_models, read_for_check
 from .convert import Model, from_json
 from .rules import RULE_SETS, AttributeRule, apply_rules
@@ -101,12 +101,12 @@ def parse_model_file(doc: Any) -> ModelFile:
     return model_file
 
 
-def load_model_file(location: str | os.PathLike) -> ModelFile:
+def load_model_file(location: str | os.PathLike[str]) -> ModelFile:
     with open(location, "rb") as handle:
         return parse_model_file(jsonio.loads(handle.read(), f"model file {os.fspath(location)!r}"))
 
 
-def check_model(store, model_file: ModelFile, path: str = "") -> list[Finding]:
+def check_model(store: Store, model_file: ModelFile, path: str = "") -> list[Finding]:
     """Findings for the hierarchy at `path` against a parsed model file ([] when it conforms)."""
     actual, root, findings = read_for_check(open_store(store), path, model_file.format_name)
     if actual is None:
@@ -123,7 +123,9 @@ def check_model(store, model_file: ModelFile, path: str = "") -> list[Finding]:
     return sorted(findings, key=lambda f: (f.path, f.severity, f.requirement, f.message))
 
 
-def validate_model_file(store, model_path: str | os.PathLike, path: str = "") -> list[Finding]:
+def validate_model_file(
+    store: Store, model_path: str | os.PathLike[str], path: str = ""
+) -> list[Finding]:
     """The CLI entry point: check the hierarchy at `path` of `store` (a Store, path or URL)
     against the model file at `model_path`. A malformed model file raises MetadataError."""
     return check_model(store, load_model_file(model_path), path)

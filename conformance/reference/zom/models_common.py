@@ -7,6 +7,7 @@ document through them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, ClassVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt
@@ -33,7 +34,7 @@ JsonObject = Annotated[dict[str, Any], AfterValidator(_json_object)]
 NonNegativeInt = Annotated[StrictInt, Field(ge=0)]
 
 
-def _name_checker(zarr_format: int):
+def _name_checker(zarr_format: int) -> Callable[[str], str]:
     def check(name: str) -> str:
         problem = node_name_problem(name, zarr_format)
         if problem:

@@ -53,7 +53,7 @@ def _check_dtype(value: Any) -> Any:
     return value
 
 
-def _check_codec(value: dict) -> dict:
+def _check_codec(value: dict[str, Any]) -> dict[str, Any]:
     # V2-META-004/005: a compressor or filter is an object with a string "id".
     if not isinstance(value.get("id"), str):
         raise ValueError('a v2 codec is an object with a string "id"')
@@ -79,7 +79,8 @@ class ArrayModel(NodeModel):
     order: Literal["C", "F"]
     filters: list[V2Codec] | None
     # Optional (V2-META-007); an unset field is absent from the JSON form.
-    dimension_separator: Literal[".", "/"] = Field(default=None)
+    # absent is allowed, an explicit null is not: the default bypasses the type on purpose
+    dimension_separator: Literal[".", "/"] = Field(default=None)  # type: ignore[arg-type]
 
 
 def _v2_node_kind(value: Any) -> str:

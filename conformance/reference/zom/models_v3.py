@@ -11,7 +11,15 @@ from __future__ import annotations
 import math
 from typing import Annotated, Any, ClassVar, Literal, NotRequired, Union
 
-from pydantic import AfterValidator, Field, StrictBool, StrictStr, model_validator
+from pydantic import (
+    AfterValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictStr,
+    model_validator,
+    with_config,
+)
 from typing_extensions import TypedDict
 
 from .jsonvalue import json_problem
@@ -20,11 +28,10 @@ from .models_common import JsonObject, JsonValue, NodeModel, NonNegativeInt, V3M
 ShortName = Annotated[StrictStr, Field(min_length=1)]
 
 
+@with_config(ConfigDict(extra="forbid", strict=True))
 class ExtensionObject(TypedDict):
     """`{"name": ..., "configuration": {...}?, "must_understand": bool?}` (3.1 §Extension definition).
     ZEP 6 required `configuration` and allowed null there: both wrong for v3 (ZOM-010)."""
-
-    __pydantic_config__ = {"extra": "forbid", "strict": True}  # type: ignore[misc]
 
     name: ShortName
     configuration: NotRequired[JsonObject]
@@ -32,7 +39,7 @@ class ExtensionObject(TypedDict):
 
 
 # 3.1 short-hand: a bare name wherever no configuration is needed (V3-EXT-002, V3-ARR-014).
-Extension = Union[ShortName, ExtensionObject]
+Extension = ShortName | ExtensionObject
 
 
 def fill_value_problem(value: Any) -> str | None:
@@ -67,10 +74,10 @@ V3FillValue = Annotated[JsonValue, AfterValidator(_check_fill)]
 
 class _V3Node(NodeModel):
     # Extension members ride along as extra properties; `_check_extra_members` vets them.
-    model_config = {**NodeModel.model_config, "extra": "allow"}
+    model_config = ConfigDict(**{**NodeModel.model_config, "extra": "allow"})
 
     @model_validator(mode="after")
-    def _check_extra_members(self):
+    def _check_extra_members(self) -> _V3Node:
         for key, value in (self.model_extra or {}).items():
             if key == "members":
                 raise ValueError("a ZOM array never has 'members' (ZOM-003)")

@@ -9,6 +9,7 @@ children.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ..errors import UnsupportedError
 
@@ -56,7 +57,7 @@ def _clash_name(taken: set[str]) -> str:
     return name
 
 
-def metadata_to_zom_keys(metadata: dict) -> dict:
+def metadata_to_zom_keys(metadata: dict[str, Any]) -> dict[str, Any]:
     """Rename a metadata `members` property so it cannot clash with the ZOM's `members` (ZOM-006).
 
     The ZEP's rule is not invertible in every case (metadata holding `_members` but no `members`
@@ -82,7 +83,7 @@ def metadata_to_zom_keys(metadata: dict) -> dict:
     return out
 
 
-def zom_to_metadata_keys(properties: dict) -> dict:
+def zom_to_metadata_keys(properties: dict[str, Any]) -> dict[str, Any]:
     """Undo `metadata_to_zom_keys`: the last key of the run `_members`, `__members`, ... is the
     metadata's own `members`."""
     if "_members" not in properties:

@@ -10,22 +10,23 @@ no JSON Schema can say. Both kinds report `Finding`s with requirement ZOM-001 (t
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
 from ..errors import MetadataError
+from . import models_v3
 from .check import Finding, iter_nodes
-from .convert import Model
+from .convert import ARRAY_MODELS, Model
 from .hierarchy import join
 
 ATTRIBUTES_REQUIREMENT = "ZOM-001"
 
 
-def glob_to_regex(pattern: str) -> re.Pattern:
+def glob_to_regex(pattern: str) -> re.Pattern[str]:
     """Node-path globs: `*` is any run of characters within one name, `?` one such character,
     `**` any number of whole names (`**/x` also matches `x`). The root ('') is matched only by
     '' and '**'."""
@@ -60,11 +61,11 @@ class AttributeRule:
     non-glob `path` must exist."""
 
     path: str
-    schema: dict
+    schema: dict[str, Any]
     node_type: Literal["array", "group"] | None = None
     required: bool = False
     _validator: Draft202012Validator = field(init=False, repr=False)
-    _regex: re.Pattern = field(init=False, repr=False)
+    _regex: re.Pattern[str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         try:
@@ -119,11 +120,11 @@ def xarray_rules(root: str, model: Model) -> list[Finding]:
     metadata instead, so a v3 array passes with either (all entries strings, one per axis)."""
     findings = []
     for rel_path, node in iter_nodes(model):
-        if node.kind != "array":
+        if not isinstance(node, ARRAY_MODELS):
             continue
         path, rank = join(root, rel_path), len(node.shape)
         if (
-            node.version == 3
+            isinstance(node, models_v3.ArrayModel)
             and "_ARRAY_DIMENSIONS" not in node.attributes
             and node.dimension_names is not None
         ):
@@ -140,7 +141,7 @@ def xarray_rules(root: str, model: Model) -> list[Finding]:
     return findings
 
 
-def _dimension_problem(names, rank: int, what: str) -> str | None:
+def _dimension_problem(names: Any, rank: int, what: str) -> str | None:
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         return f"xarray: {what} must be a list of strings, got {names!r}"[:200]
     if len(names) != rank:
@@ -153,7 +154,10 @@ RULE_SETS: dict[str, RuleSet] = {"xarray": xarray_rules}
 
 
 def apply_rules(
-    root: str, model: Model, rules: list[AttributeRule] = (), rule_sets: list[str] = ()
+    root: str,
+    model: Model,
+    rules: Sequence[AttributeRule] = (),
+    rule_sets: Sequence[str] = (),
 ) -> list[Finding]:
     """All attribute findings for the hierarchy `model` stored at `root`."""
     findings: list[Finding] = []

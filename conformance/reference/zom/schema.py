@@ -20,7 +20,7 @@ SCHEMA_NAMES = ("v2", "v3", "zep6-original-v2", "zep6-original-v3", "model-file"
 
 
 @cache
-def load_schema(name: str) -> dict:
+def load_schema(name: str) -> dict[str, Any]:
     """One of SCHEMA_NAMES, parsed."""
     if name not in SCHEMA_NAMES:
         raise ValueError(f"unknown ZOM schema {name!r}; expected one of {', '.join(SCHEMA_NAMES)}")

@@ -9,9 +9,11 @@ the new `zarr.json` documents only after every one of them has been built and va
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import MetadataError, UnsupportedError, ZarrError
-from ..stores import MemoryStore, open_store
-from . import models_v3
+from ..stores import MemoryStore, Store, open_store
+from . import models_v2, models_v3
 from .check import iter_nodes
 from .convert import Model, metadata_of, node_from_metadata
 from .hierarchy import from_store, join
@@ -20,7 +22,9 @@ from .names import node_name_problem
 REQUIREMENT = "V3-V2UP-001"
 
 
-def upgrade_v2_array(zarray: dict, zattrs: dict | None = None) -> dict:
+def upgrade_v2_array(
+    zarray: dict[str, Any], zattrs: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The v3 `zarr.json` (with `attributes`) for a v2 `.zarray` and its `.zattrs`.
 
     Raises MetadataError for an invalid v2 document and UnsupportedError naming the reason when
@@ -53,17 +57,17 @@ def upgrade_model(model: Model) -> Model:
         )
     built: dict[str, Model] = {}
     nodes = list(iter_nodes(model))
-    for path, node in nodes:
+    for path, _node in nodes:
         name = path.rsplit("/", 1)[-1]
         problem = path and node_name_problem(name, 3)
         if problem:
             raise UnsupportedError(f"{path!r} cannot become a v3 node: {problem}", REQUIREMENT)
     for path, node in reversed(nodes):  # children before parents
-        if node.kind == "array":
+        if isinstance(node, models_v2.ArrayModel):
             document = upgrade_v2_array(metadata_of(node), node.attributes)
             attributes = document.pop("attributes")
             built[path] = node_from_metadata(3, "array", document, attributes)
-        else:
+        elif isinstance(node, models_v2.GroupModel):
             members = {name: built[join(path, name)] for name in node.members}
             built[path] = node_from_metadata(
                 3, "group", {"zarr_format": 3, "node_type": "group"}, dict(node.attributes), members
@@ -73,7 +77,7 @@ def upgrade_model(model: Model) -> Model:
     return root
 
 
-def upgrade_store(store, path: str = "", remove_v2: bool = False) -> Model:
+def upgrade_store(store: Store, path: str = "", remove_v2: bool = False) -> Model:
     """Add a v3 `zarr.json` beside every v2 node under `path`, leaving chunks untouched.
 
     Nothing is written unless the whole hierarchy upgrades: the documents are first materialised
@@ -95,8 +99,9 @@ def upgrade_store(store, path: str = "", remove_v2: bool = False) -> Model:
     scratch = MemoryStore()
     to_store(upgraded, scratch, root)  # validates every document through the v3 format
     for key in sorted(scratch.list()):  # node documents, plus ancestor groups the store lacks
-        if store.get(key) is None:
-            store.set(key, scratch.get(key))
+        value = scratch.get(key)
+        if value is not None and store.get(key) is None:
+            store.set(key, value)
     if remove_v2:
         for node_path, _ in iter_nodes(upgraded, root):
             for name in (".zarray", ".zgroup", ".zattrs"):

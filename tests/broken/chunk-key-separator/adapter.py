@@ -9,7 +9,7 @@ from brokenlib import BentWriter, array_kind, metadata_documents
 
 class Adapter(BentWriter):
     def spoil(self, root, request):
-        for path, key, doc in list(metadata_documents(root)):
+        for path, _key, doc in list(metadata_documents(root)):
             kind = array_kind(doc)
             encoding = doc.get("chunk_key_encoding", {})
             separator = (encoding.get("configuration") or {}).get("separator", "/")

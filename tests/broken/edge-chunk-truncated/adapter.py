@@ -58,7 +58,7 @@ def raw_layout(doc):
 
 class Adapter(BentWriter):
     def spoil(self, root, request):
-        for path, key, doc in list(metadata_documents(root)):
+        for path, _key, doc in list(metadata_documents(root)):
             layout = raw_layout(doc)
             if layout is None:
                 continue

@@ -154,7 +154,7 @@ def test_blosc_output_is_stored_unchanged(v2, memory_store):  # V2-CHUNK-007
     a = v2.create_array(memory_store, "", v2.array_metadata((100,), (50,), "<f8", compressor=comp))
     a[:] = np.linspace(0, 1, 100)
     value = memory_store.data["0"]
-    version, _, _, typesize, nbytes, _, cbytes = struct.unpack("<BBBBIII", value[:16])
+    _version, _, _, typesize, nbytes, _, cbytes = struct.unpack("<BBBBIII", value[:16])
     assert (nbytes, cbytes, typesize) == (50 * 8, len(value), 8)
 
 

@@ -111,7 +111,7 @@ def test_blosc_integer_shuffle(fmt, shuffle):
         data=np.arange(400, dtype="<u2").reshape(20, 20),
     )
     chunk = store.data["data/a/c0/0"]
-    version, _, flags, typesize, nbytes, _, cbytes = struct.unpack("<BBBBIII", chunk[:16])
+    _version, _, flags, typesize, nbytes, _, cbytes = struct.unpack("<BBBBIII", chunk[:16])
     assert (typesize, nbytes, cbytes) == (2, 800, len(chunk))
     assert numcodecs.blosc.decompress(chunk) == data.tobytes()
     if shuffle in (1, -1):

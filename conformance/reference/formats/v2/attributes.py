@@ -43,7 +43,9 @@ def _same_types(a: Any, b: Any) -> bool:
     return True
 
 
-def decode_attributes(data: bytes | None, what: str, requirement: str = "V2-ATTR-001") -> dict:
+def decode_attributes(
+    data: bytes | None, what: str, requirement: str = "V2-ATTR-001"
+) -> dict[str, Any]:
     """The attributes stored in `data`; a missing document means {} (V2-ATTR-002)."""
     if data is None:
         return {}

@@ -8,6 +8,8 @@ Keys inside "metadata" are relative to the group that holds `.zmetadata`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ... import jsonio
 from ...errors import MetadataError
 from ...stores import Store
@@ -24,20 +26,21 @@ from .paths import (
 _METADATA_NAMES = (ARRAY_KEY, GROUP_KEY, ATTRS_KEY)
 
 
-def write_consolidated(store: Store, path: str = "") -> dict:
+def write_consolidated(store: Store, path: str = "") -> dict[str, Any]:
     """Gather the metadata documents below `path` into `path/.zmetadata`; returns the document."""
     path = normalize_path(path)
     prefix = key_prefix(path)
     metadata = {}
     for key in sorted(store.list_prefix(prefix)):
-        if key.rsplit("/", 1)[-1] in _METADATA_NAMES:
-            metadata[key[len(prefix) :]] = jsonio.loads(store.get(key), key)
+        value = store.get(key)
+        if key.rsplit("/", 1)[-1] in _METADATA_NAMES and value is not None:
+            metadata[key[len(prefix) :]] = jsonio.loads(value, key)
     document = {"zarr_consolidated_format": 1, "metadata": metadata}
     store.set(node_key(path, CONSOLIDATED_KEY), jsonio.dumps_ascii(document))
     return document
 
 
-def read_consolidated(store: Store, path: str = "") -> dict | None:
+def read_consolidated(store: Store, path: str = "") -> dict[str, Any] | None:
     """The consolidated {relative key: document} mapping at `path`, or None if there is none."""
     path = normalize_path(path)
     data = store.get(node_key(path, CONSOLIDATED_KEY))

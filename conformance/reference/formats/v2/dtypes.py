@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -160,8 +161,9 @@ def parse_dtype(
 
 def _is_packed(dtype: np.dtype) -> bool:
     offset = 0
-    for name in dtype.names:
-        field_dtype, field_offset = dtype.fields[name][:2]
+    fields: Mapping[str, tuple[Any, ...]] = dtype.fields or {}
+    for name in dtype.names or ():
+        field_dtype, field_offset = fields[name][:2]
         if field_offset != offset:
             return False
         offset += field_dtype.itemsize

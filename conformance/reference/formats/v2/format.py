@@ -3,7 +3,7 @@ explicit groups with ancestor creation (V2-GROUP-*), chunks under `P/<i.j...>` (
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ... import jsonio
@@ -83,7 +83,7 @@ class V2Format(Format):
         return out
 
     # ---- opening -------------------------------------------------------------------------
-    def read_array_metadata(self, store: Store, path: str) -> tuple[dict, ArrayMeta]:
+    def read_array_metadata(self, store: Store, path: str) -> tuple[dict[str, Any], ArrayMeta]:
         data = store.get(node_key(path, ARRAY_KEY))
         if data is None:
             raise NodeNotFoundError(f"no v2 array at {path or '/'!r}", "V2-GROUP-001")
@@ -134,7 +134,7 @@ class V2Format(Format):
         path: str,
         missing: list[str],
         key: str,
-        document: dict,
+        document: dict[str, Any],
         attributes: bytes | None,
         overwrite: bool,
     ) -> None:
@@ -151,8 +151,8 @@ class V2Format(Format):
         self,
         store: Store,
         path: str,
-        metadata: dict,
-        attributes: dict | None = None,
+        metadata: dict[str, Any],
+        attributes: dict[str, Any] | None = None,
         overwrite: bool = False,
     ) -> Array:
         path = _writable_path(path)
@@ -169,7 +169,11 @@ class V2Format(Format):
         return self.open_array(store, path)
 
     def create_group(
-        self, store: Store, path: str, attributes: dict | None = None, overwrite: bool = False
+        self,
+        store: Store,
+        path: str,
+        attributes: dict[str, Any] | None = None,
+        overwrite: bool = False,
     ) -> Group:
         path = _writable_path(path)
         attrs = encode_attributes(attributes) if attributes else None
@@ -177,10 +181,12 @@ class V2Format(Format):
         self._write_node(store, path, missing, GROUP_KEY, GROUP_DOCUMENT, attrs, overwrite)
         return self.open_group(store, path)
 
-    def write_attributes(self, node: Array | Group, attributes: dict) -> None:
+    def write_attributes(self, node: Array | Group, attributes: dict[str, Any]) -> None:
         node.store.set(node_key(node.path, ATTRS_KEY), encode_attributes(attributes))
 
-    def array_metadata(self, shape, chunks, dtype, **options: Any) -> dict:
+    def array_metadata(
+        self, shape: Sequence[int], chunks: Sequence[int], dtype: Any, **options: Any
+    ) -> dict[str, Any]:
         return array_metadata(shape, chunks, dtype, **options)
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,7 +51,7 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def check_zarr_format(doc: dict, expected: int, requirement: str) -> None:
+def check_zarr_format(doc: dict[str, Any], expected: int, requirement: str) -> None:
     value = doc["zarr_format"]
     if not _is_int(value) or value != expected:
         raise MetadataError(
@@ -94,14 +95,16 @@ def parse_order(value: Any, requirement: str) -> str:
     return value
 
 
-def _parse_codecs(doc: dict, notes: list[str]) -> tuple[Codec | None, tuple[Codec, ...], list[str]]:
+def _parse_codecs(
+    doc: dict[str, Any], notes: list[str]
+) -> tuple[Codec | None, tuple[Codec, ...], list[str]]:
     compressor_doc = doc["compressor"]
     compressor = (
         None if compressor_doc is None else build_codec(compressor_doc, "compressor", "V2-META-004")
     )
     filters_doc = doc["filters"]
     if filters_doc is None:
-        filter_docs: list = []
+        filter_docs: list[Any] = []
     elif isinstance(filters_doc, list):
         filter_docs = filters_doc
         if not filters_doc:
@@ -203,7 +206,7 @@ def parse_group_metadata(doc: Any) -> tuple[str, ...]:
 GROUP_DOCUMENT = {"zarr_format": 2}
 
 
-def _codec_config(codec: Any) -> dict:
+def _codec_config(codec: Any) -> dict[str, Any]:
     return codec.get_config() if isinstance(codec, Codec) else codec
 
 
@@ -221,15 +224,15 @@ def _default_fill(dtype: np.dtype, object_codec: str | None) -> Any:
 
 
 def array_metadata(
-    shape,
-    chunks,
-    dtype,
+    shape: Sequence[int],
+    chunks: Sequence[int],
+    dtype: Any,
     fill_value: Any = 0,
     order: str = "C",
     compressor: Any = None,
     filters: Any = None,
     dimension_separator: str | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """A canonical `.zarray` document, keys sorted as zarr-python writes them.
 
     `dtype` is anything NumPy accepts, or a v2 dtype document (typestr or field list); compressor

@@ -3,6 +3,7 @@ corpus generator). The result is validated when it is given to `create_array`.""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -27,7 +28,7 @@ DEFAULT_FILL = {
 }
 
 
-def default_codecs(data_type: DataType, endian: str = "little") -> list[dict]:
+def default_codecs(data_type: DataType, endian: str = "little") -> list[dict[str, Any]]:
     """`bytes` (with `endian` only where byte order exists, V3-BYTES-002); variable-length types use
     the zarr-python codecs vlen-utf8 / vlen-bytes."""
     if data_type.kind == "string":
@@ -40,20 +41,20 @@ def default_codecs(data_type: DataType, endian: str = "little") -> list[dict]:
 
 
 def array_document(
-    shape,
-    chunks,
-    dtype,
+    shape: Sequence[int],
+    chunks: Sequence[int],
+    dtype: Any,
     *,
     fill_value: Any = None,
-    codecs: list | None = None,
+    codecs: list[Any] | None = None,
     chunk_key_encoding: Any = None,
-    dimension_names=None,
+    dimension_names: Sequence[str | None] | None = None,
     order: str = "C",
     endian: str | None = None,
-    attributes: dict | None = None,
-    storage_transformers: list | None = None,
-    extra: dict | None = None,
-) -> dict:
+    attributes: dict[str, Any] | None = None,
+    storage_transformers: list[Any] | None = None,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """A canonical array document. `dtype` is a NumPy dtype, a v3 name or a v3 JSON value; a
     big-endian NumPy dtype selects `endian: big` unless `endian` is given. `fill_value=None` picks
     the type's zero and writes it down (V3-ARR-011). `order='F'` puts a transpose [n-1, ..., 0]
@@ -114,7 +115,7 @@ def _numpy_byteorder(dtype: Any) -> str:
         return "="
 
 
-def _encoding_json(value: Any) -> dict:
+def _encoding_json(value: Any) -> dict[str, Any]:
     if value is None:
         value = "default"
     if value in ("/", "."):

@@ -6,6 +6,7 @@ the reference does not implement it (none at present), otherwise 'invalid-chunk-
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +34,7 @@ def _unknown(point: str, name: str, invalid: str, unknown: str) -> MetadataError
     )
 
 
-def parse_rectilinear(configuration, rank: int) -> RectilinearGrid:
+def parse_rectilinear(configuration: Any, rank: int) -> RectilinearGrid:
     """zarr-extensions chunk-grids/rectilinear: kind "inline", one entry of chunk edge lengths per
     dimension (an integer repeated to cover the axis, or a list of lengths and [length, count]
     run-length pairs). The lengths of an axis must add up to at least its extent (checked with the
@@ -64,11 +65,11 @@ def parse_rectilinear(configuration, rank: int) -> RectilinearGrid:
     )
 
 
-def _positive(value) -> bool:
+def _positive(value: Any) -> bool:
     return type(value) is int and value >= 1
 
 
-def _axis_edges(entry, bad) -> list[int] | int:
+def _axis_edges(entry: Any, bad: Callable[[str], MetadataError]) -> list[int]:
     if _positive(entry):
         return [entry]  # expanded against the extent in check_covers
     if not isinstance(entry, list):
@@ -92,7 +93,9 @@ def _axis_edges(entry, bad) -> list[int] | int:
     return edges
 
 
-def check_covers(grid, chunk_shapes_json, shape: tuple[int, ...]):
+def check_covers(
+    grid: tuple[int, ...], chunk_shapes_json: Any, shape: tuple[int, ...]
+) -> tuple[int, ...]:
     """Expand integer entries against the extents and check that every axis is covered."""
     if not isinstance(grid, RectilinearGrid):
         return grid
@@ -168,7 +171,7 @@ class ChunkKeyEncoding:
             return self.separator.join(["c", *map(str, index)])  # 0-d: 'c' (V3-CKE-004)
         return self.separator.join(map(str, index)) if index else "0"  # v2; 0-d: '0'
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "configuration": {"separator": self.separator}}
 
 

@@ -90,12 +90,12 @@ class DataType:
     # bool, int, uint, float, complex, raw, string, bytes, datetime, timedelta, utf32, nulbytes, struct
     kind: str
     dtype: np.dtype = field(compare=False)  # native-endian NumPy dtype of decoded chunks
-    configuration: dict | None = None
+    configuration: dict[str, Any] | None = None
     extension: bool = False  # defined by zarr-extensions (or a writer) rather than the core spec
     raw_dtype: np.dtype | None = field(default=None, compare=False)  # plain layout; None: dtype
     bits: int | None = field(default=None, compare=False)  # sub-byte types: significant low bits
     component: DataType | None = field(default=None, compare=False)  # complex_<small float>: a part
-    fields: tuple = field(default=(), compare=False)  # struct: ((name, DataType), ...)
+    fields: tuple[Any, ...] = field(default=(), compare=False)  # struct: ((name, DataType), ...)
     legacy: bool = field(default=False, compare=False)  # the read-only "structured" alias
 
     @property
@@ -122,7 +122,7 @@ class DataType:
     def float_format(self) -> small_types.FloatFormat | None:
         return small_types.float_format(self.name) if self.name in small_types.FLOATS else None
 
-    def to_json(self) -> str | dict:
+    def to_json(self) -> str | dict[str, Any]:
         """The canonical `data_type` value (3.0 form: core names as plain strings)."""
         if self.configuration is not None:
             return {"name": self.name, "configuration": _copy(self.configuration)}
@@ -208,6 +208,18 @@ def core_data_type(name: str) -> DataType | None:
     return None
 
 
+def _defined(dt: DataType | None, name: str) -> DataType:
+    """A data type this module names itself: it exists by construction."""
+    if dt is None:
+        raise _invalid(f"no data type {name!r}")
+    return dt
+
+
+def _record(spec: dict[str, Any]) -> np.dtype:
+    """A structured dtype from numpy's dict form (names, formats, offsets, itemsize)."""
+    return np.dtype(spec)  # type: ignore[call-overload]  # numpy's stubs type only literal dicts
+
+
 def simple_extension_type(name: str) -> DataType | None:
     """A configuration-free extension type called `name`, or None."""
     if name in STRING_NAMES:
@@ -232,8 +244,8 @@ def simple_extension_type(name: str) -> DataType | None:
         return DataType(name, "complex", np.dtype(COMPLEX_ALIASES[name]), extension=True)
     if name.startswith("complex_") and name[len("complex_") :] in (*small_types.FLOATS, "float16"):
         part_name = name[len("complex_") :]
-        part = core_data_type(part_name) or simple_extension_type(part_name)
-        dtype = np.dtype(
+        part = _defined(core_data_type(part_name) or simple_extension_type(part_name), part_name)
+        dtype = _record(
             {
                 "names": ["real", "imag"],
                 "formats": [part.dtype, part.dtype],
@@ -241,7 +253,7 @@ def simple_extension_type(name: str) -> DataType | None:
                 "itemsize": 2 * part.itemsize,
             }
         )
-        raw = np.dtype(
+        raw = _record(
             {
                 "names": ["real", "imag"],
                 "formats": [part.raw, part.raw],
@@ -284,7 +296,7 @@ def parse_data_type(value: Any, _depth: int = 0) -> DataType:
     return known
 
 
-def _time_type(name: str, configuration: dict | None) -> DataType:
+def _time_type(name: str, configuration: dict[str, Any] | None) -> DataType:
     kind, code = TIME_TYPES[name]
     if configuration is None or set(configuration) != {"unit", "scale_factor"}:
         raise _invalid(
@@ -304,7 +316,7 @@ def _time_type(name: str, configuration: dict | None) -> DataType:
     return DataType(name, kind, dtype, {"unit": unit, "scale_factor": scale}, extension=True)
 
 
-def _length_type(name: str, configuration: dict | None) -> DataType:
+def _length_type(name: str, configuration: dict[str, Any] | None) -> DataType:
     if configuration is None or set(configuration) != {"length_bytes"}:
         raise _invalid(f"{name}: configuration must have exactly 'length_bytes'", "V3-DT-009")
     length = configuration["length_bytes"]
@@ -329,7 +341,7 @@ def _length_type(name: str, configuration: dict | None) -> DataType:
     return DataType(name, "raw", np.dtype(f"V{length}"), config, extension=True)
 
 
-def _struct_type(name: str, configuration: dict | None, depth: int) -> DataType:
+def _struct_type(name: str, configuration: dict[str, Any] | None, depth: int) -> DataType:
     """`struct` (fields as objects) or the legacy `structured` (objects or [name, type] pairs)."""
     legacy = name == "structured"
     if depth >= MAX_STRUCT_DEPTH:
@@ -405,7 +417,8 @@ def _struct_type(name: str, configuration: dict | None, depth: int) -> DataType:
 
 
 _SMALL_BY_DTYPE = {
-    np.dtype(t): n for n, (t, *_) in {**small_types.FLOATS, **small_types.INTS}.items()
+    **{np.dtype(t): n for n, (t, *_) in small_types.FLOATS.items()},
+    **{np.dtype(t): n for n, (t, *_) in small_types.INTS.items()},
 }
 
 
@@ -414,11 +427,12 @@ def data_type_from_numpy(dtype: Any) -> DataType:
     'U' is fixed_length_utf32, 'S' null_terminated_bytes, packed structured dtypes struct."""
     dtype = np.dtype(dtype)
     if dtype in _SMALL_BY_DTYPE:
-        return simple_extension_type(_SMALL_BY_DTYPE[dtype])
+        name = _SMALL_BY_DTYPE[dtype]
+        return _defined(simple_extension_type(name), name)
     if dtype.fields is not None:
         fields = []
         for name in dtype.names:
-            field_dtype, offset = dtype.fields[name][:2]
+            field_dtype = dtype.fields[name][0]
             fields.append({"name": name, "data_type": data_type_from_numpy(field_dtype).to_json()})
         dt = _struct_type("struct", {"fields": fields}, 0)
         if dt.itemsize != dtype.itemsize or dt.dtype.newbyteorder("=") != dtype.newbyteorder("="):
@@ -427,7 +441,7 @@ def data_type_from_numpy(dtype: Any) -> DataType:
             )
         return dt
     if dtype.kind == "V" and dtype.subdtype is None:
-        return core_data_type(f"r{dtype.itemsize * 8}")
+        return _defined(core_data_type(f"r{dtype.itemsize * 8}"), f"r{dtype.itemsize * 8}")
     if dtype.kind in "Mm":
         unit, scale = np.datetime_data(dtype)
         name = "numpy.datetime64" if dtype.kind == "M" else "numpy.timedelta64"
@@ -440,7 +454,7 @@ def data_type_from_numpy(dtype: Any) -> DataType:
         return _length_type("null_terminated_bytes", {"length_bytes": dtype.itemsize})
     for name, (_, code) in CORE_TYPES.items():
         if dtype.newbyteorder("=") == np.dtype(code):
-            return core_data_type(name)
+            return _defined(core_data_type(name), name)
     raise _invalid(
         f"NumPy dtype {dtype} has no Zarr v3 data type here (object arrays: name 'string' or 'bytes')"
     )

@@ -16,10 +16,10 @@ from ...errors import MetadataError
 @dataclass(frozen=True)
 class Extension:
     name: str
-    configuration: dict | None  # None when the member is absent
+    configuration: dict[str, Any] | None  # None when the member is absent
     must_understand: bool = True
 
-    def config(self) -> dict:
+    def config(self) -> dict[str, Any]:
         return {} if self.configuration is None else self.configuration
 
 

@@ -26,7 +26,7 @@ import base64
 import binascii
 import math
 from decimal import Decimal
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -34,9 +34,13 @@ from ...errors import MetadataError
 from . import small_types
 from .data_types import DataType, resolve_data_type
 
-_UINT = {2: np.dtype("u2"), 4: np.dtype("u4"), 8: np.dtype("u8")}
+_UINT: dict[int, np.dtype[np.unsignedinteger[Any]]] = {
+    2: np.dtype("u2"),
+    4: np.dtype("u4"),
+    8: np.dtype("u8"),
+}
 _CANONICAL_NAN = {2: 0x7E00, 4: 0x7FC00000, 8: 0x7FF8000000000000}  # V3-FILL-005
-_COMPONENT = {"c8": np.dtype("f4"), "c16": np.dtype("f8")}
+_COMPONENT: dict[str, np.dtype] = {"c8": np.dtype("f4"), "c16": np.dtype("f8")}
 NAT = -(2**63)
 
 
@@ -85,9 +89,9 @@ def parse_fill_value(value: Any, data_type: Any, endian: str | None = None) -> n
             out["real"] = parse_fill_value(value[0], part)
             out["imag"] = parse_fill_value(value[1], part)
             return out
-        part = _COMPONENT[dt.dtype.str[1:]]
-        out.real = _parse_float(value[0], part, dt.name)
-        out.imag = _parse_float(value[1], part, dt.name)
+        part_dtype = _COMPONENT[dt.dtype.str[1:]]
+        out.real = _parse_float(value[0], part_dtype, dt.name)
+        out.imag = _parse_float(value[1], part_dtype, dt.name)
         return out
     if kind == "raw":
         if dt.configuration is not None:  # raw_bytes (zarr-python 3): base64 of exactly the item
@@ -168,7 +172,7 @@ def _parse_struct(value: Any, dt: DataType, endian: str | None) -> np.ndarray:
                 f"structured fill_value decodes to {len(data)} bytes, expected {dt.itemsize}",
                 "V3-DT-009",
             )
-        order = ">" if endian == "big" else "<"
+        order: Literal["<", ">"] = ">" if endian == "big" else "<"
         raw = np.frombuffer(data, dtype=dt.raw.newbyteorder(order)).astype(dt.raw)
         return dt.from_raw(raw.reshape(()))
     if not isinstance(value, dict):
@@ -403,7 +407,7 @@ def fill_value_array(value: Any, data_type: Any) -> np.ndarray:
             return parse_fill_value(list(value) if isinstance(value, tuple) else value, dt)
         if isinstance(value, np.ndarray) and value.dtype == dtype:
             return np.array(value).reshape(())
-        if isinstance(value, np.ndarray) or isinstance(value, np.generic):
+        if isinstance(value, (np.ndarray, np.generic)):
             value = value.item() if dt.kind != "complex" else complex(value)
         if dt.kind == "complex":
             value = complex(value)
@@ -431,8 +435,10 @@ def fill_value_array(value: Any, data_type: Any) -> np.ndarray:
             return parse_fill_value(value, dt)
         return np.array(complex(value), dtype=dtype)
     if kind == "raw":
-        if isinstance(value, (bytes, bytearray, np.void)):
-            value = list(bytes(value))
+        if isinstance(value, np.void):
+            value = list(value.tobytes())
+        elif isinstance(value, (bytes, bytearray)):
+            value = list(value)
         return parse_fill_value(value, dt)
     if kind == "string":
         if not isinstance(value, str):

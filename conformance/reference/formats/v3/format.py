@@ -7,6 +7,7 @@ listing skips names starting with '__' (V3-GRP-008).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ... import jsonio
@@ -22,7 +23,7 @@ from .nodes import V3Array, V3Group, array_layout
 GROUP_DOCUMENT = {"zarr_format": 3, "node_type": "group"}
 
 
-def _serialise(doc: dict, reason: str) -> bytes:
+def _serialise(doc: dict[str, Any], reason: str) -> bytes:
     try:
         _check_string_keys(doc)
         return jsonio.dumps(doc)
@@ -57,7 +58,7 @@ class V3Format(Format):
     def normalize_path(self, path: str) -> str:
         return normalize_path(path)
 
-    def _load(self, store: Store, path: str) -> tuple[dict, Any] | None:
+    def _load(self, store: Store, path: str) -> tuple[dict[str, Any], Any] | None:
         key = metadata_key(path)
         data = store.get(key)
         return None if data is None else load_document(data, key)
@@ -136,8 +137,8 @@ class V3Format(Format):
         self,
         store: Store,
         path: str,
-        metadata: dict,
-        attributes: dict | None = None,
+        metadata: dict[str, Any],
+        attributes: dict[str, Any] | None = None,
         overwrite: bool = False,
     ) -> V3Array:
         path = normalize_path(path)
@@ -155,7 +156,11 @@ class V3Format(Format):
         return self.open_array(store, path)
 
     def create_group(
-        self, store: Store, path: str, attributes: dict | None = None, overwrite: bool = False
+        self,
+        store: Store,
+        path: str,
+        attributes: dict[str, Any] | None = None,
+        overwrite: bool = False,
     ) -> V3Group:
         path = normalize_path(path)
         doc = dict(GROUP_DOCUMENT)
@@ -186,7 +191,7 @@ class V3Format(Format):
                 store.set(parent_key, jsonio.dumps(GROUP_DOCUMENT))
         store.set(key, data)
 
-    def write_attributes(self, node: Array | Group, attributes: dict) -> None:
+    def write_attributes(self, node: Array | Group, attributes: dict[str, Any]) -> None:
         """Rewrite the node's zarr.json with new attributes; nothing else changes (V3-ATTR-002)."""
         if not isinstance(attributes, dict):
             raise MetadataError("invalid-attributes", "attributes must be a dict", "V3-ATTR-001")
@@ -207,15 +212,17 @@ class V3Format(Format):
         node.store.set(key, data)
         node.metadata = parsed
 
-    def array_metadata(self, shape, chunks, dtype, **options) -> dict:
+    def array_metadata(
+        self, shape: Sequence[int], chunks: Sequence[int], dtype: Any, **options: Any
+    ) -> dict[str, Any]:
         return array_document(shape, chunks, dtype, **options)
 
     # ---- zarr-python extras ----------------------------------------------------------------
-    def read_consolidated(self, store: Store, path: str = "") -> dict[str, dict] | None:
+    def read_consolidated(self, store: Store, path: str = "") -> dict[str, dict[str, Any]] | None:
         return read_consolidated(store, path)
 
 
-def read_consolidated(store: Store, path: str = "") -> dict[str, dict] | None:
+def read_consolidated(store: Store, path: str = "") -> dict[str, dict[str, Any]] | None:
     """The inline consolidated metadata zarr-python keeps in a group's zarr.json:
     {"kind": "inline", "must_understand": false, "metadata": {relative path: document}}.
     None when the group has none (or has zarr-python 3.0's `null`)."""

@@ -37,25 +37,25 @@ class ArrayMetadata:
     chunk_shape: tuple[int, ...]
     chunk_key_encoding: ChunkKeyEncoding
     fill_value: np.ndarray  # 0-d, exact bits, native dtype
-    codecs: list
-    attributes: dict
+    codecs: list[Any]
+    attributes: dict[str, Any]
     dimension_names: tuple[str | None, ...] | None
-    document: dict
+    document: dict[str, Any]
     notes: list[str] = field(default_factory=list)  # tolerated oddities worth reporting
 
 
 @dataclass
 class GroupMetadata:
-    attributes: dict
-    document: dict
-    consolidated: dict | None = None  # the consolidated_metadata member, if an object
+    attributes: dict[str, Any]
+    document: dict[str, Any]
+    consolidated: dict[str, Any] | None = None  # the consolidated_metadata member, if an object
     notes: list[str] = field(default_factory=list)
 
 
 # ---- loading ------------------------------------------------------------------------------
 
 
-def load_document(data: bytes, key: str = "zarr.json") -> tuple[dict, Any]:
+def load_document(data: bytes, key: str = "zarr.json") -> tuple[dict[str, Any], Any]:
     """Strictly parse a zarr.json (V3-ARR-013). Returns (document, exact fill value): the second is
     `fill_value` re-read with numbers as decimal.Decimal, so float fills round exactly once."""
     doc = jsonio.load_object(data, key, "V3-ARR-013")
@@ -66,7 +66,7 @@ def load_document(data: bytes, key: str = "zarr.json") -> tuple[dict, Any]:
     return doc, None
 
 
-def node_type_of(doc: dict, key: str = "zarr.json") -> str:
+def node_type_of(doc: dict[str, Any], key: str = "zarr.json") -> str:
     """Check `zarr_format` and `node_type` and return 'array' or 'group' (V3-ARR-001/002, V3-GRP-001)."""
     if "zarr_format" not in doc:
         raise MetadataError("missing-field", f"{key} has no 'zarr_format'", "V3-ARR-003")
@@ -86,7 +86,9 @@ def node_type_of(doc: dict, key: str = "zarr.json") -> str:
     return node_type
 
 
-def _check_members(doc: dict, known: tuple[str, ...], notes: list[str], requirement: str) -> None:
+def _check_members(
+    doc: dict[str, Any], known: tuple[str, ...], notes: list[str], requirement: str
+) -> None:
     """Unknown members are errors unless they are objects with must_understand=false."""
     for name, value in doc.items():
         if name in known:
@@ -97,7 +99,7 @@ def _check_members(doc: dict, known: tuple[str, ...], notes: list[str], requirem
         raise MetadataError("unknown-field", f"unknown metadata member {name!r}", requirement)
 
 
-def parse_attributes(doc: dict) -> dict:
+def parse_attributes(doc: dict[str, Any]) -> dict[str, Any]:
     """`attributes` is optional (default {}) and, if present, an object (V3-ARR-006, V3-GRP-002);
     its contents are user data and never checked (V3-ATTR-003)."""
     attributes = doc.get("attributes", {})

@@ -3,14 +3,17 @@ reads through sharding), and groups with their parsed metadata."""
 
 from __future__ import annotations
 
-from ...array import Array, ArrayLayout, Group
+from collections.abc import Callable
+from typing import Any
+
+from ...array import Array, ArrayLayout, ChunkCodec, Group
 from ...errors import MetadataError, ZarrError
 from ...grid import RectilinearGrid
 from .metadata import ArrayMetadata, GroupMetadata
 from .names import node_prefix
 
 
-def build_codec(meta: ArrayMetadata, chunk_shape=None):
+def build_codec(meta: ArrayMetadata, chunk_shape: tuple[int, ...] | None = None) -> ChunkCodec:
     """The chunk codec of an array: the codec package validates `codecs` in full (V3-PIPE-*)."""
     from .codecs import build_pipeline
 
@@ -34,16 +37,18 @@ def array_layout(meta: ArrayMetadata, path: str) -> ArrayLayout:
     def chunk_key(index: tuple[int, ...]) -> str:  # V3-KEY-003
         return prefix + encoding.encode(index)
 
-    factory = None
+    factory: Callable[[tuple[int, ...]], ChunkCodec] | None = None
     if isinstance(meta.chunk_shape, RectilinearGrid):
         # one pipeline per distinct chunk shape, each validated when first needed; the largest
         # chunk shape is validated now so that a bad codec list still fails at open
-        cache: dict = {}
+        cache: dict[tuple[int, ...], ChunkCodec] = {}
 
-        def factory(shape):
+        def build(shape: tuple[int, ...]) -> ChunkCodec:
             if shape not in cache:
                 cache[shape] = build_codec(meta, shape)
             return cache[shape]
+
+        factory = build
 
     codec = build_codec(meta) if factory is None else factory(tuple(meta.chunk_shape))
     return ArrayLayout(
@@ -64,11 +69,11 @@ class V3Array(Array):
     meta: ArrayMetadata
 
     @property
-    def dimension_names(self):
+    def dimension_names(self) -> tuple[str | None, ...] | None:
         return self.meta.dimension_names
 
     @property
-    def data_type(self) -> str | dict:
+    def data_type(self) -> str | dict[str, Any]:
         return self.meta.data_type.to_json()
 
 
@@ -80,5 +85,5 @@ class V3Group(Group):
     meta: GroupMetadata
 
     @property
-    def consolidated(self) -> dict | None:
+    def consolidated(self) -> dict[str, Any] | None:
         return self.meta.consolidated

@@ -24,7 +24,9 @@ from .metadata import parse_array_metadata
 BLOSC_SHUFFLE = {0: "noshuffle", 1: "shuffle", 2: "bitshuffle"}
 
 
-def upgrade_v2_metadata(zarray: dict, attributes: dict | None = None) -> dict:
+def upgrade_v2_metadata(
+    zarray: dict[str, Any], attributes: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The v3 array document equivalent to a v2 `.zarray` (and optional `.zattrs`)."""
     if not isinstance(zarray, dict) or zarray.get("zarr_format") != 2:
         raise MetadataError(
@@ -48,7 +50,7 @@ def upgrade_v2_metadata(zarray: dict, attributes: dict | None = None) -> dict:
     data_type = data_type_from_numpy(dtype)
     if zarray.get("filters"):
         raise UnsupportedError("v2 filters have no v3 upgrade here")
-    codecs: list[dict] = []
+    codecs: list[dict[str, Any]] = []
     if order == "F" and len(shape) >= 2:
         codecs.append(
             {"name": "transpose", "configuration": {"order": list(range(len(shape) - 1, -1, -1))}}
@@ -86,7 +88,7 @@ def upgrade_v2_metadata(zarray: dict, attributes: dict | None = None) -> dict:
     return doc
 
 
-def _compressor(config: Any, itemsize: int) -> dict:
+def _compressor(config: Any, itemsize: int) -> dict[str, Any]:
     if not isinstance(config, dict):
         raise MetadataError("invalid-codec", f"v2 compressor must be an object, got {config!r}")
     cid = config.get("id")

@@ -16,7 +16,7 @@ import math
 import struct
 import zlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numcodecs
 import numcodecs.blosc
@@ -37,7 +37,7 @@ def _bad(message: str, requirement: str = "V3DRAFT-META-013") -> MetadataError:
     return MetadataError("invalid-codec", message, requirement)
 
 
-def _int_in(config: dict, name: str, low: int, high: int | None, where: str) -> int:
+def _int_in(config: dict[str, Any], name: str, low: int, high: int | None, where: str) -> int:
     value = config.get(name)
     if (
         not isinstance(value, int)
@@ -50,7 +50,9 @@ def _int_in(config: dict, name: str, low: int, high: int | None, where: str) -> 
     return value
 
 
-def _check_members(config: dict, required: set, optional: set, where: str) -> None:
+def _check_members(
+    config: dict[str, Any], required: set[Any], optional: set[Any], where: str
+) -> None:
     missing = required - set(config)
     extra = set(config) - required - optional
     if missing:
@@ -137,7 +139,7 @@ class BloscCodec:
 
 @dataclass(frozen=True)
 class NumcodecsCodec:  # zarr-python 2's bz2/lz4/lzma/zstd compressors
-    config: tuple
+    config: tuple[Any, ...]
     wants_array = False
 
     def encode(self, data: bytes) -> bytes:
@@ -158,11 +160,11 @@ class EndianCodec:
     wants_array = True
     uri = ENDIAN_URI
 
-    def byte_order(self) -> str:
+    def byte_order(self) -> Literal["<", ">"]:
         return "<" if self.endian == "little" else ">"
 
 
-def parse_codecs(value: Any) -> list:
+def parse_codecs(value: Any) -> list[Any]:
     """The seed-002 `codecs` list (absent means [], V3DRAFT-META-012)."""
     if not isinstance(value, list):
         raise _bad("codecs must be a list", "V3DRAFT-META-012")
@@ -182,7 +184,7 @@ def parse_codecs(value: Any) -> list:
     return steps
 
 
-def _parse_codec(uri: str, config: dict):
+def _parse_codec(uri: str, config: dict[str, Any]) -> Any:
     if uri == GZIP_URI:
         _check_members(config, {"level"}, set(), "gzip")
         return GzipCodec(_int_in(config, "level", 0, 9, "gzip"))
@@ -198,7 +200,7 @@ def _parse_codec(uri: str, config: dict):
     raise MetadataError("unknown-codec", f"unknown codec {uri!r}", "V3DRAFT-META-013")
 
 
-def _blosc(config: dict, where: str) -> BloscCodec:
+def _blosc(config: dict[str, Any], where: str) -> BloscCodec:
     cname = config.get("cname")
     if cname not in BLOSC_CNAMES:
         raise _bad(f"{where} cname must be one of {BLOSC_CNAMES}, got {cname!r}")
@@ -212,7 +214,7 @@ def _blosc(config: dict, where: str) -> BloscCodec:
     return BloscCodec(cname, clevel, shuffle, blocksize)
 
 
-def check_order(steps: list) -> None:
+def check_order(steps: list[Any]) -> None:
     """Only the first step may receive an array; a step that needs one cannot follow bytes."""
     for position, step in enumerate(steps):
         if step.wants_array and position > 0:
@@ -223,7 +225,7 @@ def check_order(steps: list) -> None:
             )
 
 
-def parse_zp2_compressor(value: Any):
+def parse_zp2_compressor(value: Any) -> Any:
     """`{"codec": ".../spec/codec/<id>/1.0", "configuration": {numcodecs config}}` (V3DRAFT-ZP2-003)."""
     requirement = "V3DRAFT-ZP2-003"
     if not isinstance(value, dict) or set(value) != {"codec", "configuration"}:
@@ -256,7 +258,7 @@ class DraftChunkCodec:
     `dtype` is the decoded dtype; its byte order is the one used when an array is turned into
     bytes without an endian codec (little for seed-002, as stored for zarr-python 2 typestrs)."""
 
-    def __init__(self, chunk_shape: tuple[int, ...], dtype: np.dtype, order: str, steps: list):
+    def __init__(self, chunk_shape: tuple[int, ...], dtype: np.dtype, order: str, steps: list[Any]):
         self.chunk_shape = chunk_shape
         self.dtype = dtype
         self.order = order

@@ -96,7 +96,7 @@ def parse_data_type(value: Any, depth: int = 0) -> DataType:
     raise _invalid(f"data_type must be a string or an extension object, got {type(value).__name__}")
 
 
-def _parse_extension(value: dict, depth: int) -> DataType:
+def _parse_extension(value: dict[str, Any], depth: int) -> DataType:
     uri = value.get("extension")
     if not isinstance(uri, str) or "type" not in value:
         raise _invalid(

@@ -19,7 +19,7 @@ KNOWN_EXTENSIONS: frozenset[str] = frozenset()
 _EXTENSION_MEMBERS = {"extension", "must_understand", "configuration"}
 
 
-def check_extension_list(value: Any, where: str) -> list:
+def check_extension_list(value: Any, where: str) -> list[Any]:
     """Validate an `extensions` list; ignore understood-optional entries, refuse required unknowns."""
     if not isinstance(value, list):
         raise MetadataError(
@@ -68,7 +68,7 @@ def check_extension_list(value: Any, where: str) -> list:
     return value
 
 
-def refuse_extension_point(value: dict, slot: str, requirement: str) -> None:
+def refuse_extension_point(value: dict[str, Any], slot: str, requirement: str) -> None:
     """An extension object in a slot whose extensions are always required (§Extensions table)."""
     uri = value.get("extension")
     if not isinstance(uri, str) or "type" not in value:

@@ -156,7 +156,7 @@ def parse_zp2_fill(value: Any, dt: DataType) -> np.ndarray | None:
         part = DataType(dt.name, np.dtype(f"{dtype.byteorder}f{dtype.itemsize // 2}"))
         real, imag = (parse_zp2_fill(v, part) for v in value)
         out = np.zeros((), dtype=dtype)
-        out.real, out.imag = real, imag
+        out.real, out.imag = real, imag  # type: ignore[assignment]  # parts of a [real, imag] list are never null
         return out
     if kind == "f":
         specials = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from ...errors import MetadataError
 from ...jsonio import load_object
@@ -112,7 +113,7 @@ def zp2_flavour(suffix: str = ".json") -> Flavour:
     )
 
 
-def default_entry_point() -> dict:
+def default_entry_point() -> dict[str, Any]:
     return {
         "zarr_format": CORE_URI,
         "metadata_encoding": {"type": "json", "metadata_key_suffix": ".json"},
@@ -148,7 +149,7 @@ def read_entry_point(store: Store) -> Flavour | None:
     return _seed002_entry_point(doc, strict)
 
 
-def _check_major(match: re.Match, zarr_format: str) -> None:
+def _check_major(match: re.Match[str], zarr_format: str) -> None:
     if match.group(1) != "3":
         raise MetadataError(
             "invalid-zarr-format",
@@ -157,7 +158,7 @@ def _check_major(match: re.Match, zarr_format: str) -> None:
         )
 
 
-def _seed002_entry_point(doc: dict, strict: bool) -> Flavour:
+def _seed002_entry_point(doc: dict[str, Any], strict: bool) -> Flavour:
     for name in ("metadata_encoding", "extensions"):
         if name not in doc:
             raise MetadataError("missing-field", f"zarr.json has no {name!r}", "V3DRAFT-META-002")
@@ -190,7 +191,7 @@ def _seed002_entry_point(doc: dict, strict: bool) -> Flavour:
     return seed002_flavour(encoding["metadata_key_suffix"], strict)
 
 
-def _zp2_entry_point(doc: dict) -> Flavour:
+def _zp2_entry_point(doc: dict[str, Any]) -> Flavour:
     expected = {"zarr_format", "metadata_encoding", "metadata_key_suffix", "extensions"}
     if set(doc) != expected:
         raise MetadataError(

@@ -11,6 +11,7 @@ Writing is implemented for the seed-002 layout only; zarr-python 2 stores are re
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -18,10 +19,10 @@ import numpy as np
 from ...array import Array, ArrayLayout, Group
 from ...errors import MetadataError, NodeNotFoundError, UnsupportedError, ZarrError
 from ...jsonio import dumps, load_object
-from ...stores import Store
+from ...stores import Store, StoreIOError
 from ..base import Format
 from . import names
-from .dtypes import core_name_for, parse_data_type
+from .dtypes import DataType, core_name_for, parse_data_type
 from .fill import encode_fill, parse_fill
 from .flavours import (
     ENTRY_POINT_KEY,
@@ -35,7 +36,20 @@ from .metadata import ArraySpec, check_attributes, parse_array, parse_group
 from .sharding import ShardingTransformer
 
 
-def sharding(chunks_per_shard) -> dict:
+class DraftArray(Array):
+    """An array of the draft layout, with the flavour (seed 002 or zarr-python 2) it was read as."""
+
+    flavour: str = ""
+
+
+class DraftGroup(Group):
+    """A group of the draft layout; `implicit` when no group document exists (V3DRAFT-KEY-008)."""
+
+    flavour: str = ""
+    implicit: bool = False
+
+
+def sharding(chunks_per_shard: Sequence[int]) -> dict[str, Any]:
     """A seed-002 sharding storage transformer entry (V3DRAFT-META-015)."""
     return {
         "extension": SHARDING_URI,
@@ -123,7 +137,7 @@ class DraftFormat(Format):
             chunk_key=lambda index: data_prefix + flavour.chunk_id(index, spec.separator),
             codec=spec.codec,
         )
-        array = Array(chunk_store, path, self, doc, spec.attributes, layout)
+        array = DraftArray(chunk_store, path, self, doc, spec.attributes, layout)
         array.flavour = flavour.name
         return array
 
@@ -147,11 +161,11 @@ class DraftFormat(Format):
         key = flavour.group_key(path)
         raw = store.get(key)
         if raw is None:  # implicit group (V3DRAFT-KEY-008)
-            group = Group(store, path, self, {}, {})
+            group = DraftGroup(store, path, self, {}, {})
             group.implicit = True
         else:
             doc = load_object(raw, key, "V3DRAFT-META-016")
-            group = Group(store, path, self, doc, parse_group(doc, flavour))
+            group = DraftGroup(store, path, self, doc, parse_group(doc, flavour))
             group.implicit = False
         group.flavour = flavour.name
         return group
@@ -162,6 +176,8 @@ class DraftFormat(Format):
         if flavour is None:
             store.set(ENTRY_POINT_KEY, dumps(default_entry_point()))
             flavour = read_entry_point(store)
+        if flavour is None:
+            raise StoreIOError(f"{store!r} does not keep the entry point written to it")
         if flavour.name != SEED002:
             raise UnsupportedError(
                 f"writing the {flavour.name} draft layout is not supported (read only)"
@@ -187,8 +203,8 @@ class DraftFormat(Format):
         self,
         store: Store,
         path: str,
-        metadata: dict,
-        attributes: dict | None = None,
+        metadata: dict[str, Any],
+        attributes: dict[str, Any] | None = None,
         overwrite: bool = False,
     ) -> Array:
         flavour = self._writable_flavour(store)
@@ -205,7 +221,11 @@ class DraftFormat(Format):
         return self.open_array(store, path)
 
     def create_group(
-        self, store: Store, path: str, attributes: dict | None = None, overwrite: bool = False
+        self,
+        store: Store,
+        path: str,
+        attributes: dict[str, Any] | None = None,
+        overwrite: bool = False,
     ) -> Group:
         flavour = self._writable_flavour(store)
         doc = {"attributes": check_attributes(attributes if attributes is not None else {})}
@@ -220,7 +240,7 @@ class DraftFormat(Format):
         store.set(flavour.group_key(path), dumps(doc))
         return self.open_group(store, path)
 
-    def write_attributes(self, node: Array | Group, attributes: dict) -> None:
+    def write_attributes(self, node: Array | Group, attributes: dict[str, Any]) -> None:
         store = _base_store(node.store)
         flavour = self._writable_flavour(store)
         check_attributes(attributes)
@@ -233,23 +253,27 @@ class DraftFormat(Format):
             doc = {"attributes": attributes}
             store.set(flavour.group_key(node.path), dumps(doc))
             node.metadata = doc
-            node.implicit = False
+            if isinstance(node, DraftGroup):
+                node.implicit = False
 
     def array_metadata(
         self,
-        shape,
-        chunks,
-        dtype,
+        shape: Sequence[int],
+        chunks: Sequence[int],
+        dtype: Any,
         fill_value: Any = 0,
         order: str = "C",
-        codecs: list | None = None,
+        codecs: list[Any] | None = None,
         separator: str = "/",
-        storage_transformers: list | None = None,
-        attributes: dict | None = None,
-    ) -> dict:
+        storage_transformers: list[Any] | None = None,
+        attributes: dict[str, Any] | None = None,
+        **unknown: Any,
+    ) -> dict[str, Any]:
         """A seed-002 array document. `fill_value` may be a Python/NumPy value or an already
         encoded JSON form ("NaN", "0x3f800000"); `codecs` and `storage_transformers` are lists of
         draft JSON entries (see `sharding()`); absent codecs mean raw little-endian C bytes."""
+        if unknown:
+            raise TypeError(f"v3-draft arrays have no option(s) {sorted(unknown)}")
         data_type = core_name_for(dtype)
         dt = parse_data_type(data_type)
         doc: dict[str, Any] = {
@@ -272,9 +296,10 @@ class DraftFormat(Format):
         return doc
 
 
-def _json_fill(value: Any, dt) -> Any:
+def _json_fill(value: Any, dt: DataType) -> Any:
     """A Python/NumPy fill value in the draft's JSON form, validated by the reader's own rules."""
     kind = dt.dtype.kind
+    json_value: Any
     if isinstance(value, str):
         json_value = value
     elif kind == "V":

@@ -54,11 +54,16 @@ class ArraySpec:
     fill: np.ndarray | None
     codec: DraftChunkCodec
     shards: list[tuple[int, ...]]  # chunks_per_shard of each sharding transformer, outermost first
-    attributes: dict
+    attributes: dict[str, Any]
 
 
 def _members(
-    doc: dict, required: tuple, optional: tuple, flavour: Flavour, what: str, req: tuple[str, str]
+    doc: dict[str, Any],
+    required: tuple[Any, ...],
+    optional: tuple[Any, ...],
+    flavour: Flavour,
+    what: str,
+    req: tuple[str, str],
 ) -> None:
     missing = [name for name in required if name not in doc]
     if missing:
@@ -70,7 +75,7 @@ def _members(
         )
 
 
-def check_attributes(value: Any) -> dict:
+def check_attributes(value: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise MetadataError(
             "invalid-attributes", "attributes must be a JSON object", "V3DRAFT-META-017"
@@ -78,7 +83,7 @@ def check_attributes(value: Any) -> dict:
     return value
 
 
-def parse_group(doc: dict, flavour: Flavour) -> dict:
+def parse_group(doc: dict[str, Any], flavour: Flavour) -> dict[str, Any]:
     """The attributes of a group document (V3DRAFT-META-016, V3DRAFT-ZP2-004)."""
     req = ("V3DRAFT-ZP2-004",) * 2 if flavour.name == ZP2 else ("V3DRAFT-META-016",) * 2
     _members(doc, ("attributes",), (), flavour, "group metadata", req)
@@ -152,7 +157,7 @@ def _order(value: Any) -> str:
     return value
 
 
-def parse_array(doc: dict, flavour: Flavour) -> ArraySpec:
+def parse_array(doc: dict[str, Any], flavour: Flavour) -> ArraySpec:
     zp2 = flavour.name == ZP2
     req = ("V3DRAFT-ZP2-003",) * 2 if zp2 else ("V3DRAFT-META-004", "V3DRAFT-META-005")
     _members(doc, _REQUIRED, _OPTIONAL[flavour.name], flavour, "array metadata", req)

@@ -30,7 +30,7 @@ EMPTY = 2**64 - 1
 MAX_CHUNKS_PER_SHARD = 1 << 24  # a 256 MiB index; larger shards are refused as 'too-large'
 
 
-def parse_sharding(entry: Any, flavour: Flavour, ndim: int) -> tuple[int, ...] | None:
+def parse_sharding(entry: Any, flavour: Flavour, ndim: int) -> tuple[int, ...]:
     """chunks_per_shard of a sharding storage transformer entry; other transformers are refused."""
     requirement = "V3DRAFT-ZP2-004" if flavour.name == "zarr-python-2" else "V3DRAFT-META-015"
     if (
@@ -141,7 +141,7 @@ class ShardingTransformer(Store):
         offset, nbytes = (int(v) for v in index[slot])
         return None if (offset, nbytes) == (EMPTY, EMPTY) else (offset, nbytes)
 
-    def get(self, key: str) -> bytes | None:
+    def get(self, key: str, limit: int | None = None) -> bytes | None:
         chunk = self._chunk_index(key)
         if chunk is None:
             return self.inner.get(key)

@@ -68,12 +68,12 @@ class Codec:
     name: str = ""
     kind: str = ""
 
-    def __init__(self, configuration: dict | None):
+    def __init__(self, configuration: dict[str, Any] | None) -> None:
         self.configuration = configuration
         self.notes: list[str] = []
 
-    def to_json(self) -> dict:
-        out: dict = {"name": self.name}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name}
         if self.configuration is not None:
             out["configuration"] = self.configuration
         return out
@@ -85,7 +85,9 @@ class Codec:
 class ArrayArrayCodec(Codec):
     kind = ARRAY_ARRAY
 
-    def __init__(self, configuration: dict | None, spec: ArraySpec, context: Any = None):
+    def __init__(
+        self, configuration: dict[str, Any] | None, spec: ArraySpec, context: Any = None
+    ) -> None:
         super().__init__(configuration)
         self.decoded_spec = spec
 
@@ -108,7 +110,9 @@ class ArrayBytesCodec(Codec):
     kind = ARRAY_BYTES
     supports_partial = False
 
-    def __init__(self, configuration: dict | None, spec: ArraySpec, context: Any = None):
+    def __init__(
+        self, configuration: dict[str, Any] | None, spec: ArraySpec, context: Any = None
+    ) -> None:
         super().__init__(configuration)
         self.decoded_spec = spec
 
@@ -131,7 +135,10 @@ class ArrayBytesCodec(Codec):
 class BytesBytesCodec(Codec):
     kind = BYTES_BYTES
 
-    def __init__(self, configuration: dict | None, decoded_size: int | None):
+    def __init__(
+        self, configuration: dict[str, Any] | None, decoded_size: int | None, context: Any = None
+    ) -> None:
+        # `context`: the pipeline builder, for a codec holding nested codecs (conditional)
         super().__init__(configuration)
         self.decoded_size = decoded_size  # the input byte count when fixed, else None
 

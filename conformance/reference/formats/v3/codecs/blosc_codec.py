@@ -8,6 +8,8 @@ before c-blosc sees the data: cbytes must equal the stored length and nbytes the
 
 from __future__ import annotations
 
+from typing import Any
+
 from numcodecs import blosc as _blosc
 
 from ....errors import ChunkError, UnsupportedError
@@ -24,7 +26,7 @@ _FORMAT_LIBRARIES = {0: "blosclz", 1: "lz4", 2: "snappy", 3: "zlib", 4: "zstd"}
 class BloscCodec(BytesBytesCodec):
     name = "blosc"
 
-    def __init__(self, configuration: dict | None, decoded_size: int | None):
+    def __init__(self, configuration: dict[str, Any] | None, decoded_size: int | None) -> None:
         super().__init__(configuration, decoded_size)
         config = Config(self.name, configuration, "V3-BLOSC-001")
         self.cname = config.choice("cname", CNAMES, "V3-BLOSC-001")
@@ -37,7 +39,7 @@ class BloscCodec(BytesBytesCodec):
         self.blocksize = config.integer("blocksize", 0, None, "V3-BLOSC-001")
         config.finish()
 
-    def encode(self, data) -> bytes:
+    def encode(self, data: bytes | memoryview) -> bytes:
         if self.cname not in _blosc.list_compressors():
             raise UnsupportedError(
                 f"blosc compressor {self.cname!r} is not built into this c-blosc"

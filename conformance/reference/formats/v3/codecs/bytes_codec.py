@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
 import numpy as np
 
 from ....errors import ChunkError, MetadataError
 from .base import ArrayBytesCodec, ArraySpec
 from .config import Config
 
-ENDIANS = {"little": "<", "big": ">"}
+ENDIANS: dict[str, Literal["<", ">"]] = {"little": "<", "big": ">"}
 
 
 def endian_matters(dtype: np.dtype) -> bool:
@@ -21,13 +23,15 @@ def endian_matters(dtype: np.dtype) -> bool:
 def as_byte_view(array: np.ndarray) -> memoryview:
     """The bytes of a C-contiguous array without copying them."""
     flat = array.reshape(-1)
-    return memoryview(flat.view(np.uint8) if flat.dtype.itemsize else flat)
+    return memoryview(flat.view(np.uint8) if flat.dtype.itemsize else flat)  # type: ignore[arg-type]  # an ndarray is a buffer
 
 
 class BytesCodec(ArrayBytesCodec):
     name = "bytes"
 
-    def __init__(self, configuration: dict | None, spec: ArraySpec, context=None):
+    def __init__(
+        self, configuration: dict[str, Any] | None, spec: ArraySpec, context: Any = None
+    ) -> None:
         super().__init__(configuration, spec)
         config = Config(self.name, configuration, "V3-BYTES-001")
         endian = config.choice("endian", tuple(ENDIANS), "V3-BYTES-001", required=False)

@@ -6,7 +6,7 @@ applies, the requirement ID. JSON booleans are never accepted as integers (Pytho
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 from ....errors import MetadataError
 
@@ -29,9 +29,11 @@ def describe(value: Any) -> str:
 class Config:
     """A codec's configuration object, read member by member. `finish()` rejects leftovers."""
 
-    def __init__(self, codec: str, configuration: dict | None, requirement: str | None = None):
+    def __init__(
+        self, codec: str, configuration: dict[str, Any] | None, requirement: str | None = None
+    ) -> None:
         self.codec = codec
-        self.values = {} if configuration is None else configuration
+        self.values: dict[str, Any] = {} if configuration is None else configuration
         self.requirement = requirement
         self._seen: set[str] = set()
 
@@ -52,6 +54,38 @@ class Config:
     def has(self, key: str) -> bool:
         return key in self.values
 
+    # Required, or optional with a default: always a value; optional without one: maybe None.
+    @overload
+    def integer(
+        self,
+        key: str,
+        low: int,
+        high: int | None,
+        requirement: str | None = ...,
+        required: Literal[True] = ...,
+        default: int | None = ...,
+    ) -> int: ...
+    @overload
+    def integer(
+        self,
+        key: str,
+        low: int,
+        high: int | None,
+        requirement: str | None = ...,
+        *,
+        required: bool,
+        default: int,
+    ) -> int: ...
+    @overload
+    def integer(
+        self,
+        key: str,
+        low: int,
+        high: int | None,
+        requirement: str | None = ...,
+        required: bool = ...,
+        default: int | None = ...,
+    ) -> int | None: ...
     def integer(
         self,
         key: str,
@@ -69,8 +103,37 @@ class Config:
         if value < low or (high is not None and value > high):
             bound = f"from {low} to {high}" if high is not None else f">= {low}"
             raise self.error(f"{key!r} must be an integer {bound}, got {value}", requirement)
-        return value
+        return int(value)
 
+    # Required, or optional with a default: always a value; optional without one: maybe None.
+    @overload
+    def choice(
+        self,
+        key: str,
+        choices: tuple[str, ...],
+        requirement: str | None = ...,
+        required: Literal[True] = ...,
+        default: str | None = ...,
+    ) -> str: ...
+    @overload
+    def choice(
+        self,
+        key: str,
+        choices: tuple[str, ...],
+        requirement: str | None = ...,
+        *,
+        required: bool,
+        default: str,
+    ) -> str: ...
+    @overload
+    def choice(
+        self,
+        key: str,
+        choices: tuple[str, ...],
+        requirement: str | None = ...,
+        required: bool = ...,
+        default: str | None = ...,
+    ) -> str | None: ...
     def choice(
         self,
         key: str,
@@ -88,6 +151,27 @@ class Config:
             )
         return value
 
+    # Required, or optional with a default: always a value; optional without one: maybe None.
+    @overload
+    def boolean(
+        self,
+        key: str,
+        requirement: str | None = ...,
+        required: Literal[True] = ...,
+        default: bool | None = ...,
+    ) -> bool: ...
+    @overload
+    def boolean(
+        self, key: str, requirement: str | None = ..., *, required: bool, default: bool
+    ) -> bool: ...
+    @overload
+    def boolean(
+        self,
+        key: str,
+        requirement: str | None = ...,
+        required: bool = ...,
+        default: bool | None = ...,
+    ) -> bool | None: ...
     def boolean(
         self,
         key: str,

@@ -3,6 +3,8 @@ little-endian uint32 (V3-CRC-001..004)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import crc32c
 
 from ....errors import ChunkError
@@ -13,7 +15,7 @@ from .config import Config
 class Crc32cCodec(BytesBytesCodec):
     name = "crc32c"
 
-    def __init__(self, configuration: dict | None, decoded_size: int | None):
+    def __init__(self, configuration: dict[str, Any] | None, decoded_size: int | None) -> None:
         super().__init__(configuration, decoded_size)
         Config(self.name, configuration, "V3-CRC-001").finish()  # no parameters at all
 
@@ -21,7 +23,7 @@ class Crc32cCodec(BytesBytesCodec):
     def encoded_size(self) -> int | None:
         return None if self.decoded_size is None else self.decoded_size + 4
 
-    def encode(self, data) -> bytes:
+    def encode(self, data: bytes | memoryview) -> bytes:
         return b"".join((data, crc32c.crc32c(data).to_bytes(4, "little")))
 
     def decode(self, data: memoryview) -> memoryview:

@@ -18,13 +18,15 @@ Each follows its README; where the README leaves a choice open the choice is sta
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from ....errors import ChunkError, ExtensionNotImplemented, MetadataError
-from ..data_types import parse_data_type
+from ..data_types import DataType, parse_data_type
 from . import numeric
 from .base import ArrayArrayCodec, ArrayBytesCodec, ArraySpec, BytesBytesCodec
 from .config import Config, describe, is_int
@@ -43,14 +45,16 @@ class _Elementwise(ArrayArrayCodec):
     def encoded_spec(self) -> ArraySpec:
         return self._encoded
 
-    def encoded_selection(self, selection):
+    def encoded_selection(self, selection: tuple[slice, ...]) -> tuple[slice, ...]:
         return selection
 
 
 # ---- bitround ---------------------------------------------------------------------------------
 
 
-def _round_bits(bits: np.ndarray, keepbits: int, maxbits, width: int) -> np.ndarray:
+def _round_bits(
+    bits: np.ndarray, keepbits: int, maxbits: int | np.ndarray, width: int
+) -> np.ndarray:
     """numcodecs' / zarrs' rounding of the low `maxbits` bits to `keepbits` (half to even),
     with saturation at the top of the unsigned `width`-bit range."""
     wide = bits.astype(np.uint64)
@@ -73,7 +77,9 @@ def _round_bits(bits: np.ndarray, keepbits: int, maxbits, width: int) -> np.ndar
 class BitroundCodec(_Elementwise):
     name = "bitround"
 
-    def __init__(self, configuration, spec: ArraySpec, context=None):
+    def __init__(
+        self, configuration: dict[str, Any] | None, spec: ArraySpec, context: Any = None
+    ) -> None:
         super().__init__(configuration, spec)
         config = Config(self.name, configuration)
         if configuration is None:
@@ -84,7 +90,7 @@ class BitroundCodec(_Elementwise):
         self.plan = self._plan(info, spec)
         self._encoded = spec
 
-    def _plan(self, info, spec):
+    def _plan(self, info: DataType | None, spec: ArraySpec) -> tuple[np.dtype, int | None, bool]:
         """(unsigned integer view, mantissa bits or None for integers, complex?) for the type."""
         mantissa_of = {"float16": 10, "bfloat16": 7, "float32": 23, "float64": 52}
         if info is not None and info.kind == "float" and info.name in mantissa_of:
@@ -109,6 +115,7 @@ class BitroundCodec(_Elementwise):
         data = np.ascontiguousarray(array, dtype=self.decoded_spec.dtype).reshape(-1)
         bits = data.view(unsigned)
         width = unsigned.itemsize * 8
+        maxbits: int | np.ndarray
         if mantissa is None:
             wide = bits.astype(np.uint64)
             maxbits = np.zeros(wide.shape, dtype=np.int64)
@@ -145,7 +152,9 @@ class BitroundCodec(_Elementwise):
 class CastValueCodec(_Elementwise):
     name = "cast_value"
 
-    def __init__(self, configuration, spec: ArraySpec, context=None):
+    def __init__(
+        self, configuration: dict[str, Any] | None, spec: ArraySpec, context: Any = None
+    ) -> None:
         super().__init__(configuration, spec)
         config = Config(self.name, configuration)
         if configuration is None:
@@ -190,7 +199,7 @@ class CastValueCodec(_Elementwise):
             encoded_fill = encoded_fill.reshape(())
         self._encoded = spec.with_type(target, encoded_fill)
 
-    def _scalar_map(self, value: Any, config: Config):
+    def _scalar_map(self, value: Any, config: Config) -> tuple[list[Any], list[Any]]:
         if not config.has("scalar_map"):
             return [], []
         if not isinstance(value, dict) or set(value) - {"encode", "decode"}:
@@ -222,7 +231,9 @@ class CastValueCodec(_Elementwise):
             maps.append(parsed)  # earlier pairs win: numeric.cast applies them in order
         return maps[0], maps[1]
 
-    def _cast(self, array, source, target, scalar_map):
+    def _cast(
+        self, array: np.ndarray, source: DataType, target: DataType, scalar_map: list[Any]
+    ) -> np.ndarray:
         return numeric.cast(array, source, target, self.rounding, self.out_of_range, scalar_map)
 
     def encode(self, array: np.ndarray) -> np.ndarray:
@@ -251,7 +262,9 @@ def _same_values(a: np.ndarray, b: np.ndarray) -> bool:
 class ScaleOffsetCodec(_Elementwise):
     name = "scale_offset"
 
-    def __init__(self, configuration, spec: ArraySpec, context=None):
+    def __init__(
+        self, configuration: dict[str, Any] | None, spec: ArraySpec, context: Any = None
+    ) -> None:
         super().__init__(configuration, spec)
         from ..fill_value import parse_fill_value
 
@@ -260,8 +273,8 @@ class ScaleOffsetCodec(_Elementwise):
         scale_json = config.raw("scale", False)
         config.finish()
         info = spec.info
-        self.kind = numeric.real_kind(info)
-        if self.kind is None:
+        self.value_kind = numeric.real_kind(info)
+        if self.value_kind is None:
             raise _pipe_error(
                 self.name, f"data type {spec.data_type!r} is not an integer or float type"
             )
@@ -283,7 +296,7 @@ class ScaleOffsetCodec(_Elementwise):
         self._encoded = ArraySpec(spec.shape, spec.dtype, encoded_fill, spec.data_type, info)
 
     def _encode(self, array: np.ndarray) -> np.ndarray:
-        if self.kind == "int":
+        if self.value_kind == "int":
             values = _python_ints(array)
             offset = 0 if self.offset is None else int(self.offset[()])
             scale = 1 if self.scale is None else int(self.scale[()])
@@ -291,7 +304,7 @@ class ScaleOffsetCodec(_Elementwise):
         return self._float_op(array, lambda x, o, s: (x - o) * s)
 
     def _decode(self, array: np.ndarray) -> np.ndarray:
-        if self.kind == "int":
+        if self.value_kind == "int":
             values = _python_ints(array)
             offset = 0 if self.offset is None else int(self.offset[()])
             scale = 1 if self.scale is None else int(self.scale[()])
@@ -307,7 +320,7 @@ class ScaleOffsetCodec(_Elementwise):
             return self._ints_back(out, array.shape)
         return self._float_op(array, lambda x, o, s: x / s + o)
 
-    def _ints_back(self, values: list[int], shape) -> np.ndarray:
+    def _ints_back(self, values: list[int], shape: tuple[int, ...]) -> np.ndarray:
         low, high = numeric.int_bounds(self.info)
         bad = [v for v in values if not low <= v <= high]
         if bad:
@@ -317,7 +330,9 @@ class ScaleOffsetCodec(_Elementwise):
         ).reshape(shape)
         return wide.astype(self.info.dtype)
 
-    def _float_op(self, array: np.ndarray, op) -> np.ndarray:
+    def _float_op(
+        self, array: np.ndarray, op: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+    ) -> np.ndarray:
         dtype = self.info.dtype
         zero, one = np.zeros((), dtype), np.ones((), dtype)
         offset = zero if self.offset is None else self.offset.astype(dtype)
@@ -357,7 +372,9 @@ class ReshapeCodec(ArrayArrayCodec):
     name = "reshape"
     maps_selection = False
 
-    def __init__(self, configuration, spec: ArraySpec, context=None):
+    def __init__(
+        self, configuration: dict[str, Any] | None, spec: ArraySpec, context: Any = None
+    ) -> None:
         super().__init__(configuration, spec)
         config = Config(self.name, configuration)
         if configuration is None:
@@ -388,7 +405,7 @@ class ReshapeCodec(ArrayArrayCodec):
                 )
         if out.count(None) > 1:
             raise config.error("-1 may occur at most once in 'shape'")
-        if any(b <= a for a, b in zip(flat_dims, flat_dims[1:])):
+        if any(b <= a for a, b in itertools.pairwise(flat_dims)):
             raise config.error(
                 f"the input dims in 'shape' must be strictly increasing, got {flat_dims}"
             )
@@ -400,20 +417,21 @@ class ReshapeCodec(ArrayArrayCodec):
                     f"no size for -1 makes {shape_json} hold the {total} elements of {list(a_shape)}"
                 )
             out[out.index(None)] = total // known
-        if math.prod(out) != total:
+        sizes = [n for n in out if n is not None]  # every -1 is resolved by now
+        if math.prod(sizes) != total:
             raise config.error(f"shape {out} does not hold the {total} elements of {list(a_shape)}")
         # input-dims entries must line up with the raveled order
         for i, item in enumerate(shape_json):
             if isinstance(item, list) and item:
-                before = math.prod(out[:i])
-                after = math.prod(out[i + 1 :])
+                before = math.prod(sizes[:i])
+                after = math.prod(sizes[i + 1 :])
                 if before != math.prod(a_shape[: item[0]]) or after != math.prod(
                     a_shape[item[-1] + 1 :]
                 ):
                     raise config.error(
                         f"shape[{i}] = {item} does not correspond to the raveled input dimensions"
                     )
-        self.output_shape = tuple(out)
+        self.output_shape = tuple(sizes)
         self._encoded = spec.with_shape(self.output_shape)
 
     @property
@@ -459,7 +477,9 @@ PADDING = {
 class PackbitsCodec(ArrayBytesCodec):
     name = "packbits"
 
-    def __init__(self, configuration, spec: ArraySpec, context=None):
+    def __init__(
+        self, configuration: dict[str, Any] | None, spec: ArraySpec, context: Any = None
+    ) -> None:
         super().__init__(configuration, spec)
         config = Config(self.name, configuration)
         padding = config.choice("padding_encoding", tuple(PADDING), required=False, default="none")
@@ -522,8 +542,9 @@ class PackbitsCodec(ArrayBytesCodec):
         if info.name == "bool":
             return np.ascontiguousarray(array).reshape(-1).view(np.uint8)
         raw = np.ascontiguousarray(info.to_raw(np.ascontiguousarray(array))).reshape(-1)
-        if raw.dtype.names:  # complex_<small float>: real and imaginary parts in turn
-            raw = raw.view(raw.dtype.fields[raw.dtype.names[0]][0])
+        fields = raw.dtype.fields
+        if fields is not None and raw.dtype.names:  # complex_<small float>: real, imaginary parts
+            raw = raw.view(fields[raw.dtype.names[0]][0])
         return raw.view(self.unsigned.newbyteorder("="))
 
     def encode(self, array: np.ndarray) -> bytes:
@@ -608,7 +629,9 @@ ZFP_PROMOTED = {"int8": 8, "int16": 16, "uint8": 8, "uint16": 16}
 class ZfpCodec(ArrayBytesCodec):
     name = "zfp"
 
-    def __init__(self, configuration, spec: ArraySpec, context=None):
+    def __init__(
+        self, configuration: dict[str, Any] | None, spec: ArraySpec, context: Any = None
+    ) -> None:
         super().__init__(configuration, spec)
         config = Config(self.name, configuration)
         if configuration is None:
@@ -660,6 +683,7 @@ class ZfpCodec(ArrayBytesCodec):
 
     def _promote(self, array: np.ndarray) -> np.ndarray:
         n = self.promoted
+        assert n is not None  # only for the promoted types
         values = array.astype(np.int64)
         if self.decoded_spec.dtype.kind == "u":
             values = values - (1 << (n - 1))
@@ -667,6 +691,7 @@ class ZfpCodec(ArrayBytesCodec):
 
     def _demote(self, array: np.ndarray) -> np.ndarray:
         n = self.promoted
+        assert n is not None  # only for the promoted types
         values = array.astype(np.int64) >> (31 - n)
         if self.decoded_spec.dtype.kind == "u":
             values = np.clip(values + (1 << (n - 1)), 0, (1 << n) - 1)
@@ -700,7 +725,7 @@ class ZfpCodec(ArrayBytesCodec):
 class N5DefaultCodec(ArrayBytesCodec):
     name = "n5_default"
 
-    def __init__(self, configuration, spec: ArraySpec, context):
+    def __init__(self, configuration: dict[str, Any] | None, spec: ArraySpec, context: Any) -> None:
         super().__init__(configuration, spec)
         config = Config(self.name, configuration)
         if configuration is None:
@@ -799,7 +824,9 @@ class N5DefaultCodec(ArrayBytesCodec):
 class ConditionalCodec(BytesBytesCodec):
     name = "conditional"
 
-    def __init__(self, configuration, decoded_size, context=None):
+    def __init__(
+        self, configuration: dict[str, Any] | None, decoded_size: int | None, context: Any = None
+    ) -> None:
         super().__init__(configuration, decoded_size)
         from .pipeline import _entry
         from .registry import lookup
@@ -827,15 +854,15 @@ class ConditionalCodec(BytesBytesCodec):
                 raise MetadataError(
                     "unknown-codec", f"conditional.codecs: unknown codec {name!r}", "V3-EXT-004"
                 )
-            if cls.kind != "bytes->bytes":
+            if not issubclass(cls, BytesBytesCodec):
                 raise config.error(f"nested codec {name!r} is not a bytes->bytes codec")
             self.codecs.append(cls(nested_config, None))
 
-    def encode(self, data) -> bytes:
+    def encode(self, data: bytes | memoryview) -> bytes:
         # The default mask skips every nested codec (README, "Runtime Bitmask").
         return bytes(self.header_size) + bytes(data)
 
-    def decode(self, data: memoryview):
+    def decode(self, data: memoryview) -> bytes | memoryview:
         if len(data) < self.header_size:
             raise ChunkError(
                 "corrupt-chunk",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import zlib
+from typing import Any
 
 from ....errors import ChunkError, LimitError
 from .base import BytesBytesCodec
@@ -20,20 +21,20 @@ from .config import Config
 GZIP_MAGIC = b"\x1f\x8b"
 
 
-def looks_like_zlib(data) -> bool:
+def looks_like_zlib(data: bytes | memoryview) -> bool:
     return len(data) >= 2 and data[0] & 0x0F == 8 and (data[0] << 8 | data[1]) % 31 == 0
 
 
 class GzipCodec(BytesBytesCodec):
     name = "gzip"
 
-    def __init__(self, configuration: dict | None, decoded_size: int | None):
+    def __init__(self, configuration: dict[str, Any] | None, decoded_size: int | None) -> None:
         super().__init__(configuration, decoded_size)
         config = Config(self.name, configuration, "V3-GZIP-001")
         self.level = config.integer("level", 0, 9)
         config.finish()
 
-    def encode(self, data) -> bytes:
+    def encode(self, data: bytes | memoryview) -> bytes:
         return gzip.compress(data, compresslevel=self.level, mtime=0)
 
     def decode(self, data: memoryview) -> bytes:
@@ -45,7 +46,7 @@ class GzipCodec(BytesBytesCodec):
         limit = self.output_limit
         parts: list[bytes] = []
         total = 0
-        rest = data
+        rest: bytes | memoryview = data
         try:
             while True:
                 member = zlib.decompressobj(16 + zlib.MAX_WBITS)  # gzip container only

@@ -16,6 +16,7 @@ Decompressors are bounded like the v2 reference's (no decompression bombs).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numcodecs
 import numpy as np
@@ -23,7 +24,7 @@ from numcodecs.compat import ensure_contiguous_ndarray
 
 from ....errors import ChunkError, MetadataError
 from ..data_types import data_type_from_numpy
-from .base import ArrayArrayCodec, ArrayBytesCodec, ArraySpec, BytesBytesCodec
+from .base import ArrayArrayCodec, ArrayBytesCodec, ArraySpec, BytesBytesCodec, Codec
 
 PREFIX = "numcodecs."
 CHECKSUMS = {"crc32", "crc32c", "adler32", "fletcher32", "jenkins_lookup3"}
@@ -32,7 +33,7 @@ ARRAY_IDS = {"delta", "fixedscaleoffset", "quantize", "astype", "bitround", "pac
 ARRAY_BYTES_IDS = {"pcodec", "zfpy"}
 
 
-def _numcodec(name: str, configuration: dict | None):
+def _numcodec(name: str, configuration: dict[str, Any] | None) -> Any:
     codec_id = name[len(PREFIX) :]
     config = dict(configuration or {})
     if "id" in config and config["id"] != codec_id:
@@ -57,24 +58,24 @@ def _numcodec(name: str, configuration: dict | None):
 
 
 class NumcodecsBytesCodec(BytesBytesCodec):
-    def __init__(self, configuration, decoded_size):
+    def __init__(self, configuration: dict[str, Any] | None, decoded_size: int | None) -> None:
         super().__init__(configuration, decoded_size)
         self.codec = _numcodec(self.name, configuration)
         self.codec_id = self.name[len(PREFIX) :]
 
     @property
-    def encoded_size(self):
+    def encoded_size(self) -> int | None:
         if self.codec_id in CHECKSUMS and self.decoded_size is not None:
             return self.decoded_size + 4
         if self.codec_id == "shuffle":
             return self.decoded_size
         return None
 
-    def encode(self, data) -> bytes:
+    def encode(self, data: bytes | memoryview) -> bytes:
         out = self.codec.encode(np.frombuffer(bytes(data), dtype=np.uint8))
         return bytes(out) if not isinstance(out, np.ndarray) else out.tobytes()
 
-    def decode(self, data: memoryview):
+    def decode(self, data: memoryview) -> bytes | memoryview:
         from ...v2.codecs import _bounded_decompress
 
         raw = bytes(data)
@@ -96,7 +97,9 @@ class NumcodecsBytesCodec(BytesBytesCodec):
 
 
 class NumcodecsArrayCodec(ArrayArrayCodec):
-    def __init__(self, configuration, spec: ArraySpec, context=None):
+    def __init__(
+        self, configuration: dict[str, Any] | None, spec: ArraySpec, context: Any = None
+    ) -> None:
         super().__init__(configuration, spec)
         self.codec_id = self.name[len(PREFIX) :]
         config = dict(configuration or {})
@@ -152,12 +155,14 @@ class NumcodecsArrayCodec(ArrayArrayCodec):
             )
         return out.astype(spec.dtype, copy=False).reshape(spec.shape)
 
-    def encoded_selection(self, selection):
+    def encoded_selection(self, selection: tuple[slice, ...]) -> tuple[slice, ...]:
         return selection
 
 
 class NumcodecsArrayBytesCodec(ArrayBytesCodec):
-    def __init__(self, configuration, spec: ArraySpec, context=None):
+    def __init__(
+        self, configuration: dict[str, Any] | None, spec: ArraySpec, context: Any = None
+    ) -> None:
         super().__init__(configuration, spec)
         self.codec = _numcodec(self.name, configuration)
 
@@ -178,9 +183,10 @@ class NumcodecsArrayBytesCodec(ArrayBytesCodec):
         return out.astype(spec.dtype, copy=False).reshape(spec.shape)
 
 
-def make_class(name: str) -> type | None:
+def make_class(name: str) -> type[Codec] | None:
     """The codec class for a `numcodecs.<id>` name, or None when the id is not one of them."""
     codec_id = name[len(PREFIX) :] if name.startswith(PREFIX) else None
+    base: type[Codec]
     if codec_id in BYTES_IDS:
         base = NumcodecsBytesCodec
     elif codec_id in ARRAY_IDS:
@@ -192,6 +198,8 @@ def make_class(name: str) -> type | None:
     return type(f"Numcodecs_{codec_id}", (base,), {"name": name})
 
 
-NUMCODECS_CODECS: dict[str, type] = {
-    PREFIX + i: make_class(PREFIX + i) for i in sorted(BYTES_IDS | ARRAY_IDS | ARRAY_BYTES_IDS)
+NUMCODECS_CODECS: dict[str, type[Codec]] = {
+    PREFIX + i: cls
+    for i in sorted(BYTES_IDS | ARRAY_IDS | ARRAY_BYTES_IDS)
+    if (cls := make_class(PREFIX + i)) is not None
 }

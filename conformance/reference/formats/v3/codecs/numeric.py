@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import small_types
 from . import base  # noqa: F401  (keeps the package import order)
+
+if TYPE_CHECKING:
+    from ..data_types import DataType
 
 ROUNDINGS = ("nearest-even", "towards-zero", "towards-positive", "towards-negative", "nearest-away")
 EXACT_INT = 2**53
@@ -25,7 +29,7 @@ class CastError(ValueError):
     """A value the cast cannot produce (out of range without out_of_range, NaN into an integer)."""
 
 
-def real_kind(info) -> str | None:
+def real_kind(info: DataType | None) -> str | None:
     """'int' or 'float' for the data types cast_value and scale_offset accept, else None."""
     if info is None:
         return None
@@ -36,27 +40,27 @@ def real_kind(info) -> str | None:
     return None
 
 
-def int_bounds(info) -> tuple[int, int]:
+def int_bounds(info: DataType) -> tuple[int, int]:
     if info.small:
         return small_types.int_range(info.name)
     limits = np.iinfo(info.dtype)
     return int(limits.min), int(limits.max)
 
 
-def int_bits(info) -> int:
-    return info.bits if info.small else info.dtype.itemsize * 8
+def int_bits(info: DataType) -> int:
+    return info.bits if info.bits is not None else info.dtype.itemsize * 8
 
 
 class FloatTarget:
     """The value grid of a float type, with the neighbours of any float64 value."""
 
-    def __init__(self, info):
+    def __init__(self, info: DataType) -> None:
         self.info = info
         self.dtype = info.dtype
         fmt = info.float_format
         self.fmt = fmt
         if fmt is not None:
-            self.table = fmt.finite_values
+            self.table: np.ndarray | None = fmt.finite_values
             self.max = float(self.table[-1])
             self.min = float(self.table[0])
             self.has_inf = fmt.pos_inf is not None
@@ -69,13 +73,14 @@ class FloatTarget:
 
     def nearest_even(self, x: np.ndarray) -> np.ndarray:
         """float64 -> the nearest target value as float64 (ties to even), ignoring the range."""
-        if self.table is None:
+        if self.fmt is None:
             with np.errstate(over="ignore"):
                 return x.astype(self.dtype).astype(np.float64)
-        return self._table_round(x)
+        return self._table_round(x, self.fmt)
 
-    def _table_round(self, x: np.ndarray) -> np.ndarray:
-        table, patterns = self.table, self.fmt.finite_patterns
+    @staticmethod
+    def _table_round(x: np.ndarray, fmt: small_types.FloatFormat) -> np.ndarray:
+        table, patterns = fmt.finite_values, fmt.finite_patterns
         i = np.clip(np.searchsorted(table, x), 1, len(table) - 1)
         lower, upper = table[i - 1], table[i]
         middle = (lower + upper) / 2
@@ -116,7 +121,7 @@ class FloatTarget:
         return out.view(fmt.dtype)
 
 
-def as_exact(array: np.ndarray, info) -> tuple[np.ndarray, np.ndarray | None]:
+def as_exact(array: np.ndarray, info: DataType) -> tuple[np.ndarray, np.ndarray | None]:
     """(float64 values, Python ints for the elements float64 cannot hold exactly, or None)."""
     if real_kind(info) == "float":
         with np.errstate(invalid="ignore"):
@@ -131,7 +136,7 @@ def as_exact(array: np.ndarray, info) -> tuple[np.ndarray, np.ndarray | None]:
     return values, exact
 
 
-def _decide(x, lower, upper, rounding: str, nearest):
+def _decide(x: Any, lower: Any, upper: Any, rounding: str, nearest: Any) -> Any:
     """Pick lower or upper (the two neighbours of x) by the rounding mode; `nearest` is the
     nearest-even choice. Works on arrays or on Python scalars (Fraction / int / float)."""
     if rounding == "nearest-even":
@@ -172,11 +177,11 @@ def round_to_integer(x: np.ndarray, rounding: str) -> np.ndarray:
 
 def cast(
     array: np.ndarray,
-    source,
-    target,
+    source: DataType,
+    target: DataType,
     rounding: str = "nearest-even",
     out_of_range: str | None = None,
-    scalar_map: list | None = None,
+    scalar_map: list[Any] | None = None,
 ) -> np.ndarray:
     """Cast the values of `array` (data type `source`) to data type `target`, exactly as the
     cast_value codec defines it; raises CastError where the definition says the codec fails."""
@@ -199,7 +204,7 @@ def cast(
     return out
 
 
-def _matches(array: np.ndarray, key: np.ndarray, info) -> np.ndarray:
+def _matches(array: np.ndarray, key: np.ndarray, info: DataType) -> np.ndarray:
     """Elements equal to a scalar_map key: NaN keys match every NaN, other keys by value."""
     if real_kind(info) == "float":
         key_value = float(np.asarray(key).astype(np.float64))
@@ -211,7 +216,14 @@ def _matches(array: np.ndarray, key: np.ndarray, info) -> np.ndarray:
     return array == key[()]
 
 
-def _to_int(values, exact, source, target, rounding, out_of_range):
+def _to_int(
+    values: np.ndarray,
+    exact: np.ndarray | None,
+    source: DataType,
+    target: DataType,
+    rounding: str,
+    out_of_range: str | None,
+) -> np.ndarray:
     low, high = int_bounds(target)
     if real_kind(source) == "float":
         if not np.isfinite(values).all():
@@ -243,7 +255,14 @@ def _to_int(values, exact, source, target, rounding, out_of_range):
     return wide.astype(target.dtype)
 
 
-def _to_float(values, exact, source, target, rounding, out_of_range):
+def _to_float(
+    values: np.ndarray,
+    exact: np.ndarray | None,
+    source: DataType,
+    target: DataType,
+    rounding: str,
+    out_of_range: str | None,
+) -> np.ndarray:
     grid = FloatTarget(target)
     result = np.empty(values.shape, dtype=np.float64)
     nan = np.isnan(values)
@@ -280,12 +299,13 @@ def _to_float(values, exact, source, target, rounding, out_of_range):
     chosen = np.where((chosen == 0) & np.signbit(x), -0.0, chosen)
     result[finite] = chosen
     if exact is not None:
-        for i in np.flatnonzero(np.not_equal(exact, None)):
-            result[i] = _exact_one(exact[i], grid, rounding, out_of_range, target)
+        for i, value in enumerate(exact):
+            if value is not None:
+                result[i] = _exact_one(value, grid, rounding, out_of_range, target)
     return grid.to_array(result)
 
 
-def _leaves(x, edge: float, half: float, rounding: str, positive: bool) -> np.ndarray:
+def _leaves(x: np.ndarray, edge: float, half: float, rounding: str, positive: bool) -> np.ndarray:
     """For |x| past the largest finite value `edge` (x given as a magnitude): does the mode round
     it beyond the finite range? `half` is half the spacing just below `edge`."""
     towards_edge = "towards-negative" if positive else "towards-positive"
@@ -297,7 +317,9 @@ def _leaves(x, edge: float, half: float, rounding: str, positive: bool) -> np.nd
     return x >= threshold
 
 
-def _exact_one(value: int, grid: FloatTarget, rounding: str, out_of_range, target) -> float:
+def _exact_one(
+    value: int, grid: FloatTarget, rounding: str, out_of_range: str | None, target: DataType
+) -> float:
     """One integer beyond 2**53 cast to the float grid, exactly (Python ints compare exactly)."""
     d = float(value)
     near = float(grid.nearest_even(np.array([min(max(d, grid.min), grid.max)]))[0])

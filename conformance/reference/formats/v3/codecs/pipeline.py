@@ -11,22 +11,42 @@ receives, so a codec that cannot accept its input fails here (V3-PIPE-004).
 from __future__ import annotations
 
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from ....errors import ChunkError, LimitError, MetadataError, ZarrError
-from .base import ARRAY_ARRAY, ARRAY_BYTES, BYTES_BYTES, ArraySpec, ByteSource
+from .base import (
+    ARRAY_ARRAY,
+    ARRAY_BYTES,
+    BYTES_BYTES,
+    ArrayArrayCodec,
+    ArrayBytesCodec,
+    ArraySpec,
+    BytesBytesCodec,
+    ByteSource,
+)
 from .config import describe
 from .registry import lookup
+
+if TYPE_CHECKING:
+    from ..data_types import DataType
 
 MAX_CODECS = 64  # per list; far above any real pipeline
 MAX_NESTING = 8  # sharding inside sharding inside ...
 
 
 def build_pipeline(
-    codecs_json: Any, chunk_shape, dtype, fill_value, data_type: str, *, legacy: bool = False
+    codecs_json: Any,
+    chunk_shape: Sequence[int],
+    dtype: DTypeLike,
+    fill_value: Any,
+    data_type: Any,
+    *,
+    legacy: bool = False,
 ) -> CodecPipeline:
     """Validate the `codecs` member of a v3 array and return its pipeline for chunks of
     `chunk_shape`. `legacy=True` also accepts 2023-24 spellings (V3HIST-001 `endian`, V3HIST-002
@@ -39,7 +59,7 @@ def build_pipeline(
     return _Builder(legacy, 0).build(codecs_json, spec, "codecs")
 
 
-def _resolve_info(name: str, dtype: np.dtype):
+def _resolve_info(name: str, dtype: np.dtype) -> DataType | None:
     """The DataType of a data type given by name only (None when the name alone cannot say)."""
     from ..data_types import core_data_type, data_type_from_numpy, simple_extension_type
 
@@ -90,27 +110,29 @@ class _Builder:
             classes.append(cls)
         _check_order([cls.kind for cls in classes], [e[0] for e in entries], where)
         inner = _Builder(self.legacy, self.depth + 1)
-        array_codecs, array_bytes, bytes_codecs = [], None, []
+        array_codecs: list[ArrayArrayCodec] = []
+        array_bytes: ArrayBytesCodec | None = None
+        bytes_codecs: list[BytesBytesCodec] = []
         size = None
         for cls, (_, configuration, _) in zip(classes, entries):
-            if cls.kind == ARRAY_ARRAY:
-                codec = cls(configuration, spec, inner)
-                array_codecs.append(codec)
-                spec = codec.encoded_spec
-            elif cls.kind == ARRAY_BYTES:
+            if issubclass(cls, ArrayArrayCodec):
+                array_codec = cls(configuration, spec, inner)
+                array_codecs.append(array_codec)
+                spec = array_codec.encoded_spec
+            elif issubclass(cls, ArrayBytesCodec):
                 array_bytes = cls(configuration, spec, inner)
                 size = array_bytes.encoded_size
-            elif cls.name == "conditional":
-                codec = cls(configuration, size, inner)
-                bytes_codecs.append(codec)
-            else:
-                codec = cls(configuration, size)
-                bytes_codecs.append(codec)
-                size = codec.encoded_size
+            elif issubclass(cls, BytesBytesCodec) and cls.name == "conditional":
+                bytes_codecs.append(cls(configuration, size, inner))
+            elif issubclass(cls, BytesBytesCodec):
+                bytes_codec = cls(configuration, size)
+                bytes_codecs.append(bytes_codec)
+                size = bytes_codec.encoded_size
+        assert array_bytes is not None  # _check_order: exactly one array->bytes codec
         return CodecPipeline(array_codecs, array_bytes, bytes_codecs)
 
 
-def _entry(value: Any, where: str, i: int) -> tuple[str, dict | None, bool | None]:
+def _entry(value: Any, where: str, i: int) -> tuple[str, dict[str, Any] | None, bool | None]:
     """(name, configuration or None, must_understand or None) of one codec entry (V3-ARR-014)."""
     what = f"{where}[{i}]"
     if isinstance(value, str):  # 3.1 short-hand for {"name": value}
@@ -187,7 +209,12 @@ class CodecPipeline:
 
     kind = ARRAY_BYTES  # a nested pipeline (sharding's inner codecs) acts as one array->bytes codec
 
-    def __init__(self, array_codecs: list, array_bytes, bytes_codecs: list):
+    def __init__(
+        self,
+        array_codecs: list[ArrayArrayCodec],
+        array_bytes: ArrayBytesCodec,
+        bytes_codecs: list[BytesBytesCodec],
+    ) -> None:
         self.array_codecs = array_codecs
         self.array_bytes = array_bytes
         self.bytes_codecs = bytes_codecs
@@ -208,15 +235,15 @@ class CodecPipeline:
         ]
 
     @property
-    def codecs(self) -> list:
+    def codecs(self) -> list[Any]:
         return [*self.array_codecs, self.array_bytes, *self.bytes_codecs]
 
     @property
-    def sharding(self):
+    def sharding(self) -> Any:
         """The sharding codec when it is this pipeline's array->bytes codec, else None."""
         return self.array_bytes if self.array_bytes.name == "sharding_indexed" else None
 
-    def to_json(self) -> list[dict]:
+    def to_json(self) -> list[dict[str, Any]]:
         """The codec list in the 3.0 object form (short-hand names expanded)."""
         return [codec.to_json() for codec in self.codecs]
 
@@ -233,21 +260,21 @@ class CodecPipeline:
                     f"chunk of dtype {array.dtype} given to a pipeline for {spec.dtype}"
                 )
             array = array.astype(spec.dtype)
-        for codec in self.array_codecs:
-            array = codec.encode(array)
+        for array_codec in self.array_codecs:
+            array = array_codec.encode(array)
         data = self.array_bytes.encode(array)
-        for codec in self.bytes_codecs:
-            data = codec.encode(data)
+        for bytes_codec in self.bytes_codecs:
+            data = bytes_codec.encode(data)
         return data if type(data) is bytes else bytes(data)
 
-    def decode(self, data) -> np.ndarray:
+    def decode(self, data: bytes | memoryview) -> np.ndarray:
         try:
             view = _byte_view(data)
-            for codec in reversed(self.bytes_codecs):
-                view = _byte_view(codec.decode(view))
+            for bytes_codec in reversed(self.bytes_codecs):
+                view = _byte_view(bytes_codec.decode(view))
             array = self.array_bytes.decode(view)
-            for codec in reversed(self.array_codecs):
-                array = codec.decode(array)
+            for array_codec in reversed(self.array_codecs):
+                array = array_codec.decode(array)
         except ZarrError:
             raise
         except _DECODE_ERRORS as exc:
@@ -256,7 +283,7 @@ class CodecPipeline:
             ) from None
         return array
 
-    def decode_partial(self, store: Any, key: str, selection: tuple) -> np.ndarray | None:
+    def decode_partial(self, store: Any, key: str, selection: tuple[Any, ...]) -> np.ndarray | None:
         """The box `selection` (one slice per dimension, chunk-local, step 1) of the chunk stored at
         `key`, or None when the key is absent. Equal to decode(store.get(key))[selection]."""
         return self.decode_partial_source(
@@ -299,12 +326,12 @@ class CodecPipeline:
         return f"CodecPipeline({' -> '.join(c.name for c in self.codecs)} for {self.spec.shape} {self.spec.data_type})"
 
 
-def _byte_view(data) -> memoryview:
+def _byte_view(data: bytes | bytearray | memoryview) -> memoryview:
     view = memoryview(data)
     return view if view.format == "B" and view.ndim == 1 else view.cast("B")
 
 
-def _normalize(selection: tuple, shape: tuple[int, ...]) -> tuple[slice, ...]:
+def _normalize(selection: tuple[Any, ...], shape: tuple[int, ...]) -> tuple[slice, ...]:
     if not isinstance(selection, tuple):
         selection = (selection,)
     if len(selection) != len(shape) or not all(isinstance(s, slice) for s in selection):

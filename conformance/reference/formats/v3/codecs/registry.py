@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import ARRAY_ARRAY, ARRAY_BYTES, BYTES_BYTES
+from .base import ARRAY_ARRAY, ARRAY_BYTES, BYTES_BYTES, Codec
 from .blosc_codec import BloscCodec
 from .bytes_codec import BytesCodec, LegacyEndianCodec
 from .crc32c_codec import Crc32cCodec
@@ -23,7 +23,7 @@ from .transpose import TransposeCodec
 from .vlen import VLenBytesCodec, VLenUtf8Codec
 from .zstd_codec import ZstdCodec
 
-CODECS: dict[str, type] = {
+CODECS: dict[str, type[Codec]] = {
     cls.name: cls
     for cls in (
         TransposeCodec,
@@ -54,7 +54,7 @@ CODECS["numcodecs.bitround"] = type(
 )
 
 # Names accepted only with legacy=True (2023-24 intermediate states of the spec).
-LEGACY_CODECS: dict[str, type] = {LegacyEndianCodec.name: LegacyEndianCodec}  # V3HIST-001
+LEGACY_CODECS: dict[str, type[Codec]] = {LegacyEndianCodec.name: LegacyEndianCodec}  # V3HIST-001
 
 assert {cls.kind for cls in CODECS.values()} == {ARRAY_ARRAY, ARRAY_BYTES, BYTES_BYTES}
 
@@ -64,7 +64,7 @@ def codec_names() -> frozenset[str]:
     return frozenset(CODECS)
 
 
-def lookup(name: str, legacy: bool) -> type | None:
+def lookup(name: str, legacy: bool) -> type[Codec] | None:
     cls = CODECS.get(name)
     if cls is None and legacy:
         cls = LEGACY_CODECS.get(name)

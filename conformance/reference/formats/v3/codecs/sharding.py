@@ -16,7 +16,7 @@ overlaps the index itself, is 'corrupt-shard-index' (V3-SHARD-016).
 
 from __future__ import annotations
 
-import math
+from typing import Any
 
 import numpy as np
 
@@ -33,7 +33,7 @@ class ShardingCodec(ArrayBytesCodec):
     name = "sharding_indexed"
     supports_partial = True
 
-    def __init__(self, configuration: dict | None, spec: ArraySpec, context):
+    def __init__(self, configuration: dict[str, Any] | None, spec: ArraySpec, context: Any) -> None:
         super().__init__(configuration, spec)
         if configuration is None:
             raise Config(self.name, None).error("a configuration is required", "V3-SHARD-001")
@@ -114,7 +114,7 @@ class ShardingCodec(ArrayBytesCodec):
         # Split every axis into (inner chunk index, position inside the inner chunk).
         blocks = [n for pair in zip(self.chunks_per_shard, self.inner_shape) for n in pair]
         inside = tuple(range(1, 2 * len(self.inner_shape), 2)) + (2 * len(self.inner_shape),)
-        return ~equal.reshape(blocks + [equal.shape[-1]]).all(axis=inside)
+        return np.logical_not(equal.reshape(blocks + [equal.shape[-1]]).all(axis=inside))
 
     @staticmethod
     def _positions(mask: np.ndarray) -> list[tuple[int, ...]]:
@@ -130,7 +130,9 @@ class ShardingCodec(ArrayBytesCodec):
         return array.reshape(interleaved).transpose(axes)
 
     # ---- the index --------------------------------------------------------------------------
-    def read_index(self, raw, total: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def read_index(
+        self, raw: memoryview, total: int | None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(offsets, nbytes, empty mask) from the encoded index. `total` is the shard's byte length
         when known; ranges are then checked against the part of the shard not holding the index."""
         if len(raw) != self.index_size:
@@ -172,12 +174,12 @@ class ShardingCodec(ArrayBytesCodec):
             )
         return offsets, nbytes, empty
 
-    def index_bytes(self, data) -> memoryview:
+    def index_bytes(self, data: memoryview) -> memoryview:
         if self.index_location == "start":
             return data[: self.index_size]
         return data[max(0, len(data) - self.index_size) :]
 
-    def is_empty_shard(self, data) -> bool:
+    def is_empty_shard(self, data: bytes | memoryview) -> bool:
         """Whether a stored shard holds no inner chunk at all (only an all-empty index)."""
         data = memoryview(data)
         _, _, empty = self.read_index(self.index_bytes(data), len(data))
@@ -232,13 +234,9 @@ class ShardingCodec(ArrayBytesCodec):
             out[outer + (Ellipsis,)] = part  # Ellipsis: element-wise even for 0-d object arrays
         return out
 
-    @property
-    def inner_chunk_count(self) -> int:
-        return math.prod(self.chunks_per_shard)
 
-
-def _at(nested: list | int, position: tuple[int, ...]) -> int:
+def _at(nested: Any, position: tuple[int, ...]) -> int:
     """Index a nested list from ndarray.tolist() (much faster than numpy scalar access)."""
     for i in position:
         nested = nested[i]
-    return nested
+    return int(nested)

@@ -3,6 +3,8 @@ inverse permutation (V3-TRANS-001..004)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ....errors import MetadataError
@@ -13,7 +15,9 @@ from .config import Config, describe, is_int
 class TransposeCodec(ArrayArrayCodec):
     name = "transpose"
 
-    def __init__(self, configuration: dict | None, spec: ArraySpec, context=None):
+    def __init__(
+        self, configuration: dict[str, Any] | None, spec: ArraySpec, context: Any = None
+    ) -> None:
         super().__init__(configuration, spec)
         legacy = bool(getattr(context, "legacy", False))
         config = Config(self.name, configuration, "V3-TRANS-001")

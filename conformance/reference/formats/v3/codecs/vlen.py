@@ -8,6 +8,8 @@ exactly (no trailing bytes).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numcodecs import VLenBytes, VLenUTF8
 
@@ -19,9 +21,11 @@ from .config import Config
 class _VLenCodec(ArrayBytesCodec):
     data_type = ""
     item_type: type = str
-    primitive = None
+    primitive: Any = None  # the numcodecs codec, set by each subclass
 
-    def __init__(self, configuration: dict | None, spec: ArraySpec, context=None):
+    def __init__(
+        self, configuration: dict[str, Any] | None, spec: ArraySpec, context: Any = None
+    ) -> None:
         super().__init__(configuration, spec)
         Config(self.name, configuration).finish()  # no parameters
         if spec.data_type != self.data_type or not spec.dtype.hasobject:

@@ -3,6 +3,8 @@ libzstd binding as the primitive. A content checksum, when present, is verified 
 
 from __future__ import annotations
 
+from typing import Any
+
 from numcodecs import zstd as _zstd
 
 from ....errors import ChunkError, LimitError
@@ -14,7 +16,7 @@ from .zstd_frames import walk
 class ZstdCodec(BytesBytesCodec):
     name = "zstd"
 
-    def __init__(self, configuration: dict | None, decoded_size: int | None):
+    def __init__(self, configuration: dict[str, Any] | None, decoded_size: int | None) -> None:
         super().__init__(configuration, decoded_size)
         if configuration is None:
             raise Config(self.name, None).error(
@@ -26,10 +28,10 @@ class ZstdCodec(BytesBytesCodec):
         self.checksum = config.boolean("checksum", "V3-ZSTD-003", required=False, default=False)
         config.finish()
 
-    def encode(self, data) -> bytes:
+    def encode(self, data: bytes | memoryview) -> bytes:
         return _zstd.compress(data, self.level, self.checksum)
 
-    def decode(self, data: memoryview) -> bytes | bytearray:
+    def decode(self, data: memoryview) -> bytes | memoryview:
         size = walk(data)
         if size.exact is not None:
             self.check_decoded_size(size.exact)

@@ -31,16 +31,17 @@ def _corrupt(message: str) -> ChunkError:
     return ChunkError("corrupt-chunk", f"zstd stream: {message}", "V3-ZSTD-002")
 
 
-def _uint(data, pos: int, size: int) -> int:
+def _uint(data: bytes | memoryview, pos: int, size: int) -> int:
     if pos + size > len(data):
         raise _corrupt("truncated header")
     return int.from_bytes(data[pos : pos + size], "little")
 
 
-def walk(data) -> StreamSize:
+def walk(data: bytes | memoryview) -> StreamSize:
     if len(data) < 4 or _uint(data, 0, 4) != FRAME_MAGIC:
         raise _corrupt("does not start with the frame magic 28 b5 2f fd")
-    pos, exact, bound, block_bound = 0, 0, 0, 0
+    pos, bound, block_bound = 0, 0, 0
+    exact: int | None = 0
     while pos < len(data):
         magic = _uint(data, pos, 4)
         if magic & SKIPPABLE_MAGIC_MASK == SKIPPABLE_MAGIC:
@@ -57,7 +58,7 @@ def walk(data) -> StreamSize:
     return StreamSize(exact, bound, block_bound)
 
 
-def _frame(data, pos: int) -> tuple[int, int | None, int]:
+def _frame(data: bytes | memoryview, pos: int) -> tuple[int, int | None, int]:
     descriptor = _uint(data, pos, 1)
     if descriptor & 0x08:
         raise _corrupt("reserved frame header bit is set")

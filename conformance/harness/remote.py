@@ -1,0 +1,211 @@
+"""Store kinds as a dimension of the matrix: the corpus's stores served over HTTP and S3.
+
+Every pytest session (each xdist worker) that runs a case over a remote store kind starts its own
+servers on 127.0.0.1, on first use, and stops them when the session ends
+(conformance.testing.servers): one range-capable HTTP server serving the corpus root, and one moto
+S3 server with a bucket for the run, into which each case's store is uploaded the first time it is
+asked for (once per session). Adapters get the store as
+
+    {"kind": "url", "location": "http://127.0.0.1:<port>/v3/.../store", "storage_options": {}}
+    {"kind": "url", "location": "s3://<bucket>/v3/.../store",
+     "storage_options": {"endpoint_url": "http://127.0.0.1:<port>", "key": ..., "secret": ...,
+                         "region": "us-east-1", "anon": false}}
+
+A write over S3 goes to a fresh prefix of the bucket; its keys are then copied into the test's
+local directory, where the reference judges them as it judges a directory write.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+import uuid
+from contextlib import ExitStack
+from pathlib import Path
+from urllib.parse import quote
+
+# Store kinds that are served to adapters rather than handed over as a path.
+REMOTE_KINDS = ("http", "s3")
+# Spec areas (a case id's second part) where the store itself is under test: key names and
+# encodings, byte ranges of shards and chunks, listing and hierarchy. Elsewhere (data types,
+# codecs, metadata documents) a case reads the same bytes whatever serves them.
+STORE_AREAS = frozenset(
+    {"sharding", "chunks", "keys", "groups", "names", "hierarchy", "grid", "layout", "entry"}
+)
+# Which remote kinds each test kind runs over, for all cases or only the store areas (the case's
+# own store must be a directory: a zip file is a store kind of its own). Every read case goes over
+# HTTP; the rest is kept to the store areas, because the matrix time matters (a moto request costs
+# several times a loopback HTTP one).
+REMOTE_TESTS = {
+    "read": {"http": "all", "s3": "store-areas"},
+    "reject": {"http": "store-areas"},
+    "write": {"s3": "store-areas"},
+}
+
+
+# moto answers about a hundred requests a second: a read of thousands of chunk keys (most of them
+# missing, read as the fill value) takes half a minute over S3, against five seconds over HTTP.
+S3_MAX_CHUNKS = 256
+
+
+def chunk_count(case) -> int:
+    """How many chunk keys reading the case's array touches (0 when the case does not say)."""
+    shape, chunks = case.expect.get("shape"), case.expect.get("chunk_shape")
+    if not shape or not chunks or len(shape) != len(chunks):
+        return 0
+    return math.prod(-(-size // chunk) if chunk else 1 for size, chunk in zip(shape, chunks))
+
+
+# Plain HTTP cannot list keys, so a node that exists only through the keys below it (an implicit
+# group of the v3 drafts) cannot be found over it by anyone, the reference included.
+NEEDS_LISTING = "feature:implicit-groups"
+# Cases that need listing without declaring it (the corpus should add the feature to them).
+UNDECLARED_LISTING = frozenset({"v3-draft/zp2/implicit-group"})
+
+
+def needs_listing(case) -> bool:
+    return NEEDS_LISTING in case.needs or case.id in UNDECLARED_LISTING
+
+
+def remote_kinds(test: str, case) -> tuple[str, ...]:
+    """The remote store kinds a case of this test kind also runs over."""
+    if test not in REMOTE_TESTS or (case.kind != "write" and case.store_kind != "directory"):
+        return ()
+    parts = case.id.split("/")
+    in_store_area = len(parts) > 2 and parts[1] in STORE_AREAS
+    return tuple(
+        kind
+        for kind, scope in REMOTE_TESTS.get(test, {}).items()
+        if (scope == "all" or in_store_area)
+        and not (kind == "s3" and chunk_count(case) > S3_MAX_CHUNKS)
+        and not (kind == "http" and needs_listing(case))
+    )
+
+
+def unavailable(kinds) -> dict[str, str]:
+    """Remote kinds whose server cannot run in this environment, and why (the HTTP server is the
+    standard library's; the S3 one is moto's, an extra of the test environment)."""
+    import importlib.util
+
+    missing = [m for m in ("moto", "boto3") if importlib.util.find_spec(m) is None]
+    if "s3" in kinds and missing:
+        return {"s3": f"the S3 server needs {' and '.join(missing)} (pip install 'moto[server]')"}
+    return {}
+
+
+def relative_key(root: Path, store: Path) -> str:
+    """The '/'-separated path of a store below the served root (ValueError if it is outside)."""
+    rel = Path(os.path.realpath(store)).relative_to(os.path.realpath(root))
+    return "/".join(rel.parts)
+
+
+class RemoteStores:
+    """The servers of one session, started on first use and stopped by close()."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self._stack = ExitStack()
+        self._lock = threading.Lock()
+        self._http = None
+        self._s3 = None
+        self._bucket: str | None = None
+        self._uploaded: set[str] = set()
+
+    # ---- the servers -------------------------------------------------------------------------
+    @property
+    def http(self):
+        from conformance.testing.servers import http_server
+
+        with self._lock:
+            if self._http is None:
+                self._http = self._stack.enter_context(http_server(self.root))
+            return self._http
+
+    @property
+    def s3(self):
+        from conformance.testing.servers import s3_server
+
+        with self._lock:
+            if self._s3 is None:
+                self._s3 = self._stack.enter_context(s3_server())
+                # public-read: readers that speak plain HTTP (unsigned GETs) may read it too
+                self._bucket = f"zarr-conformance-{uuid.uuid4().hex[:12]}"
+                self._s3.client().create_bucket(Bucket=self._bucket, ACL="public-read")
+            return self._s3
+
+    @property
+    def bucket(self) -> str:
+        return self._bucket if self.s3 is not None else ""  # self.s3 makes it
+
+    def s3_options(self) -> dict:
+        s3 = self.s3
+        return {
+            "endpoint_url": s3.endpoint_url,
+            "key": s3.key,
+            "secret": s3.secret,
+            "region": s3.region,
+            "anon": False,
+        }
+
+    # ---- store specs -------------------------------------------------------------------------
+    def read_spec(self, kind: str, store: Path) -> dict:
+        """The request store for reading the corpus store `store` over `kind`."""
+        key = relative_key(self.root, store)
+        if kind == "http":
+            return {
+                "kind": "url",
+                "location": f"{self.http.url}/{quote(key)}",
+                "storage_options": {},
+            }
+        if kind == "s3":
+            self._upload(store, key)
+            return {
+                "kind": "url",
+                "location": f"s3://{self.bucket}/{key}",
+                "storage_options": self.s3_options(),
+            }
+        raise ValueError(f"not a remote store kind: {kind!r}")
+
+    def write_spec(self, kind: str) -> dict:
+        """An empty store of `kind` to write into."""
+        if kind != "s3":
+            raise ValueError(f"writes go to a directory or to s3, not {kind!r}")
+        return {
+            "kind": "url",
+            "location": f"s3://{self.bucket}/writes/{uuid.uuid4().hex}",
+            "storage_options": self.s3_options(),
+        }
+
+    def download(self, spec: dict, directory: Path) -> int:
+        """Copy every key below an s3:// location into `directory`; the number of keys."""
+        bucket, _, prefix = spec["location"][len("s3://") :].partition("/")
+        client = self.s3.client()
+        count = 0
+        for page in client.get_paginator("list_objects_v2").paginate(
+            Bucket=bucket, Prefix=prefix + "/"
+        ):
+            for item in page.get("Contents", []):
+                rel = item["Key"][len(prefix) + 1 :]
+                parts = rel.split("/")
+                if not rel or any(p in ("", ".", "..") for p in parts):
+                    continue  # a key no directory can hold: the judge sees it missing
+                target = directory.joinpath(*parts)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                body = client.get_object(Bucket=bucket, Key=item["Key"])["Body"].read()
+                target.write_bytes(body)
+                count += 1
+        return count
+
+    def _upload(self, store: Path, key: str) -> None:
+        from conformance.testing.servers import upload_tree
+
+        if key in self._uploaded:
+            return
+        upload_tree(self.s3.client(), store, self.bucket, key)
+        self._uploaded.add(key)
+
+    def close(self) -> None:
+        self._stack.close()
+        self._http = self._s3 = None
+        self._uploaded.clear()
