@@ -101,12 +101,19 @@ from ..reference.formats.v3 import registry as _registry  # noqa: E402
 # "codec:packbits" already names numcodecs' v2 PackBits filter (bool only, another stream format),
 # so the registry's v3 packbits codec is "codec:packbits-v3".
 REGISTRY_CAPABILITY = {"codec:packbits": "codec:packbits-v3"}
-REGISTRY_NAMES = (
-    [f"dtype:{v}" for v in sorted(_registry.DATA_TYPES)]
-    + [REGISTRY_CAPABILITY.get(f"codec:{v}", f"codec:{v}") for v in sorted(_registry.CODECS)]
-    + [f"grid:{v}" for v in sorted(_registry.CHUNK_GRIDS)]
-    + [f"cke:{v}" for v in sorted(_registry.CHUNK_KEY_ENCODINGS)]
-)
+# The registry also lists the core specification's own grid and key encodings: every v3 reader
+# has them, so they are not capabilities (no case needs them, no adapter declares them).
+CORE_ENTRIES = frozenset({"grid:regular", "cke:default", "cke:v2"})
+REGISTRY_NAMES = [
+    name
+    for name in (
+        [f"dtype:{v}" for v in sorted(_registry.DATA_TYPES)]
+        + [REGISTRY_CAPABILITY.get(f"codec:{v}", f"codec:{v}") for v in sorted(_registry.CODECS)]
+        + [f"grid:{v}" for v in sorted(_registry.CHUNK_GRIDS)]
+        + [f"cke:{v}" for v in sorted(_registry.CHUNK_KEY_ENCODINGS)]
+    )
+    if name not in CORE_ENTRIES
+]
 
 VOCABULARY: frozenset[str] = frozenset(
     REGISTRY_NAMES
