@@ -447,6 +447,16 @@ class Adapter:
                 base,
                 fmt,
             )
+        if not lists(request["store"]):
+            # Over plain HTTP GDAL lists no members: ask for the group by name (GDAL then reads its
+            # metadata document); if there is none, the node is opened as an array below.
+            gdal.ErrorReset()
+            try:
+                group = parent.OpenGroup(name)
+            except RuntimeError:
+                group = None
+            if group is not None:
+                return dataset, "group", group, path, base, fmt
         return (
             dataset,
             "array",

@@ -61,7 +61,9 @@ def chunk_count(case) -> int:
 # group of the v3 drafts) cannot be found over it by anyone, the reference included.
 NEEDS_LISTING = "feature:implicit-groups"
 # Cases that need listing without declaring it (the corpus should add the feature to them).
-UNDECLARED_LISTING = frozenset({"v3-draft/zp2/implicit-group"})
+UNDECLARED_LISTING = frozenset(
+    {"v3-draft/zp2/implicit-group", "v3-draft/zp2/bool-in-implicit-group"}
+)
 
 
 def needs_listing(case) -> bool:
