@@ -92,6 +92,22 @@ def is_bundled(path: str | os.PathLike) -> bool:
     return True
 
 
+def corpus_label(root: str | os.PathLike) -> str:
+    """How a run's results name its corpus: the bundled or the checkout's corpus by a path
+    relative to the package or the checkout (an absolute path is this machine's, not the run's);
+    any other corpus by its path as given."""
+    path = Path(root).resolve()
+    for base, prefix in ((PACKAGE_DIR, "conformance"), (checkout_root(), None)):
+        if base is None:
+            continue
+        try:
+            relative = path.relative_to(base.resolve())
+        except ValueError:
+            continue
+        return f"{prefix}/{relative}" if prefix else str(relative)
+    return str(root)
+
+
 def version_matches(have: str | None, wanted: str) -> bool:
     """`1.2.0` matches `1.2.0`, `1.2` and `1`; nothing matches a corpus without a version."""
     if not have:

@@ -693,7 +693,7 @@ class RecordSink:
         """The run's facts: what a report shows beside the matrix (conformance.report reads it)."""
         from conformance import __version__
         from conformance.corpus import default_root
-        from conformance.resources import corpus_version
+        from conformance.resources import corpus_label, corpus_version
 
         session: SuiteSession = self.config.stash[SESSION]
         root = Path(self.options.fixtures) if self.options.fixtures else default_root()
@@ -713,8 +713,7 @@ class RecordSink:
             "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", self.started_at),
             "elapsed": round(time.monotonic() - self.started, 3),
             "zarr_conformance": __version__,
-            # the default corpus by name: its absolute path is this machine's, not the run's
-            "corpus": "default" if not self.options.fixtures else str(root),
+            "corpus": corpus_label(root),
             "corpus_version": corpus_version(root) or "unversioned",
             "cases": cases,
             "impls": list(self.options.impls),

@@ -90,10 +90,19 @@ def unavailable(kinds) -> dict[str, str]:
     standard library's; the S3 one is moto's, an extra of the test environment)."""
     import importlib.util
 
-    missing = [m for m in ("moto", "boto3") if importlib.util.find_spec(m) is None]
-    if "s3" in kinds and missing:
-        return {"s3": f"the S3 server needs {' and '.join(missing)} (pip install 'moto[server]')"}
-    return {}
+    def lacking(*modules: str) -> list[str]:
+        return [m for m in modules if importlib.util.find_spec(m) is None]
+
+    out = {}
+    # The reference reads (and judges) remote stores through fsspec: the package's `url` extra.
+    url_missing = lacking("fsspec", "aiohttp", "s3fs")
+    if url_missing:
+        reason = f"the reference's URL store needs {', '.join(url_missing)} (pip install 'zarr-conformance[url]')"
+        out = {kind: reason for kind in ("http", "s3") if kind in kinds}
+    s3_missing = lacking("moto", "boto3")
+    if "s3" in kinds and "s3" not in out and s3_missing:
+        out["s3"] = f"the S3 server needs {' and '.join(s3_missing)} (pip install 'moto[server]')"
+    return out
 
 
 def relative_key(root: Path, store: Path) -> str:
