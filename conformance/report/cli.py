@@ -11,7 +11,8 @@ def register(subparsers) -> None:
         "report",
         help="render the compatibility report from recorded results, or compare two runs",
         description="Render reports/index.html, reports/README.md, reports/results.json and badges from a JSONL "
-        "results file of `zarr-conformance run` (nothing is re-run). With --compare OLD NEW, print what "
+        "results file of `zarr-conformance run`, with hostile.jsonl and ranges.json beside it when present "
+        "(nothing is re-run). With --compare OLD NEW, print what "
         "changed between two results files instead; exit status 1 when any record got worse "
         "(passed -> anything else, a new failure, crash or unexplained wrong data).",
     )
@@ -34,6 +35,13 @@ def register(subparsers) -> None:
         metavar="FILE",
         default="reports/bench/bench.json",
         help="throughput figures of `zarr-conformance bench` to embed (default: reports/bench/bench.json, if present)",
+    )
+    report.add_argument(
+        "--hostile",
+        metavar="FILE",
+        help="records of `zarr-conformance run --kinds hostile,fault` for the section on hostile "
+        "stores and faults (default: hostile.jsonl beside the results, if present; hostile and "
+        "fault records in the results themselves are shown as well)",
     )
     report.add_argument(
         "--compare", nargs=2, metavar=("OLD", "NEW"), help="compare two results files instead"
@@ -73,6 +81,10 @@ def report_command(args) -> int:
             f"report: no results at {results}: record a run first (zarr-conformance run --impl all --results {results})"
         )
         return 2
+    hostile = Path(args.hostile) if args.hostile else None
+    if hostile is not None and not hostile.is_file():
+        print(f"report: no hostile results at {hostile}")
+        return 2
     fixtures = Path(args.fixtures) if args.fixtures else default_root()
     bench_html = ""
     if Path(args.bench).is_file():
@@ -81,6 +93,6 @@ def report_command(args) -> int:
         from conformance.bench.html import bench_fragment
 
         bench_html = bench_fragment(json.loads(Path(args.bench).read_text("utf-8")))
-    for path in publish(results, Path(args.out), fixtures, bench_html):
+    for path in publish(results, Path(args.out), fixtures, bench_html, hostile=hostile):
         print(f"wrote {path}")
     return 0

@@ -11,6 +11,7 @@ import html
 import json
 
 from . import matrices as m
+from .hostile import html_section as hostile_html
 from .sweep import html_section as sweep_html
 
 STYLE = """
@@ -156,6 +157,8 @@ def render(
     parsers: dict[str, str],
     bench_html: str = "",
     ranges: dict | None = None,
+    hostile: list[dict] | None = None,
+    hostile_run: dict | None = None,
 ) -> str:
     page = Page()
     names = m.implementations(records)
@@ -168,6 +171,8 @@ def render(
     parts.append(_stores(page, records, names))
     if ranges:
         parts.append(_ranges(ranges))
+    if hostile:
+        parts.append(hostile_html(page, hostile, names, hostile_run))
     parts.append(_interop(page, records, parsers))
     parts.append(_requirements(page, records, names))
     parts.append(sweep_html(records))

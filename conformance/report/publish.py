@@ -9,6 +9,7 @@ import re
 import time
 from pathlib import Path
 
+from . import hostile as h
 from . import matrices as m
 from .html import render as render_html
 from .sweep import markdown as sweep_markdown
@@ -79,14 +80,19 @@ def run_meta(results: Path, records: list[dict], fixtures: Path) -> dict:
     return meta
 
 
-def publish_results(records: list[dict], meta: dict, folder: Path) -> list[Path]:
+def publish_results(
+    records: list[dict], meta: dict | None, folder: Path, name: str = "results"
+) -> list[Path]:
     """The results the report was rendered from, redacted, beside it (`latest/results.jsonl` and
-    its `.meta.json`): anyone can re-render or --compare against the published run, and
-    tests/report/test_published.py checks that the committed pages are exactly what they render."""
+    its `.meta.json`; `latest/hostile.jsonl` likewise): anyone can re-render or --compare against
+    the published run, and tests/report/test_published.py checks that the committed pages are
+    exactly what they render."""
     folder.mkdir(parents=True, exist_ok=True)
-    jsonl, side = folder / "results.jsonl", folder / "results.meta.json"
+    jsonl, side = folder / f"{name}.jsonl", folder / f"{name}.meta.json"
     lines = (json.dumps(redacted(r), sort_keys=True, ensure_ascii=False) + "\n" for r in records)
     jsonl.write_text("".join(lines), "utf-8")
+    if meta is None:
+        return [jsonl]
     side.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", "utf-8")
     return [jsonl, side]
 
@@ -213,20 +219,41 @@ def load_ranges(results: Path) -> dict | None:
 
 
 def publish(
-    results: Path, out: Path, fixtures: Path, bench_html: str = "", ranges: dict | None = None
+    results: Path,
+    out: Path,
+    fixtures: Path,
+    bench_html: str = "",
+    ranges: dict | None = None,
+    hostile: Path | None = None,
 ) -> list[Path]:
+    """`hostile`: the records of `--kinds hostile,fault` (default: hostile.jsonl beside the
+    results, if there); hostile and fault records in the results themselves are shown too."""
     ranges = redacted(ranges if ranges is not None else load_ranges(results))
     raw = m.load_records(results)
     meta = redacted(run_meta(results, raw, fixtures))
     written = publish_results(raw, meta, out / "latest")
+    if ranges:
+        written.append(out / "latest" / "ranges.json")
+        written[-1].write_text(json.dumps(ranges, indent=1, sort_keys=True) + "\n", "utf-8")
+    hostile = Path(hostile) if hostile is not None else h.default_file(results)
+    extra, hostile_run = h.load(hostile) if hostile.is_file() else ([], None)
+    if extra:
+        hostile_run = redacted(hostile_run)
+        written += publish_results(extra, hostile_run, out / "latest", "hostile")
+    hostile_records = [dict(r, message=redact(r.get("message") or "")) for r in h.merge(raw, extra)]
     records = [dict(r, message=redact(r.get("message") or "")) for r in raw]
     descriptions, parsers = adapter_facts()
     meta.setdefault("descriptions", descriptions)
-    meta["cases"] = len(case_details(fixtures))
+    details = case_details(fixtures)
+    meta["cases"] = sum(not c.startswith("hostile/") for c in details)  # the conformance cases
+    details.update(h.case_details(hostile_records, details))
     out.mkdir(parents=True, exist_ok=True)
     page = out / "index.html"
     page.write_text(
-        render_html(records, meta, case_details(fixtures), parsers, bench_html, ranges), "utf-8"
+        render_html(
+            records, meta, details, parsers, bench_html, ranges, hostile_records, hostile_run
+        ),
+        "utf-8",
     )
     written.append(page)
     readme = out / "README.md"
@@ -254,6 +281,12 @@ def publish(
             else ""
         )
         + (
+            "\n## Hostile stores and faults (passed / records; not gating)\n\n"
+            + h.markdown(hostile_records, hostile_run)
+            if hostile_records
+            else ""
+        )
+        + (
             "\n## Version sweep (cases passed / run per tier; changes between versions)\n\n"
             + sweep_md
             if sweep_md
@@ -277,6 +310,8 @@ def publish(
     }
     if ranges:
         summary["ranges"] = ranges
+    if hostile_records:
+        summary["hostile"] = h.summary(hostile_records)
     (out / "results.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n", "utf-8")
     written.append(out / "results.json")
     badges = out / "badges"
