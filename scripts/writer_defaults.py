@@ -8,7 +8,8 @@ fixtures/<format>/writers-<writer>/<data type>/.
     .venv/bin/python scripts/writer_defaults.py --list                # the plan
 
 Each writer runs in its adapter's own virtualenv (the harness provisions it under .cache/) through
-scripts/writer_defaults_child.py. The expected data is the writer's INPUT (seeded by the case id;
+scripts/writer_defaults_child.py; zarrita-js runs scripts/writer_defaults_zarrita.mjs with node
+next to its adapter's npm packages. The expected data is the writer's INPUT (seeded by the case id;
 the whole array is written), never a read-back. case.json carries `provenance` {writer, version,
 script, versions}; `corpus generate` keeps such cases and `corpus check` checks their verdict
 members. The tier follows what the writer put in the store: `required` when it uses only what the
@@ -59,7 +60,10 @@ PLAN = {
     "zarrs-python": (("v3",), NUMPY_TYPES, "zarrs"),
     "zarr-python2": (("v2",), NUMPY_TYPES, "zarr"),
     "tensorstore": (("v3", "v2"), [*NUMERIC, *ML_TYPES, "string"], "tensorstore"),
+    # a node writer (scripts/writer_defaults_zarrita.mjs); its create() writes v3 only
+    "zarrita-js": (("v3",), NUMERIC, "zarrita"),
 }
+NODE_WRITERS = {"zarrita-js": "writer_defaults_zarrita.mjs"}
 CORE_V3_TYPES = set(NUMERIC)
 CORE_V3_CODECS = {"bytes", "transpose", "gzip", "blosc", "crc32c", "sharding_indexed"}
 # unregistered names zarr-python 3 writes -> the capability of the NumPy type they hold
@@ -304,22 +308,31 @@ def freeze(writer, version, versions, cid, fmt, dtype, data, store: Path, fixtur
     return f"{cid} [{tier}]: {what}"
 
 
-def run_writer(writer: str, fixtures: Path) -> dict:
+def child_command(writer: str, job: Path) -> tuple[list[str], Path | None]:
+    """The command that writes a job with `writer`'s defaults, and its working directory."""
     from conformance.harness.config import find_adapter
-    from conformance.harness.envs import adapter_python
+    from conformance.harness.envs import adapter_python, ensure_npm, stage_command_folder
 
-    python = adapter_python(find_adapter(writer))
+    config = find_adapter(writer)
+    if writer in NODE_WRITERS:
+        # ESM resolves bare imports from the script's own folder: run it next to node_modules
+        ensure_npm(config)
+        folder = stage_command_folder(config)
+        shutil.copy2(REPO / "scripts" / NODE_WRITERS[writer], folder / NODE_WRITERS[writer])
+        return ["node", NODE_WRITERS[writer], str(job)], folder
+    child = REPO / "scripts" / "writer_defaults_child.py"
+    return [str(adapter_python(config)), str(child), writer, str(job)], None
+
+
+def run_writer(writer: str, fixtures: Path) -> dict:
     counts = {"frozen": 0, "refused": 0, "unreadable": 0}
     with tempfile.TemporaryDirectory(prefix=f"writer-defaults-{writer}-") as tmp:
         job = Path(tmp)
         inputs = prepare(writer, job)
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+        command, cwd = child_command(writer, job)
         proc = subprocess.run(
-            [str(python), str(REPO / "scripts" / "writer_defaults_child.py"), writer, str(job)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            env=env,
+            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=cwd
         )
         if proc.returncode != 0:
             raise SystemExit(f"{writer} failed:\n{proc.stdout[-4000:]}")

@@ -21,9 +21,18 @@ import math
 import os
 import threading
 import uuid
+from collections.abc import Iterable
 from contextlib import ExitStack
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
+
+if TYPE_CHECKING:
+    from conformance.corpus import Case
+    from conformance.testing.servers import HTTPServerHandle, S3ServerHandle
+
+# A request's `store` object (adapters/README.md).
+StoreSpec = dict[str, Any]
 
 # Store kinds that are served to adapters rather than handed over as a path.
 REMOTE_KINDS = ("http", "s3")
@@ -49,7 +58,7 @@ REMOTE_TESTS = {
 S3_MAX_CHUNKS = 256
 
 
-def chunk_count(case) -> int:
+def chunk_count(case: Case) -> int:
     """How many chunk keys reading the case's array touches (0 when the case does not say)."""
     shape, chunks = case.expect.get("shape"), case.expect.get("chunk_shape")
     if not shape or not chunks or len(shape) != len(chunks):
@@ -60,17 +69,13 @@ def chunk_count(case) -> int:
 # Plain HTTP cannot list keys, so a node that exists only through the keys below it (an implicit
 # group of the v3 drafts) cannot be found over it by anyone, the reference included.
 NEEDS_LISTING = "feature:implicit-groups"
-# Cases that need listing without declaring it (the corpus should add the feature to them).
-UNDECLARED_LISTING = frozenset(
-    {"v3-draft/zp2/implicit-group", "v3-draft/zp2/bool-in-implicit-group"}
-)
 
 
-def needs_listing(case) -> bool:
-    return NEEDS_LISTING in case.needs or case.id in UNDECLARED_LISTING
+def needs_listing(case: Case) -> bool:
+    return NEEDS_LISTING in case.needs
 
 
-def remote_kinds(test: str, case) -> tuple[str, ...]:
+def remote_kinds(test: str, case: Case) -> tuple[str, ...]:
     """The remote store kinds a case of this test kind also runs over."""
     if test not in REMOTE_TESTS or (case.kind != "write" and case.store_kind != "directory"):
         return ()
@@ -85,7 +90,7 @@ def remote_kinds(test: str, case) -> tuple[str, ...]:
     )
 
 
-def unavailable(kinds) -> dict[str, str]:
+def unavailable(kinds: Iterable[str]) -> dict[str, str]:
     """Remote kinds whose server cannot run in this environment, and why (the HTTP server is the
     standard library's; the S3 one is moto's, an extra of the test environment)."""
     import importlib.util
@@ -93,7 +98,7 @@ def unavailable(kinds) -> dict[str, str]:
     def lacking(*modules: str) -> list[str]:
         return [m for m in modules if importlib.util.find_spec(m) is None]
 
-    out = {}
+    out: dict[str, str] = {}
     # The reference reads (and judges) remote stores through fsspec: the package's `url` extra.
     url_missing = lacking("fsspec", "aiohttp", "s3fs")
     if url_missing:
@@ -118,14 +123,14 @@ class RemoteStores:
         self.root = Path(root)
         self._stack = ExitStack()
         self._lock = threading.Lock()
-        self._http = None
-        self._s3 = None
+        self._http: HTTPServerHandle | None = None
+        self._s3: S3ServerHandle | None = None
         self._bucket: str | None = None
         self._uploaded: set[str] = set()
 
     # ---- the servers -------------------------------------------------------------------------
     @property
-    def http(self):
+    def http(self) -> HTTPServerHandle:
         from conformance.testing.servers import http_server
 
         with self._lock:
@@ -134,22 +139,24 @@ class RemoteStores:
             return self._http
 
     @property
-    def s3(self):
+    def s3(self) -> S3ServerHandle:
         from conformance.testing.servers import s3_server
 
         with self._lock:
             if self._s3 is None:
-                self._s3 = self._stack.enter_context(s3_server())
+                s3 = self._stack.enter_context(s3_server())
                 # public-read: readers that speak plain HTTP (unsigned GETs) may read it too
                 self._bucket = f"zarr-conformance-{uuid.uuid4().hex[:12]}"
-                self._s3.client().create_bucket(Bucket=self._bucket, ACL="public-read")
+                s3.client().create_bucket(Bucket=self._bucket, ACL="public-read")
+                self._s3 = s3
             return self._s3
 
     @property
     def bucket(self) -> str:
-        return self._bucket if self.s3 is not None else ""  # self.s3 makes it
+        _ = self.s3  # starting the S3 server makes the bucket
+        return self._bucket or ""
 
-    def s3_options(self) -> dict:
+    def s3_options(self) -> dict[str, Any]:
         s3 = self.s3
         return {
             "endpoint_url": s3.endpoint_url,
@@ -160,7 +167,7 @@ class RemoteStores:
         }
 
     # ---- store specs -------------------------------------------------------------------------
-    def read_spec(self, kind: str, store: Path) -> dict:
+    def read_spec(self, kind: str, store: Path) -> StoreSpec:
         """The request store for reading the corpus store `store` over `kind`."""
         key = relative_key(self.root, store)
         if kind == "http":
@@ -178,7 +185,7 @@ class RemoteStores:
             }
         raise ValueError(f"not a remote store kind: {kind!r}")
 
-    def write_spec(self, kind: str) -> dict:
+    def write_spec(self, kind: str) -> StoreSpec:
         """An empty store of `kind` to write into."""
         if kind != "s3":
             raise ValueError(f"writes go to a directory or to s3, not {kind!r}")
@@ -188,7 +195,7 @@ class RemoteStores:
             "storage_options": self.s3_options(),
         }
 
-    def download(self, spec: dict, directory: Path) -> int:
+    def download(self, spec: StoreSpec, directory: Path) -> int:
         """Copy every key below an s3:// location into `directory`; the number of keys."""
         bucket, _, prefix = spec["location"][len("s3://") :].partition("/")
         client = self.s3.client()

@@ -74,7 +74,7 @@ ARRAYS = [
     ("gzip-int32", "g/ints", ("meta/root/g/ints.", "data/root/g/ints/"), _ints, {"units": "m"}, ["dtype:int32", "codec:gzip"], ["V3DRAFT-ZP2-002", "V3DRAFT-ZP2-003"], "zarr-python 2 draft <i4 (5,7) in (2,3) gzip chunks at data/root/g/ints/c<i>/<j>, grid row 2 never written (fill 42)"),
     ("float64-big-endian-nan-fill", "floats_be", ("meta/root/floats_be.", "data/root/floats_be/"), _floats, {}, ["dtype:float64", "dtype:big-endian"], ["V3DRAFT-ZP2-003"], "zarr-python 2 draft '>f8' with no compressor and fill 'NaN': chunk c0 absent, c1 holds -0.0 and 1.5"),
     ("int16-F-blosc-dot", "forder", ("meta/root/forder.", "data/root/forder/"), lambda: np.arange(12, dtype="<i2").reshape(3, 4) * 3, {}, ["dtype:int16", "codec:blosc", "feature:order-F"], ["V3DRAFT-ZP2-002", "V3DRAFT-ZP2-003"], "zarr-python 2 draft '<i2' (3,4) in (2,3) chunks, chunk_memory_layout F, separator '.', blosc lz4 bit-shuffle"),
-    ("bool-in-implicit-group", "implicit/deep/flags", ("meta/root/implicit/", "data/root/implicit/"), lambda: np.array([True, False, True, True, False]), {}, ["dtype:bool"], ["V3DRAFT-ZP2-002", "V3DRAFT-ZP2-003"], "zarr-python 2 draft 'bool' array implicit/deep/flags whose ancestors have no metadata documents"),
+    ("bool-in-implicit-group", "implicit/deep/flags", ("meta/root/implicit/", "data/root/implicit/"), lambda: np.array([True, False, True, True, False]), {}, ["dtype:bool", "feature:implicit-groups"], ["V3DRAFT-ZP2-002", "V3DRAFT-ZP2-003"], "zarr-python 2 draft 'bool' array implicit/deep/flags whose ancestors have no metadata documents"),
     ("complex128-extension", "cplx", ("meta/root/cplx.", "data/root/cplx/"), lambda: np.array([1 + 2j, -3.5 - 0.25j], "<c16"), {}, ["dtype:complex128"], ["V3DRAFT-ZP2-003"], "zarr-python 2 draft complex128 written as its complex-dtypes extension data type with fill [0.0, 0.0]"),
     ("sharded", "sharded", ("meta/root/sharded.", "data/root/sharded/"), _sharded, {}, ["dtype:uint16", "feature:storage-transformers"], ["V3DRAFT-ZP2-004", "V3DRAFT-ZP2-002"], "zarr-python 2 draft sharding (.../spec/storage_transformers/sharding/1.0, chunks_per_shard [2,2]) '<u2' (6,5): shards c0/0, c1/0 and c1/1 only, fill 7 elsewhere"),
 ]
@@ -97,7 +97,9 @@ for _case, _node, _prefixes, _expected, _attrs, _needs, _reqs, _what in ARRAYS:
     )
 
 
-def _group_case(case_id, node, prefixes, attributes, members, requirements, description):
+def _group_case(
+    case_id, node, prefixes, attributes, members, requirements, description, *, needs=()
+):
     def build(w):
         copy_parts(w, *prefixes)
         w.node = node
@@ -107,7 +109,7 @@ def _group_case(case_id, node, prefixes, attributes, members, requirements, desc
         case_id,
         kind="read",
         build=build,
-        needs=[ZP2, "node:group"],
+        needs=[ZP2, "node:group", *needs],
         requirements=requirements,
         description=description,
     )
@@ -118,7 +120,7 @@ GROUPS = [
     # case_id, node, prefixes, attributes, members, requirements, description
     ("v3-draft/zp2/root-group", "", ("",), {"title": "zarr-python 2.x draft v3 fixture"}, { "cplx": "array", "floats_be": "array", "forder": "array", "g": "group", "implicit": "group", "sharded": "array", }, ["V3DRAFT-ZP2-001", "V3DRAFT-ZP2-002", "V3DRAFT-ZP2-004"], "the whole zarr-python 2.18.7 draft store: root group meta/root.group.json and its six children"),
     ("v3-draft/zp2/group-g", "g", ("meta/root/g", "data/root/g/"), {"spam": "ham", "eggs": 42}, {"ints": "array"}, ["V3DRAFT-ZP2-002", "V3DRAFT-ZP2-004"], "zarr-python 2 draft group g (meta/root/g.group.json = {'attributes': {...}}) with its array ints"),
-    ("v3-draft/zp2/implicit-group", "implicit", ("meta/root/implicit/", "data/root/implicit/"), {}, {"deep": "group"}, ["V3DRAFT-ZP2-002"], "zarr-python 2 draft implicit group 'implicit' (no metadata document) has the one member deep"),
+    ("v3-draft/zp2/implicit-group", "implicit", ("meta/root/implicit/", "data/root/implicit/"), {}, {"deep": "group"}, ["V3DRAFT-ZP2-002"], "zarr-python 2 draft implicit group 'implicit' (no metadata document) has the one member deep", {"needs": ["feature:implicit-groups"]}),
 ]
 # fmt: on
 
