@@ -243,7 +243,7 @@ def validate_model(document, format: str, schema: str) -> dict:
     must agree with; "zep6-original": the ZEP's own, defects included)."""
     from conformance.reference import zom
     from conformance.reference.errors import ZarrError
-    from conformance.reference.zom.corpus_judge import schema_name
+    from conformance.reference.zom.schema import schema_name
 
     version = {"v2": 2, "v3": 3}.get(format)
     if version is None:

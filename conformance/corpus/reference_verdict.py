@@ -47,7 +47,7 @@ def reference_verdict(case: Case) -> list[str]:
     if case.kind == "write":
         return reference_write(case)
     if case.kind == "zom":
-        from conformance.reference.zom import judge_zom_case
+        from .corpus_judge import judge_zom_case
 
         return judge_zom_case(case)
     raise ValueError(case.kind)

@@ -1,8 +1,9 @@
 """What adapter authors import: protocol constants, the array-file helpers and the dispatcher that
 turns a request dict into a response dict around an adapter object.
 
-A child process imports this module, so it uses only the standard library and numpy (see
-adapters/README.md). It must never import conformance.reference or conformance.corpus.
+A child process imports this module, so it uses only the standard library, numpy and
+conformance.resources (standard library only; see adapters/README.md). It must never import
+conformance.reference or conformance.corpus.
 """
 
 from __future__ import annotations
@@ -11,15 +12,29 @@ import json
 import os
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from ..resources import PACKAGE_DIR
+
+if TYPE_CHECKING:  # numpy is imported only where an array is handled (a child may not need it)
+    import numpy as np
+    from numpy.typing import DTypeLike, NDArray
 
 PROTOCOL = 1
 OPS = ("describe", "read", "write", "list", "validate", "zom", "bench", "shutdown")
 # Code of this package counts as adapter code (the dispatcher, these helpers), except the
 # reference implementation, which is the implementation under test of the reference adapter.
-PACKAGE_DIR = Path(__file__).resolve().parents[1]
 REFERENCE_DIR = PACKAGE_DIR / "reference"
+# The attribute from_implementation sets on an exception (its origin, whatever its traceback says).
+ORIGIN_MARK = "__zarr_conformance_origin__"
+
+Request = dict[str, Any]
+Response = dict[str, Any]
+# Where adapter code lives: one folder, several, or none known.
+CodeDirs = str | os.PathLike[str] | Iterable[str | os.PathLike[str]] | None
 
 
 class Unsupported(Exception):
@@ -35,7 +50,7 @@ class ProtocolError(Exception):
 # ---- array files ------------------------------------------------------------------------------
 
 
-def load_data(path: str | os.PathLike):
+def load_data(path: str | os.PathLike[str]) -> NDArray[Any]:
     """The array in an array file: `.npy` (no pickles) or the `.json` form of object arrays."""
     import numpy as np
 
@@ -56,7 +71,7 @@ def load_data(path: str | os.PathLike):
     return np.load(path, allow_pickle=False)
 
 
-def save_data(path: str | os.PathLike, array) -> str:
+def save_data(path: str | os.PathLike[str], array: Any) -> str:
     """Write `array` for the harness; returns the path written. Object arrays (variable-length
     strings or bytes) go to the same path with the suffix `.json` instead of `.npy`:
     {"shape", "kind", "values"}, values in C order; kind "string", "bytes" (bytes as latin-1 text)
@@ -79,7 +94,7 @@ def save_data(path: str | os.PathLike, array) -> str:
     return path
 
 
-def _npy_safe(array):
+def _npy_safe(array: NDArray[Any]) -> NDArray[Any]:
     """ml_dtypes types (bfloat16, float8_*, int4, ...) as opaque V<n> of the same bits: .npy cannot
     name them (float8_e5m2 would be saved as the unloadable '<f1'). Sub-byte integers are made
     canonical first: their value is the low bits of the byte (int4 0xF3 is 3)."""
@@ -93,15 +108,15 @@ def _npy_safe(array):
     return array.view(opaque)
 
 
-def _opaque_dtype(dtype):
+def _opaque_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
     import numpy as np
 
     if dtype.fields:
-        return np.dtype([(n, _opaque_dtype(dtype.fields[n][0])) for n in dtype.names])
+        return np.dtype([(n, _opaque_dtype(dtype.fields[n][0])) for n in dtype.names or ()])
     return np.dtype(f"V{dtype.itemsize}") if dtype.type.__module__ == "ml_dtypes" else dtype
 
 
-def _json_value(value, kind: str):
+def _json_value(value: Any, kind: str) -> Any:
     if isinstance(value, (bytes, bytearray)):
         text = bytes(value).decode("latin-1")
         return {"bytes": text} if kind == "mixed" else text
@@ -112,7 +127,7 @@ def _json_value(value, kind: str):
     raise TypeError(f"cannot put a {type(value).__name__} into an array file")
 
 
-def dtype_str(array) -> str:
+def dtype_str(array: NDArray[Any]) -> str:
     return "|O" if array.dtype.hasobject else array.dtype.str
 
 
@@ -120,8 +135,8 @@ def dtype_str(array) -> str:
 
 
 def error_response(
-    exc: BaseException, unsupported: bool = False, adapter_dir: str | os.PathLike | None = None
-) -> dict:
+    exc: BaseException, unsupported: bool = False, adapter_dir: CodeDirs = None
+) -> Response:
     """The failure response for `exc`: its class name and module, and its origin, which tells a
     refusal by the implementation from a bug in the adapter (see raised_in_adapter)."""
     reason = getattr(exc, "reason", None)
@@ -142,11 +157,11 @@ def from_implementation(exc: BaseException) -> BaseException:
     """Mark `exc`, which came out of a call into a compiled implementation (a C++ / Rust
     extension such as tensorstore's binding, which has no Python frame of its own), as raised by
     the implementation; the adapter re-raises it unchanged. Returns `exc`."""
-    exc.__zarr_conformance_origin__ = "implementation"
+    setattr(exc, ORIGIN_MARK, "implementation")
     return exc
 
 
-def adapter_code_dirs(adapter: Any, adapter_dir: str | os.PathLike | None) -> list[str]:
+def adapter_code_dirs(adapter: Any, adapter_dir: str | os.PathLike[str] | None) -> list[str]:
     """The folders holding the adapter's own code: its folder, and the folder of every class it
     inherits from outside the standard library and site-packages (the zarrs-python adapter extends
     the zarr-python one, the broken test adapters extend the reference's)."""
@@ -159,14 +174,14 @@ def adapter_code_dirs(adapter: Any, adapter_dir: str | os.PathLike | None) -> li
     return list(dict.fromkeys(dirs))
 
 
-def raised_in_adapter(exc: BaseException, adapter_dir) -> bool:
+def raised_in_adapter(exc: BaseException, adapter_dir: CodeDirs) -> bool:
     """Was `exc` raised by adapter code: is the innermost frame of its traceback a file of the
     adapter's folder or of this package (outside the reference implementation)? An exception
     that was never raised (no traceback) was made by the adapter side too; one the adapter
     marked with from_implementation was not. A relative file name is compiled code naming its
     source (Cython: "numcodecs/zstd.pyx"), never adapter code: resolved, it would land in the
     working directory, which is the adapter's folder."""
-    if getattr(exc, "__zarr_conformance_origin__", None) == "implementation":
+    if getattr(exc, ORIGIN_MARK, None) == "implementation":
         return False
     tb = exc.__traceback__
     if tb is None:
@@ -188,11 +203,13 @@ def raised_in_adapter(exc: BaseException, adapter_dir) -> bool:
     return path.is_relative_to(PACKAGE_DIR) and not path.is_relative_to(REFERENCE_DIR)
 
 
-def handle(adapter: Any, request: dict, adapter_dir: str | os.PathLike | None = None) -> dict:
+def handle(
+    adapter: Any, request: Request, adapter_dir: str | os.PathLike[str] | None = None
+) -> Response:
     """Call the adapter method for `request["op"]`; returns the complete response (with id,
     ok, elapsed; protocol for describe). Never raises for an adapter's exception. `adapter_dir`:
     the adapter's folder, whose code is adapter code (error origins)."""
-    adapter_dir = adapter_code_dirs(adapter, adapter_dir)
+    code_dirs = adapter_code_dirs(adapter, adapter_dir)
     rid = request.get("id")
     op = request.get("op")
     start = time.perf_counter()
@@ -207,7 +224,7 @@ def handle(adapter: Any, request: dict, adapter_dir: str | os.PathLike | None = 
     method = getattr(adapter, op, None) if op in OPS else None
     if method is None or not callable(method):
         response = error_response(
-            ProtocolError(f"unknown or unimplemented op {op!r}"), adapter_dir=adapter_dir
+            ProtocolError(f"unknown or unimplemented op {op!r}"), adapter_dir=code_dirs
         )
     else:
         try:
@@ -223,12 +240,12 @@ def handle(adapter: Any, request: dict, adapter_dir: str | os.PathLike | None = 
             if op == "describe":
                 response.setdefault("protocol", PROTOCOL)
         except Unsupported as exc:
-            response = error_response(exc, unsupported=True, adapter_dir=adapter_dir)
+            response = error_response(exc, unsupported=True, adapter_dir=code_dirs)
         except MemoryError as exc:
             # Out of memory (the child's cap): reported so the harness records `errored` and restarts.
-            response = error_response(exc, adapter_dir=adapter_dir)
+            response = error_response(exc, adapter_dir=code_dirs)
         except Exception as exc:
-            response = error_response(exc, adapter_dir=adapter_dir)
+            response = error_response(exc, adapter_dir=code_dirs)
     response["id"] = rid
     response["elapsed"] = time.perf_counter() - start
     return response
@@ -253,7 +270,7 @@ def json_value(value: Any) -> Any:
     return value
 
 
-def api_dtype(dtype) -> Any:
+def api_dtype(dtype: DTypeLike) -> Any:
     """A numpy dtype in the protocol's spelling: "|O" for variable-length types (numpy object and
     StringDType, which travel as object arrays), the field list for structured types, else str."""
     import numpy as np
@@ -266,7 +283,7 @@ def api_dtype(dtype) -> Any:
     return dtype.str
 
 
-def api_fill_value(fill: Any, dtype) -> dict:
+def api_fill_value(fill: Any, dtype: DTypeLike) -> dict[str, Any]:
     """{"bytes": little-endian hex of the fill in `dtype`}, or {"value": json} for variable-length
     types and a null fill: bit-exact, so -0.0 and NaN payloads count."""
     import numpy as np
@@ -281,8 +298,9 @@ def api_fill_value(fill: Any, dtype) -> dict:
 # ---- bench helpers: moving a store between a folder and an in-memory store (untimed) -------------
 
 
-def files_of(folder: str | os.PathLike) -> dict[str, bytes]:
+def files_of(folder: str | os.PathLike[str]) -> dict[str, bytes]:
     """Every file under `folder` as {key: bytes}, keys '/'-separated (to fill a memory store)."""
+    folder = os.fspath(folder)
     out = {}
     for root, _dirs, files in os.walk(folder):
         for name in files:
@@ -292,7 +310,7 @@ def files_of(folder: str | os.PathLike) -> dict[str, bytes]:
     return out
 
 
-def write_file(folder: str | os.PathLike, key: str, value: bytes) -> None:
+def write_file(folder: str | os.PathLike[str], key: str, value: bytes) -> None:
     """Store `value` as the file of `key` under `folder` (to check what a memory store holds)."""
     target = os.path.join(folder, *key.split("/"))
     os.makedirs(os.path.dirname(target), exist_ok=True)
@@ -300,7 +318,7 @@ def write_file(folder: str | os.PathLike, key: str, value: bytes) -> None:
         f.write(bytes(value))
 
 
-def sibling_adapter(name: str, here: str | os.PathLike):
+def sibling_adapter(name: str, here: str | os.PathLike[str]) -> ModuleType:
     """The module adapter.py of the adapter folder `name` beside the folder of file `here`,
     loaded once: for an adapter that extends another one (zarrs-python extends zarr-python,
     nczarr-debian extends nczarr-netcdf4)."""
@@ -311,13 +329,15 @@ def sibling_adapter(name: str, here: str | os.PathLike):
         return sys.modules[module_name]
     path = Path(here).resolve().parent.parent / name / "adapter.py"
     spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"no adapter module at {path}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
     spec.loader.exec_module(module)
     return module
 
 
-def fsspec_options(store: dict) -> dict:
+def fsspec_options(store: dict[str, Any]) -> dict[str, Any]:
     """A url store's `storage_options` (adapters/README.md: endpoint_url, key, secret, region,
     anon) as fsspec's s3fs and http filesystems take them (an http store's options are empty)."""
     given = dict(store.get("storage_options") or {})

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from ..resources import REPO_ROOT
+from ..resources import PACKAGE_DIR, REPO_ROOT
 from . import envs
 from .config import AdapterConfig, find_adapter
 from .isolation import disk_temp_dir
@@ -59,7 +59,14 @@ class Description:
     settings: dict = field(default_factory=dict)
 
 
-CHILD_MODULES = ("__init__.py", "harness/__init__.py", "harness/adapter_api.py", "harness/serve.py")
+# What a child imports of this package (adapter_api finds the package through resources).
+CHILD_MODULES = (
+    "__init__.py",
+    "resources.py",
+    "harness/__init__.py",
+    "harness/adapter_api.py",
+    "harness/serve.py",
+)
 
 
 def child_import_root(own_venv: bool) -> Path:
@@ -70,11 +77,10 @@ def child_import_root(own_venv: bool) -> Path:
     if not own_venv or (REPO_ROOT / "pyproject.toml").is_file():
         return REPO_ROOT
     shim = envs.cache_root() / "child-path"
-    package = Path(__file__).resolve().parents[1]
     for rel in CHILD_MODULES:
         target = shim / "conformance" / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        source = (package / rel).read_bytes()
+        source = (PACKAGE_DIR / rel).read_bytes()
         if not target.is_file() or target.read_bytes() != source:
             target.write_bytes(source)
     return shim

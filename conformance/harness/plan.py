@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .config import KnownFailure
+from .properties import PROPERTY_FORMATS
 from .session import SuiteSession, case_needs, missing, zom_lacks
 
 PROBED_TESTS = frozenset({"read", "reject", "write", "zom"})
@@ -84,8 +85,6 @@ def plan_cross(session: SuiteSession, writer: str, reader: str, case) -> Plan:
 
 
 def plan_property(session: SuiteSession, case_id: str, writer: str, reader: str) -> Plan:
-    from conformance.suite import PROPERTY_FORMATS
-
     wconf, rconf = session.config(writer), session.config(reader)
     fmt = f"format:{PROPERTY_FORMATS[case_id]}"
     lacking = [f"{writer} lacks {c}" for c in missing({"op:write", "store:directory", fmt}, wconf)]

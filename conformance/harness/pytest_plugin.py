@@ -29,6 +29,7 @@ import pytest
 
 from .outcomes import classify, settle
 from .plan import Plan, plan_cross, plan_found, plan_property, plan_single
+from .properties import PROPERTIES, example_settings, is_found, property_id
 from .records import (
     OPT_IN_TESTS,
     TESTS,
@@ -257,9 +258,9 @@ def _use_imported_suite(config) -> None:
     """`pytest <checkout>/conformance/suite` while another copy of the package is the one imported
     (a wheel in site-packages, a tox environment): collect the imported package's suite instead, so
     pytest does not stop at "import file mismatch" (the plugin and the tests must be one copy)."""
-    import conformance.suite
+    from conformance.resources import PACKAGE_DIR
 
-    mine = Path(conformance.suite.__file__).resolve().parent
+    mine = PACKAGE_DIR / "suite"  # found without importing it: the harness does not import tests
     args = list(config.args)
     changed = False
     for i, arg in enumerate(args):
@@ -391,8 +392,6 @@ def property_pairs(session: SuiteSession) -> list[tuple[str, str]]:
 
 
 def _property_params(session: SuiteSession, function: str):
-    from conformance.suite import property_id
-
     case_id = property_id(function)
     return [
         pytest.param(
@@ -408,8 +407,6 @@ def _property_params(session: SuiteSession, function: str):
 def found_cases(session: SuiteSession) -> list:
     """The saved property failures (write cases of `<format>/found/`) the property tests replay."""
     from fnmatch import fnmatchcase
-
-    from .session import is_found
 
     globs = session.options.cases
     return [
@@ -571,8 +568,6 @@ def _record(item, test: str, report, call) -> dict:
 
 
 def _property_case(item) -> str:
-    from conformance.suite import property_id
-
     return property_id(item.originalname)
 
 
@@ -766,8 +761,6 @@ def property_settings(options: Options) -> dict:
     """How the property tests draw their examples in this run."""
     from hypothesis import __version__ as hypothesis_version
 
-    from conformance.suite.test_properties import example_settings
-
     return {**example_settings(options), "hypothesis": hypothesis_version}
 
 
@@ -797,8 +790,6 @@ def _orphan_record(report, options: Options) -> dict | None:
 
 def stale_known_failures(session: SuiteSession) -> list[str]:
     """Known-failure entries that match no case of the corpus (nor any property): stale data."""
-    from conformance.suite import PROPERTIES
-
     try:
         ids = [c.id for c in session.all_cases()]
     except (pytest.UsageError, OSError, ValueError):  # no corpus, or one being regenerated

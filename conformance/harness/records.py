@@ -11,7 +11,7 @@ import uuid
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 SCHEMA_VERSION = 1
 # Test kinds that can be selected (--kinds); records also say `roundtrip`: a cross test whose
@@ -23,6 +23,9 @@ PAIR_TESTS = ("cross", "roundtrip", "property")
 # Worst first (summary columns, the worst of several failures).
 OUTCOMES = ("wrong-data", "errored", "failed", "known-failure", "unsupported", "passed")
 MESSAGE_LIMIT = 4000
+
+# One results record (schemas/result-record.json).
+Record = dict[str, Any]
 
 
 def new_run_id() -> str:
@@ -39,15 +42,15 @@ def make_record(
     message: str = "",
     writer: str | None = None,
     reader: str | None = None,
-    requirements=(),
+    requirements: Iterable[str] = (),
     elapsed: float = 0.0,
     adapter_elapsed: float | None = None,
-    versions: dict | None = None,
+    versions: dict[str, Any] | None = None,
     tier: str | None = None,
     format: str | None = None,
-    store: dict | None = None,
-    **optional,
-) -> dict:
+    store: dict[str, Any] | None = None,
+    **optional: Any,
+) -> Record:
     if outcome not in OUTCOMES:
         raise ValueError(f"unknown outcome {outcome!r}")
     record = {
@@ -80,14 +83,16 @@ def truncate(message: str, limit: int = MESSAGE_LIMIT) -> str:
 class ResultsWriter:
     """Appends records to a JSONL file as they arrive (the file can be followed during a run)."""
 
-    def __init__(self, path: str | os.PathLike):
+    def __init__(self, path: str | os.PathLike[str]):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # open for the writer's lifetime (records arrive one by one); close() closes it
         self._file: IO[str] | None = open(self.path, "w", encoding="utf-8")  # noqa: SIM115
         self.count = 0
 
-    def write(self, record: dict) -> None:
+    def write(self, record: Record) -> None:
+        if self._file is None:
+            raise ValueError(f"{self.path}: the results writer is closed")
         self._file.write(json.dumps(record, sort_keys=True, ensure_ascii=False) + "\n")
         self._file.flush()
         self.count += 1
@@ -98,14 +103,14 @@ class ResultsWriter:
             self._file = None
 
 
-def read_records(path: str | os.PathLike) -> list[dict]:
+def read_records(path: str | os.PathLike[str]) -> list[Record]:
     with open(path, encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def tally(records: Iterable[dict]) -> dict[str, Counter]:
+def tally(records: Iterable[Record]) -> dict[str, Counter[str]]:
     """Outcome counts per adapter. A cross/property record counts for its writer and its reader."""
-    table: dict[str, Counter] = defaultdict(Counter)
+    table: dict[str, Counter[str]] = defaultdict(Counter)
     for r in records:
         names = {r["impl"]}
         if r["test"] in PAIR_TESTS:
@@ -115,11 +120,11 @@ def tally(records: Iterable[dict]) -> dict[str, Counter]:
     return dict(table)
 
 
-def store_rows(records: Iterable[dict]) -> dict[str, Counter]:
+def store_rows(records: Iterable[Record]) -> dict[str, Counter[str]]:
     """Outcome counts per (adapter, remote store kind): `zarr-python @http` rows beside the
     adapter's own, so that a case read again over HTTP or S3 is told apart from the same case on
     its own store (the case id is the same; the record's store kind differs)."""
-    table: dict[str, Counter] = defaultdict(Counter)
+    table: dict[str, Counter[str]] = defaultdict(Counter)
     for r in records:
         kind = (r.get("store") or {}).get("kind")
         if kind in ("http", "s3"):
@@ -127,7 +132,7 @@ def store_rows(records: Iterable[dict]) -> dict[str, Counter]:
     return dict(table)
 
 
-def summary_table(records: list[dict], wall_time: float | None = None) -> str:
+def summary_table(records: list[Record], wall_time: float | None = None) -> str:
     """Per adapter (every record), then per adapter and remote store kind (those records again)."""
     table = {**tally(records), **store_rows(records)}
     name_width = max([len("all records"), *(len(n) for n in table)])
@@ -156,7 +161,7 @@ UNGATED_TIERS = frozenset({"hostile"})
 STALE_ENTRY = "known failure now passes"
 
 
-def unexpected(records: Iterable[dict]) -> list[dict]:
+def unexpected(records: Iterable[Record]) -> list[Record]:
     """Records that make a run fail: anything errored, wrong data no known-failure entry covers
     (a covered one stays `wrong-data`, with `known_failure`), a failed required case, and a
     known-failure entry whose case now passes (stale data, whatever the tier). Never a record
@@ -164,12 +169,12 @@ def unexpected(records: Iterable[dict]) -> list[dict]:
     return [r for r in records if gates(r)]
 
 
-def gates(r: dict) -> bool:
+def gates(r: Record) -> bool:
     """Whether this one record fails a run (the rule of `unexpected`)."""
     return r.get("tier") not in UNGATED_TIERS and _gates(r)
 
 
-def _gates(r: dict) -> bool:
+def _gates(r: Record) -> bool:
     return (
         r["outcome"] == "errored"
         or (r["outcome"] == "wrong-data" and not r.get("known_failure"))

@@ -16,6 +16,7 @@ import pytest
 
 from .client import AdapterClient, AdapterPool, Response
 from .config import AdapterConfig, AdapterConfigError, find_adapter
+from .properties import extra_found_cases, is_found
 from .records import TESTS
 from .transport import DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT
 
@@ -40,7 +41,7 @@ class Options:
     impl_env: str = "pinned"  # "current": adapters run in the caller's environment (conformance.harness.variants)
     explore: bool = False  # property tests draw fresh examples and save new failures (conformance.suite.failures)
     examples: int | None = (
-        None  # examples per property and pair (None: conformance.suite.test_properties.EXAMPLES)
+        None  # examples per property and pair (None: conformance.harness.properties.EXAMPLES)
     )
     # Remote store kinds the matrix adds for adapters declaring them (conformance.harness.remote).
     store_kinds: tuple[str, ...] = ("http", "s3")
@@ -114,8 +115,6 @@ class SuiteSession:
                 raise pytest.UsageError(
                     f"no corpus at {root}: generate it (zarr-conformance corpus generate) or pass --fixtures"
                 )
-            from conformance.suite.failures import extra_found_cases
-
             self._cases = load_cases(root) + extra_found_cases(
                 root, explicit=self.options.fixtures is not None
             )
@@ -145,11 +144,6 @@ class SuiteSession:
             self._pool.close()
             shutil.rmtree(self._pool.scratch, ignore_errors=True)
             self._pool = None
-
-
-def is_found(case) -> bool:
-    """A saved property failure (conformance.suite.failures): replayed by the property tests."""
-    return bool(case.provenance and case.provenance.get("property"))
 
 
 def scratch_dir() -> Path:

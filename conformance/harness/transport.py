@@ -25,7 +25,9 @@ import selectors
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import IO, Any
 
 from .isolation import (
     TOKEN_VARIABLE,
@@ -49,6 +51,8 @@ MAX_FAILED_STARTS = 3
 # After this many crashes (or hangs, or garbage) of an adapter that has answered before, every
 # request runs in a process of its own.
 PER_REQUEST_AFTER = 3
+
+Message = dict[str, Any]  # a request or a response (adapters/README.md)
 
 
 class AdapterErrored(Exception):
@@ -76,7 +80,7 @@ def nesting_depth(line: bytes, stop_at: int = MAX_NESTING) -> int:
     return deepest
 
 
-def parse_response_line(line: bytes):
+def parse_response_line(line: bytes) -> Any:
     """json.loads of one response line, refusing (ValueError, with why) what cannot be parsed
     safely: a line nested deeper than MAX_NESTING."""
     if nesting_depth(line) > MAX_NESTING:
@@ -93,9 +97,9 @@ class InProcessTransport:
 
     def __init__(self, folder: Path):
         self.folder = Path(folder)
-        self._adapter = None
+        self._adapter: Any = None
 
-    def request(self, message: dict, timeout: float | None = None) -> dict:
+    def request(self, message: Message, timeout: float | None = None) -> Message:
         from .adapter_api import handle
         from .serve import load_adapter
 
@@ -124,7 +128,7 @@ class InProcessTransport:
         return None
 
 
-def _child_setup(limit: int | None):
+def _child_setup(limit: int | None) -> Callable[[], None]:
     """preexec_fn: cap the child's data segment, and have the kernel kill it if the harness dies.
 
     RLIMIT_DATA rather than RLIMIT_AS: Rust and tensorstore reserve huge PROT_NONE address ranges
@@ -157,11 +161,11 @@ class SubprocessTransport:
         argv: list[str],
         *,
         cwd: Path | None = None,
-        env: dict | None = None,
+        env: dict[str, str] | None = None,
         memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
         log_path: Path | None = None,
-        before_start=None,
-    ):
+        before_start: Callable[[], None] | None = None,
+    ) -> None:
         self.argv = list(argv)
         self.cwd = cwd
         self.env = env
@@ -175,7 +179,7 @@ class SubprocessTransport:
         self._ever_answered = False
         self._failed_starts = 0
         self._given_up: str | None = None
-        self._proc: subprocess.Popen | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
         self._buffer = bytearray()
         self._tree: ProcessTree | None = None
         self._watchdog: Watchdog | None = None
@@ -229,7 +233,8 @@ class SubprocessTransport:
             self._tree.kill()
         for stream in (proc.stdin, proc.stdout):
             try:
-                stream.close()
+                if stream is not None:
+                    stream.close()
             except OSError:
                 pass
         try:
@@ -249,7 +254,7 @@ class SubprocessTransport:
         self.kill()
 
     # ---- one request ----------------------------------------------------------------------
-    def request(self, message: dict, timeout: float | None = DEFAULT_TIMEOUT) -> dict:
+    def request(self, message: Message, timeout: float | None = DEFAULT_TIMEOUT) -> Message:
         if self._given_up:
             raise AdapterErrored(self._given_up)
         if self._proc is None or self._proc.poll() is not None:
@@ -299,15 +304,23 @@ class SubprocessTransport:
             )
         return exc
 
-    def _send(self, message: dict) -> None:
+    def _pipes(self) -> tuple[IO[bytes], IO[bytes]]:
+        """The running child's stdin and stdout (pipes, once _start() has run)."""
+        proc = self._proc
+        if proc is None or proc.stdin is None or proc.stdout is None:
+            raise AdapterErrored("the adapter process is not running")
+        return proc.stdin, proc.stdout
+
+    def _send(self, message: Message) -> None:
+        stdin, _ = self._pipes()
         try:
-            self._proc.stdin.write(json.dumps(message).encode("utf-8") + b"\n")
-            self._proc.stdin.flush()
+            stdin.write(json.dumps(message).encode("utf-8") + b"\n")
+            stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             raise AdapterErrored(self._death_message("died before taking the request")) from None
 
     def _read_line(self, timeout: float | None) -> bytes:
-        fd = self._proc.stdout.fileno()
+        fd = self._pipes()[1].fileno()
         deadline = None if timeout is None else time.monotonic() + timeout
         with selectors.DefaultSelector() as sel:
             sel.register(fd, selectors.EVENT_READ)
@@ -339,12 +352,12 @@ class SubprocessTransport:
         if exceeded is not None:
             used, count = exceeded
             return (
-                f"out of memory: memory cap {size_text(self.memory_limit)} exceeded: the adapter's "
+                f"out of memory: memory cap {size_text(self.memory_limit or 0)} exceeded: the adapter's "
                 f"{count} process(es) used {size_text(used)} (PSS); all killed{self._stderr_tail()}"
             )
         code = None
         try:
-            code = self._proc.wait(timeout=2)
+            code = self._proc.wait(timeout=2) if self._proc is not None else None
         except subprocess.TimeoutExpired:
             pass
         if code is None:

@@ -9,9 +9,9 @@ expected data): the first blames a writer, the second a reader.
 Explore runs (`--hypothesis-explore`) save each NEW failure into the corpus instead (save_found),
 as `<format>/found/<digest>-write` and `<format>/found/<digest>-read`, with a `provenance` saying
 which property, pair and versions found it (so `corpus generate` keeps them, like gold stores).
-Where: found_root(): `$ZARR_CONFORMANCE_FOUND`, else the corpus being run when it is writable
-(the checkout's fixtures/: commit the new folders), else the cache corpus `<cache>/corpus`
-(an installed package), which runs over the default corpus include (extra_found_cases). The
+Where: found_root() (conformance.harness.properties): `$ZARR_CONFORMANCE_FOUND`, else the corpus
+being run when it is writable (the checkout's fixtures/: commit the new folders), else the cache
+corpus `<cache>/corpus` (an installed package), which runs over the default corpus include. The
 property tests replay every found write case through every pair (test_property_found), and a read
 case is an ordinary read case for any other consumer of the corpus. The read case's store is the
 writer's when the reference reads it back as the input (the reader was wrong), else the
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import tempfile
 import time
@@ -29,6 +28,7 @@ from pathlib import Path
 
 from conformance.corpus.capabilities import VOCABULARY
 from conformance.harness.envs import cache_root
+from conformance.harness.properties import found_root
 
 REQUIREMENTS = {
     "v3": ("V3-PIPE-002", "V3-GRID-004", "V3-FILL-009"),
@@ -42,41 +42,6 @@ SCRIPT = "conformance/suite/failures.py"
 
 def failures_root() -> Path:
     return cache_root() / "failures"
-
-
-def found_root(corpus_root=None) -> Path:
-    """The corpus root explore mode saves new failures into (see the module's docstring)."""
-    from conformance.resources import is_bundled
-
-    env = os.environ.get("ZARR_CONFORMANCE_FOUND")
-    if env:
-        return Path(env)
-    if corpus_root is None:
-        from conformance.corpus import default_root
-
-        corpus_root = default_root()
-    root = Path(corpus_root)
-    if root.is_dir() and not is_bundled(root) and os.access(root, os.W_OK):
-        return root
-    return cache_root() / "corpus"
-
-
-def extra_found_cases(corpus_root, explicit: bool = False) -> list:
-    """Saved failures kept outside the corpus being run (the cache corpus, or
-    $ZARR_CONFORMANCE_FOUND): part of every run over the default corpus (`explicit`: the run names
-    its corpus, then only $ZARR_CONFORMANCE_FOUND adds to it)."""
-    if explicit and not os.environ.get("ZARR_CONFORMANCE_FOUND"):
-        return []
-    extra = found_root(corpus_root)
-    root = Path(corpus_root)
-    if not extra.is_dir() or extra.resolve() == root.resolve():
-        return []
-    from conformance.corpus import load_cases
-    from conformance.harness.session import is_found
-
-    return [
-        c for c in load_cases(extra) if is_found(c) and not (root / c.id / "case.json").is_file()
-    ]
 
 
 def example_needs(example) -> set[str]:

@@ -4,16 +4,17 @@ writes, the reader reads, and the reader must see the input bit for bit (a diffe
 `wrong-data`). Pairs: every ordered pair of the selected adapters, and each adapter with itself
 (recorded with `"pair": "self"`) and with the reference.
 
-Deterministic by default: a fixed seed (PROPERTY_SEED) and a fixed number of examples (EXAMPLES,
-`--property-examples N`), so one build of an implementation gets the same verdict wherever and
-whenever it runs (given the same hypothesis version, which the run's meta file records). A failure
-is saved under .cache/failures/ (see failures.py) to be looked at.
+Deterministic by default: a fixed seed and a fixed number of examples (PROPERTY_SEED and EXAMPLES
+in conformance.harness.properties; `--property-examples N`), so one build of an implementation
+gets the same verdict wherever and whenever it runs (given the same hypothesis version, which the
+run's meta file records). A failure is saved under .cache/failures/ (see failures.py) to be looked
+at.
 
 Explore mode (`--hypothesis-explore`, `zarr-conformance run --explore`) draws fresh examples
 instead, and saves every NEW shrunk failure as corpus cases `<format>/found/<digest>-write` and
-`-read` (failures.found_root(): the checkout's fixtures/, or the cache corpus of an installed
-package). `test_property_found` replays every such saved write case through every pair, in every
-run, deterministic or not: a failure found once stays in the gate."""
+`-read` (conformance.harness.properties.found_root(): the checkout's fixtures/, or the cache
+corpus of an installed package). `test_property_found` replays every such saved write case through
+every pair, in every run, deterministic or not: a failure found once stays in the gate."""
 
 from __future__ import annotations
 
@@ -27,34 +28,13 @@ from conformance.corpus.jsonstrict import differences
 from conformance.corpus.judge import compare_arrays
 from conformance.harness.adapter_api import save_data
 from conformance.harness.outcomes import fail
-from conformance.suite import property_id
+from conformance.harness.properties import example_settings, property_id
 from conformance.suite.failures import REQUIREMENTS, save_example, save_found
 from conformance.suite.steps import read_node, store_spec
 from conformance.suite.strategies import STRATEGIES, Example
 
-# Examples per property and pair, and the seed they are drawn with (deterministic mode).
-EXAMPLES = 100
-PROPERTY_SEED = 20250601
-
 SIDE_NEEDS = {"writer": {"op:write", "store:directory"}, "reader": {"op:read", "store:directory"}}
 HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
-
-
-def example_settings(options) -> dict:
-    """How property examples are drawn in this run: `mode` deterministic (fixed seed and number),
-    explore (fresh random examples) or `profile NAME` (a hypothesis profile other than default/ci
-    chosen with --hypothesis-profile decides for itself)."""
-    profile = settings.get_current_profile_name()
-    examples = getattr(options, "examples", None)
-    if getattr(options, "explore", False):
-        return {"mode": "explore", "seed": None, "examples": examples or EXAMPLES}
-    if profile not in ("default", "ci"):
-        return {
-            "mode": f"profile {profile}",
-            "seed": None,
-            "examples": examples or settings.default.max_examples,
-        }
-    return {"mode": "deterministic", "seed": PROPERTY_SEED, "examples": examples or EXAMPLES}
 
 
 def write_example(client, example, store) -> object:

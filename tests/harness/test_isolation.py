@@ -139,6 +139,7 @@ def test_installed_package_does_not_leak_site_packages_into_venvs(monkeypatch, t
         "conformance/harness/__init__.py",
         "conformance/harness/adapter_api.py",
         "conformance/harness/serve.py",
+        "conformance/resources.py",
     ]
     assert client.child_import_root(own_venv=False) == tmp_path / "site-packages"
 
@@ -176,6 +177,11 @@ def test_the_child_side_imports_only_the_standard_library(pool):
     loaded = set(response.body["settings"]["all"])
     conformance = sorted(m for m in loaded if m.startswith("conformance"))
     # (serve itself runs as __main__)
-    assert conformance == ["conformance", "conformance.harness", "conformance.harness.adapter_api"]
+    assert conformance == [
+        "conformance",
+        "conformance.harness",
+        "conformance.harness.adapter_api",
+        "conformance.resources",
+    ]
     for heavy in ("numpy", "jsonschema", "pytest", "hypothesis", "zarr"):
         assert heavy not in loaded, heavy  # numpy only once the adapter itself needs it

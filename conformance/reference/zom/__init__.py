@@ -38,7 +38,7 @@ from .models_v2 import GroupModel as V2GroupModel
 from .models_v3 import ArrayModel as V3ArrayModel
 from .models_v3 import GroupModel as V3GroupModel
 from .rules import RULE_SETS, AttributeRule, apply_rules, xarray_rules
-from .schema import SCHEMA_NAMES, is_valid, load_schema, schema_errors
+from .schema import SCHEMA_NAMES, is_valid, load_schema, schema_errors, schema_name
 from .upgrade import upgrade_model, upgrade_store, upgrade_v2_array
 
 __all__ = [
@@ -69,6 +69,7 @@ __all__ = [
     "node_from_metadata",
     "parse_model_file",
     "schema_errors",
+    "schema_name",
     "to_json",
     "to_store",
     "unflatten",
@@ -78,4 +79,3 @@ __all__ = [
     "validate_model_file",
     "xarray_rules",
 ]
-from .corpus_judge import judge_zom_case  # noqa: F401  (kind "zom" corpus cases; conformance.corpus.reference_verdict)

@@ -19,6 +19,13 @@ from .convert import check_depth
 SCHEMA_NAMES = ("v2", "v3", "zep6-original-v2", "zep6-original-v3", "model-file")
 
 
+def schema_name(schema: str, version: int) -> str:
+    """The schema a choice names for a ZOM version: "fixed" (ours) or "zep6-original" (the ZEP's)."""
+    if schema not in ("fixed", "zep6-original"):
+        raise ValueError(f"unknown schema choice {schema!r}")
+    return f"v{version}" if schema == "fixed" else f"zep6-original-v{version}"
+
+
 @cache
 def load_schema(name: str) -> dict[str, Any]:
     """One of SCHEMA_NAMES, parsed."""

@@ -1,4 +1,5 @@
-"""The reference's verdict on a corpus case of kind `zom` (fixtures/README.md §zom).
+"""The reference's verdict on a corpus case of kind `zom` (fixtures/README.md §zom): the corpus
+asks the reference here (reference_verdict); the reference itself knows nothing of corpus cases.
 
 Two shapes:
 
@@ -17,18 +18,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import jsonio
-from ..errors import ZarrError
-from ..stores import MemoryStore, open_store
-from .convert import GROUP_MODELS, Model, from_json, to_json
-from .hierarchy import from_store, to_store
-from .jsonvalue import canonical, json_equal
-from .schema import schema_errors
+from conformance.reference import jsonio
+from conformance.reference.errors import ZarrError
+from conformance.reference.stores import MemoryStore, open_store
+from conformance.reference.zom.convert import GROUP_MODELS, Model, from_json, to_json
+from conformance.reference.zom.hierarchy import from_store, to_store
+from conformance.reference.zom.jsonvalue import canonical, json_equal
+from conformance.reference.zom.schema import schema_errors, schema_name
+
+from .case import Case
 
 FORMAT_VERSION = {"v2": 2, "v3": 3}
 
 
-def judge_zom_case(case: Any) -> list[str]:  # a conformance.corpus Case
+def judge_zom_case(case: Case) -> list[str]:
     """Failure messages of the reference on a zom case ([] when it passes)."""
     expect = case.expect
     try:
@@ -40,13 +43,7 @@ def judge_zom_case(case: Any) -> list[str]:  # a conformance.corpus Case
     return _judge_document(case, document)
 
 
-def schema_name(schema: str, version: int) -> str:
-    if schema not in ("fixed", "zep6-original"):
-        raise ValueError(f"unknown schema choice {schema!r}")
-    return f"v{version}" if schema == "fixed" else f"zep6-original-v{version}"
-
-
-def _judge_document(case: Any, document: Any) -> list[str]:
+def _judge_document(case: Case, document: Any) -> list[str]:
     expect = case.expect
     version, schema = expect["schema_version"], expect.get("schema", "fixed")
     problems = []
@@ -109,7 +106,7 @@ def _materialise_without_null(document: dict[str, Any]) -> list[str]:
     return []
 
 
-def _judge_hierarchy(case: Any, document: Any) -> list[str]:
+def _judge_hierarchy(case: Case, document: Any) -> list[str]:
     expect = case.expect
     store = open_store(case.store_path)
     try:
