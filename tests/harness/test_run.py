@@ -196,7 +196,7 @@ def run(mini_corpus, tmp_path_factory):
     return proc, records
 
 
-def outcome(records, test, impl, case, writer=None):
+def outcome(records, test, impl, case, writer=None, store="directory"):
     found = [
         r
         for r in records
@@ -204,6 +204,7 @@ def outcome(records, test, impl, case, writer=None):
         and r["impl"] == impl
         and r["case"] == case
         and (writer is None or r["writer"] == writer)
+        and r["store"]["kind"] == store
     ]
     assert len(found) == 1, (test, impl, case, found)
     return found[0]
@@ -364,7 +365,8 @@ def test_xdist_run_of_the_reference(mini_corpus, tmp_path):
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     records = [json.loads(line) for line in results.read_text().splitlines()]
-    assert len(records) == 10 and {r["outcome"] for r in records} == {"passed"}
+    local = [r for r in records if r["store"]["kind"] == "directory"]
+    assert len(local) == 10 and {r["outcome"] for r in records} == {"passed"}
     assert {r.get("worker") for r in records} <= {"gw0", "gw1"}
 
 
