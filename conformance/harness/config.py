@@ -35,11 +35,21 @@ class KnownFailure:
     peer: str | None = None
     strict: bool = True
     crashes: bool = False  # the bug shows as `errored` (crash, hang), not as a wrong answer
+    # store kinds the bug shows on (directory, zip, http, s3); None: all of them. One bug may show
+    # as a crash on a file and as wrong data over HTTP, where another bug of the same reader joins
+    stores: tuple[str, ...] | None = None
 
     def matches(
-        self, test: str, case_id: str, role: str | None = None, peer: str | None = None
+        self,
+        test: str,
+        case_id: str,
+        role: str | None = None,
+        peer: str | None = None,
+        store: str | None = None,
     ) -> bool:
         if self.test is not None and self.test != test:
+            return False
+        if self.stores is not None and store is not None and store not in self.stores:
             return False
         if self.role is not None and role is not None and self.role != role:
             return False
@@ -115,10 +125,15 @@ class AdapterConfig:
         return bool(self.requirements) or self.python is not None
 
     def known_failure(
-        self, test: str, case_id: str, role: str | None = None, peer: str | None = None
+        self,
+        test: str,
+        case_id: str,
+        role: str | None = None,
+        peer: str | None = None,
+        store: str | None = None,
     ) -> KnownFailure | None:
         for entry in self.known_failures:
-            if entry.matches(test, case_id, role, peer):
+            if entry.matches(test, case_id, role, peer, store):
                 return entry
         if test in ("cross", "roundtrip") and role == "writer":
             # The writer step of a cross test sends the write case's own request, so a known
@@ -202,7 +217,13 @@ def load_known_failures(folder: Path) -> tuple[KnownFailure, ...]:
     if found:
         raise AdapterConfigError(f"{path}:\n  " + "\n  ".join(found))
     return tuple(
-        KnownFailure(**{**entry, "cases": tuple(entry["cases"])})
+        KnownFailure(
+            **{
+                **entry,
+                "cases": tuple(entry["cases"]),
+                **({"stores": tuple(entry["stores"])} if "stores" in entry else {}),
+            }
+        )
         for entry in doc.get("known_failures", ())
     )
 

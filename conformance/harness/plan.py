@@ -53,7 +53,7 @@ def plan_single(
     lacking = missing(case_needs(test, case, store_kind=store_kind), config)
     if test == "zom":
         lacking += zom_lacks(case, config.capabilities)
-    known = config.known_failure(test, case.id)
+    known = config.known_failure(test, case.id, store=store_kind or case.store_kind)
     if known is not None and store_kind and known.strict:
         # Entries are evidenced on local stores; over HTTP or S3 the same bug may not show (a
         # server's 416 refuses a range a file read let through): a pass there is not stale.
