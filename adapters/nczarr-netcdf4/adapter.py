@@ -14,7 +14,8 @@ have no such trick (the written store is the dataset): an array at the root cann
 (`feature:write-root-array` is not declared; the request is answered Unsupported, declared in
 adapter.toml).
 
-netCDF has names, not paths: a node path is followed one name at a time (Group.__getitem__ on
+netCDF has names, not paths: a node path, normalised as the v2 spec says for logical paths (a
+backslash separates, empty segments drop out), is followed one name at a time (Group.__getitem__ on
 each name, which raises IndexError("<name> not found in <group>") by design), and a write creates
 the groups of its path one name at a time (createGroup). A write path that a path API would have
 to normalise (a backslash, an empty, '.' or '..' segment) has no such translation and is answered
@@ -51,6 +52,13 @@ import numpy as np
 from conformance.harness.adapter_api import Unsupported, dtype_str, load_data, save_data
 
 WRAPPED = "s"  # the store's name inside the wrapper folder
+
+
+def node_names(path: str) -> list[str]:
+    """The names along a Zarr v2 logical path, normalised as the spec says: a backslash is a
+    separator, and leading, trailing and repeated '/' make no names. '.' and '..' stay names:
+    netCDF has no member so named, so such a path is refused (the spec asks for an error)."""
+    return [name for name in path.replace("\\", "/").split("/") if name]
 
 
 def _json(value):
@@ -162,8 +170,9 @@ class Adapter:
         it: there NCZarr sees the store's root as a member, an array or a group. Where it sees no
         member `s` (a root folder with neither .zarray nor .zgroup) the root is the dataset NCZarr
         opens at the store itself, as for every other path."""
-        store, fmt, path = request["store"], request["format"], request.get("node", "")
-        if not path:
+        store, fmt = request["store"], request["format"]
+        names = node_names(request.get("node", ""))
+        if not names:
             wrapper = tempfile.mkdtemp(dir=self._tmp)
             try:
                 os.symlink(os.path.abspath(store["location"]), os.path.join(wrapper, WRAPPED))
@@ -178,7 +187,6 @@ class Adapter:
         ds = self._open(store, fmt)
         try:
             node = ds
-            names = path.split("/") if path else []
             for name in names:
                 if isinstance(node, netCDF4.Variable):
                     # A variable has no members: what netCDF4's path lookup says of the whole path.
