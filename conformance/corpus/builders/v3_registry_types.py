@@ -469,8 +469,12 @@ for _slug, _fill_json, _quote in (
         "AQID",
         "a string produced by applying base64 encoding to a byte string.",
     ),
-    # The README's other form, a list of integers ([1, 2, 3]), is not here: the reference reads
-    # only base64 bytes fills (reported as a gap of the reference).
+    (
+        "fill-integer-list",
+        [1, 2, 3],
+        "an array of integers from the closed interval `[0, 255]`, where each value encodes a byte "
+        "from a byte string.",
+    ),
 ):
     registry_case(
         f"bytes-{_slug}",

@@ -11,7 +11,7 @@ Choices the spec leaves open, made here:
 * `r<N>` fills are lists of N/8 integers (the spec's "length N" is read as bytes, V3-FILL-008);
 * numpy.datetime64/timedelta64 fills are an int64 or "NaT"; NaT is written as -2^63, the form
   zarr-python writes and every reader of the extension accepts;
-* `bytes` fills are standard base64 strings, `string` fills are JSON strings;
+* `bytes` fills are standard base64 strings or lists of byte values, `string` fills are JSON strings;
 * zarr-extensions types: bfloat16/float8/float6/float4 as IEEE floats, "NaN" being the pattern
   each README names and numbers correctly rounded from their decimal value (small_types.py);
   complex variants as [re, im]; fixed_length_utf32 as a string of at most length_bytes/4 code
@@ -134,9 +134,20 @@ def parse_fill_value(value: Any, data_type: Any, endian: str | None = None) -> n
             )
         return _object_scalar(value)
     if kind == "bytes":
+        # The registry's bytes README: "an array of integers from the closed interval [0, 255]"
+        # (one per byte) or a base64 string.
+        if isinstance(value, list):
+            if not all(type(b) is int and 0 <= b <= 255 for b in value):
+                raise _invalid(
+                    f"a bytes fill_value list must hold integers in [0, 255], got {value!r}",
+                    "V3-DT-009",
+                )
+            return _object_scalar(bytes(value))
         if not isinstance(value, str):
             raise _invalid(
-                f"a bytes fill_value must be a base64 string, got {_kind(value)}", "V3-DT-009"
+                f"a bytes fill_value must be a base64 string or a list of byte values, "
+                f"got {_kind(value)}",
+                "V3-DT-009",
             )
         try:
             return _object_scalar(base64.b64decode(value.encode("ascii"), validate=True))
