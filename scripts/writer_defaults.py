@@ -34,24 +34,12 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from conformance.corpus.capabilities import V3_DTYPES  # noqa: E402 (after the path)
+
 SCRIPT = "scripts/writer_defaults.py"
 SHAPE, CHUNKS = (5, 4), (2, 3)
-NUMERIC = [
-    "bool",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float16",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
-]
+# The core v3 data types with a numpy equivalent (the vocabulary's list, without r*).
+NUMERIC = [t for t in V3_DTYPES if t != "r*"]
 NUMPY_TYPES = [*NUMERIC, ">i4", "<U5", "S5", "V3", "M8[ns]", "m8[s]", "str", "bytes-object"]
 ML_TYPES = ["bfloat16", "float8_e4m3fn", "float8_e5m2", "int4"]
 # writer -> (formats, data types, package whose version is the writer's)
