@@ -25,6 +25,24 @@ class DataProblem(str):
     they are (formatting them into new strings would lose the tag)."""
 
 
+class TypeProblem(str):
+    """Every value is exact, but in another data type than the case's (a reader that widens bool
+    to uint8 or int8 to int16, or returns fixed strings as its own string type): the harness
+    records `type-changed`, naming both types (`types`: expected, observed)."""
+
+    types: tuple[str, str] | None = None
+
+
+def type_problem(text: str, expected: np.dtype, observed: np.dtype) -> TypeProblem:
+    problem = TypeProblem(text)
+    problem.types = (_dtype_name(expected), _dtype_name(observed))
+    return problem
+
+
+def _dtype_name(dtype: np.dtype) -> str:
+    return str(dtype.descr) if dtype.fields else dtype.str
+
+
 @dataclass
 class ReadResult:
     node_type: str
@@ -50,9 +68,55 @@ def little_endian(dtype: np.dtype) -> np.dtype:
     return dtype.newbyteorder("<") if dtype.byteorder in "<>=" or dtype.fields else dtype
 
 
-def compare_arrays(expected: np.ndarray, observed: Any, what: str = "data") -> list[DataProblem]:
-    """Where `observed` differs from `expected` (shape, kind and size of the data type, bits)."""
-    return [DataProblem(p) for p in _array_differences(expected, observed, what)]
+def compare_arrays(
+    expected: np.ndarray, observed: Any, what: str = "data"
+) -> list[DataProblem | TypeProblem]:
+    """Where `observed` differs from `expected` (shape, bits). Data in another type is compared
+    after a lossless widening of the expected values into that type: equal bit for bit there, it
+    is a TypeProblem (a visible type mapping), otherwise a DataProblem."""
+    found = _array_differences(expected, observed, what)
+    if found and _other_type(expected, observed):
+        widened = lossless_widening(expected, np.asarray(observed).dtype)
+        if widened is not None and not _array_differences(widened, observed, what):
+            obs = np.asarray(observed).dtype
+            return [
+                type_problem(
+                    f"{what}: every value exact, as {_dtype_name(obs)} where "
+                    f"{_dtype_name(expected.dtype)} is expected",
+                    expected.dtype,
+                    obs,
+                )
+            ]
+    return [DataProblem(p) for p in found]
+
+
+def _other_type(expected: np.ndarray, observed: Any) -> bool:
+    if observed is None or expected.dtype.hasobject:
+        return False
+    obs = np.asarray(observed)
+    if obs.shape != expected.shape:
+        return False
+    return obs.dtype.kind != expected.dtype.kind or obs.dtype.itemsize != expected.dtype.itemsize
+
+
+def lossless_widening(expected: np.ndarray, dtype: np.dtype) -> np.ndarray | None:
+    """The expected values in `dtype`, if converting them there and back gives the same bits
+    (None: the conversion loses something, or NumPy cannot make it)."""
+    if expected.dtype.fields or dtype.fields or expected.dtype.kind == "V":
+        return None
+    try:
+        with np.errstate(all="ignore"):
+            source = expected
+            if expected.dtype.kind == "S" and dtype.kind in "UO":  # bytes as text: ASCII only
+                source = expected.astype(f"U{max(expected.dtype.itemsize, 1)}")
+            widened = source.astype(dtype)
+            back = widened.astype(expected.dtype)
+    except (TypeError, ValueError, UnicodeError, OverflowError):
+        return None
+    want = little_endian(expected.dtype)
+    a = np.ascontiguousarray(expected.astype(want, copy=False)).view(np.uint8)
+    b = np.ascontiguousarray(back.astype(want, copy=False)).view(np.uint8)
+    return widened if a.shape == b.shape and np.array_equal(a, b) else None
 
 
 def _array_differences(expected: np.ndarray, observed: Any, what: str) -> list[str]:
@@ -137,20 +201,26 @@ def judge_read(case: Case, result: ReadResult) -> list[str]:
         if "members" in exp and result.members is not None:
             problems += differences(exp["members"], result.members, "members")
         return problems
-    for found in api_comparison(case, result).values():
-        problems += found or []
     expected, observed = case.expected_data(), result.data
     if exp.get("undefined") and observed is not None and np.shape(observed) == expected.shape:
         defined = ~np.load(case.dir / exp["undefined"])
         expected, observed = expected[defined], np.asarray(observed)[defined]
-    return problems + compare_arrays(expected, observed)
+    data = compare_arrays(expected, observed)
+    changed = next((p.types for p in data if isinstance(p, TypeProblem)), None)
+    for found in api_comparison(case, result, changed).values():
+        problems += found or []
+    return problems + data
 
 
-def api_comparison(case: Case, result: ReadResult) -> dict[str, list[str] | None]:
+def api_comparison(
+    case: Case, result: ReadResult, changed: tuple[str, str] | None = None
+) -> dict[str, list[str] | None]:
     """Per API_MEMBERS member of an array: where what the implementation's API reports differs from
     the case ([] = agrees), or None when it cannot be checked (the API does not report it, or the
     case does not say). Data types are compared as NumPy data types regardless of byte order,
-    which is a property of the stored encoding, not of the values."""
+    which is a property of the stored encoding, not of the values. `changed`: (expected,
+    observed) when the data came back value-exact in another type: the API reporting that same
+    type, and the fill value exact in it, belong to the type change (TypeProblem)."""
     api, exp = result.api or {}, case.expect
     out: dict[str, list[str] | None] = {}
     for member in API_MEMBERS:
@@ -158,10 +228,16 @@ def api_comparison(case: Case, result: ReadResult) -> dict[str, list[str] | None
             out[member] = None
         elif member == "dtype":
             out[member] = _dtype_differences(exp["dtype"], api["dtype"], "api/dtype")
+            if out[member] and changed and not _dtype_differences(changed[1], api["dtype"], ""):
+                want, got = np.dtype(_descr(exp["dtype"])), np.dtype(_descr(api["dtype"]))
+                out[member] = [type_problem(out[member][0], want, got)]
         elif member == "fill_value":
-            out[member] = differences(
-                _hex_lower(exp["fill_value"]), _hex_lower(api["fill_value"]), "api/fill_value"
-            )
+            want_fill = _hex_lower(exp["fill_value"])
+            if changed and isinstance(want_fill, dict) and "bytes" in want_fill:
+                want_fill = _fill_in_type(want_fill, exp["dtype"], changed[1])
+            out[member] = differences(want_fill, _hex_lower(api["fill_value"]), "api/fill_value")
+            if out[member] and changed:
+                out[member] = [type_problem(out[member][0], *(np.dtype(_descr(t)) for t in changed))]
         else:
             out[member] = differences(exp[member], api[member], f"api/{member}")
     return out
@@ -177,6 +253,20 @@ def unchecked(case: Case, result: ReadResult) -> list[str]:
     )
     names += ["attributes"] if result.attributes is None else []
     return names + (["members"] if result.node_type == "group" and result.members is None else [])
+
+
+def _fill_in_type(fill: dict, expected_dtype: Any, observed: str) -> dict:
+    """A {"bytes": hex} fill of the expected type, converted to the type the data came in."""
+    try:
+        want = little_endian(np.dtype(_descr(expected_dtype)))
+        value = np.frombuffer(bytes.fromhex(fill["bytes"]), dtype=want)
+        widened = lossless_widening(value, np.dtype(_descr(observed)))
+    except (TypeError, ValueError):
+        return fill
+    if widened is None or widened.dtype.hasobject:
+        return fill
+    le = widened.astype(little_endian(widened.dtype), copy=False)
+    return {"bytes": le.tobytes().hex()}
 
 
 def _dtype_differences(expected, reported, where: str) -> list[str]:

@@ -147,7 +147,15 @@ class AdapterClient:
         return self.config.name
 
     def call(self, op: str, **fields) -> Response:
-        """Send one request; AdapterErrored if the adapter broke the protocol or ran out of memory."""
+        """Send one request; AdapterErrored if the adapter broke the protocol or ran out of memory
+        (naming this adapter: in a pair test, the side that crashed)."""
+        try:
+            return self._call(op, **fields)
+        except AdapterErrored as exc:
+            exc.impl = self.name
+            raise
+
+    def _call(self, op: str, **fields) -> Response:
         message = {"id": next(self._ids), "op": op, **fields}
         body = self.transport.request(message, self.timeout)
         found = response_problems(op, body)

@@ -25,6 +25,10 @@ class AdapterConfigError(Exception):
 
 @dataclass(frozen=True)
 class KnownFailure:
+    """One bug of an implementation (known-failures.toml), with its evidence. It explains a record
+    only where it applies (test, case, role, peer, store kind, release) and where what was
+    observed matches one of its `observed` patterns (conformance.harness.outcomes.explain)."""
+
     id: str
     cases: tuple[str, ...]
     reason: str
@@ -38,6 +42,12 @@ class KnownFailure:
     # store kinds the bug shows on (directory, zip, http, s3); None: all of them. One bug may show
     # as a crash on a file and as wrong data over HTTP, where another bug of the same reader joins
     stores: tuple[str, ...] | None = None
+    # regular expressions, searched in the record's message: what this bug looks like when it
+    # shows. Empty: the entry does not say (it then explains any failure of its cases)
+    observed: tuple[str, ...] = ()
+    # the releases the bug holds for (a PEP 440 specifier such as ">=3.0,<3.2"); None: every one
+    versions: str | None = None
+    owner: str = ""  # the adapter whose known-failures.toml holds the entry
 
     def matches(
         self,
@@ -57,6 +67,22 @@ class KnownFailure:
             return False
         return any(case_id == pattern or fnmatchcase(case_id, pattern) for pattern in self.cases)
 
+    def observes(self, message: str) -> bool:
+        """Does the observed message look like this bug?"""
+        return not self.observed or any(re.search(p, message or "") for p in self.observed)
+
+    def holds_for(self, version: str | None) -> bool:
+        """Does the bug hold for this release of the implementation (None: not known)?"""
+        if self.versions is None or version is None:
+            return True
+        from packaging.specifiers import InvalidSpecifier, SpecifierSet
+        from packaging.version import InvalidVersion, Version
+
+        try:
+            return Version(version) in SpecifierSet(self.versions)
+        except (InvalidVersion, InvalidSpecifier):
+            return True
+
     def describe(self) -> str:
         return f"known failure {self.id}: {self.reason} ({self.issue})"
 
@@ -64,6 +90,7 @@ class KnownFailure:
         """The record's `known_failure` member."""
         return {
             "id": self.id,
+            "owner": self.owner,
             "reason": self.reason,
             "issue": self.issue,
             "strict": self.strict,
@@ -124,25 +151,23 @@ class AdapterConfig:
         """Runs under another python than the caller's (its venv, or adapter.toml `python`)."""
         return bool(self.requirements) or self.python is not None
 
-    def known_failure(
+    def known_failures_for(
         self,
         test: str,
         case_id: str,
         role: str | None = None,
         peer: str | None = None,
         store: str | None = None,
-    ) -> KnownFailure | None:
-        for entry in self.known_failures:
-            if entry.matches(test, case_id, role, peer, store):
-                return entry
+    ) -> list[KnownFailure]:
+        """The entries that apply to a test of a case, in file order (which of them explains a
+        record also depends on what was observed and on the release: outcomes.explain)."""
+        out = [e for e in self.known_failures if e.matches(test, case_id, role, peer, store)]
         if test in ("cross", "roundtrip") and role == "writer":
             # The writer step of a cross test sends the write case's own request, so a known
             # write bug applies. Not strict: a write judged wrong by its documents may still be
             # read back correctly by a peer.
-            write_entry = self.known_failure("write", case_id)
-            if write_entry is not None:
-                return replace(write_entry, strict=False)
-        return None
+            out += [replace(e, strict=False) for e in self.known_failures_for("write", case_id)]
+        return out
 
 
 def load_adapter_config(folder: str | os.PathLike[str]) -> AdapterConfig:
@@ -179,7 +204,7 @@ def load_adapter_config(folder: str | os.PathLike[str]) -> AdapterConfig:
         requirements=tuple(doc.get("requirements", ())),
         npm=tuple(doc.get("npm", ())),
         capabilities=frozenset(caps),
-        known_failures=load_known_failures(folder),
+        known_failures=load_known_failures(folder, doc["name"]),
         reason_codes=bool(doc.get("reason_codes", False)),
         parser=doc.get("parser", doc["name"]),
         errors=tuple(ErrorRule(**rule) for rule in doc.get("errors", ())),
@@ -203,7 +228,29 @@ def _bad_patterns(rules: Any) -> list[str]:
     return out
 
 
-def load_known_failures(folder: Path) -> tuple[KnownFailure, ...]:
+def _bad_entries(entries: Any) -> list[str]:
+    """`observed` patterns that are not regular expressions, `versions` that are no PEP 440
+    specifier (the schema cannot tell)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    out = []
+    for i, entry in enumerate(entries if isinstance(entries, list) else ()):
+        if not isinstance(entry, dict):
+            continue
+        for pattern in entry.get("observed", ()):
+            try:
+                re.compile(pattern)
+            except (re.error, TypeError) as exc:
+                out.append(f"known_failures/{i}/observed: not a regular expression: {exc}")
+        if isinstance(entry.get("versions"), str):
+            try:
+                SpecifierSet(entry["versions"])
+            except InvalidSpecifier as exc:
+                out.append(f"known_failures/{i}/versions: not a version specifier: {exc}")
+    return out
+
+
+def load_known_failures(folder: Path, owner: str = "") -> tuple[KnownFailure, ...]:
     """adapters/<name>/known-failures.toml: one entry per bug (absent file: none)."""
     path = folder / "known-failures.toml"
     if not path.is_file():
@@ -214,6 +261,7 @@ def load_known_failures(folder: Path) -> tuple[KnownFailure, ...]:
     except (tomllib.TOMLDecodeError, OSError) as exc:
         raise AdapterConfigError(f"{path}: {exc}") from None
     found = problems("known-failures", doc)
+    found += _bad_entries(doc.get("known_failures", ()))
     if found:
         raise AdapterConfigError(f"{path}:\n  " + "\n  ".join(found))
     return tuple(
@@ -222,6 +270,8 @@ def load_known_failures(folder: Path) -> tuple[KnownFailure, ...]:
                 **entry,
                 "cases": tuple(entry["cases"]),
                 **({"stores": tuple(entry["stores"])} if "stores" in entry else {}),
+                "observed": tuple(entry.get("observed", ())),
+                "owner": owner or folder.name,
             }
         )
         for entry in doc.get("known_failures", ())

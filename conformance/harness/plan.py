@@ -1,7 +1,8 @@
 """How one test runs: the single place that decides, per (test kind, adapter or writer/reader pair,
-case), whether it runs normally, runs as a probe, or is skipped, and which known-failure entry
-applies. The pytest plugin (parametrisation, the per-test context, the record) and
-conformance.suite.direct both ask here, so that the two ways of running cannot disagree.
+case), whether it runs normally, runs as a probe, or is skipped. The pytest plugin
+(parametrisation, the per-test context) and conformance.suite.direct both ask here, so that the
+two ways of running cannot disagree. Which known failure explains a record is decided after the
+test, from what it observed (conformance.harness.verdicts).
 
 A probe is a test of something the adapter does not declare (a format, data type, codec, feature,
 store or node kind): it runs anyway, because "not declared" is only a claim. A clean refusal then
@@ -11,9 +12,8 @@ an op has no method to call), nor are cross and property tests (pairs: who would
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from .config import KnownFailure
 from .properties import PROPERTY_FORMATS
 from .session import SuiteSession, case_needs, missing, zom_lacks
 
@@ -24,10 +24,10 @@ PROBED_TESTS = frozenset({"read", "reject", "write", "zom"})
 class Plan:
     test: str  # the record's test kind (a cross test of one adapter with itself: "roundtrip")
     mode: str  # "run", "probe" or "skip"
-    lacking: tuple[
-        str, ...
-    ] = ()  # probe: what the adapter does not declare; skip: the reason's parts
-    known: KnownFailure | None = None
+    # probe: what the adapter does not declare; skip: the reason's parts
+    lacking: tuple[str, ...] = ()
+    # skip of a pair: the sides that lack something (the record counts for them)
+    lacking_sides: tuple[str, ...] = ()
 
     @property
     def skip_reason(self) -> str:
@@ -53,84 +53,60 @@ def plan_single(
     lacking = missing(case_needs(test, case, store_kind=store_kind), config)
     if test == "zom":
         lacking += zom_lacks(case, config.capabilities)
-    known = config.known_failure(test, case.id, store=store_kind or case.store_kind)
-    if known is not None and store_kind and known.strict:
-        # Entries are evidenced on local stores; over HTTP or S3 the same bug may not show (a
-        # server's 416 refuses a range a file read let through): a pass there is not stale.
-        known = replace(known, strict=False)
     if not lacking:
-        return Plan(test, "run", known=known)
+        return Plan(test, "run")
     if probe_allowed(test, lacking, session.options.probe):
-        return Plan(test, "probe", tuple(lacking), known)
+        return Plan(test, "probe", tuple(lacking))
     return Plan(test, "skip", (f"{impl} lacks {', '.join(lacking)}",))
+
+
+def _pair_plan(test: str, writer: str, reader: str, wneeds, rneeds, session) -> Plan:
+    wlack = missing(wneeds, session.config(writer))
+    rlack = missing(rneeds, session.config(reader))
+    lacking = [f"{writer} (writer) lacks {c}" for c in wlack]
+    lacking += [f"{reader} (reader) lacks {c}" for c in rlack]
+    if not lacking:
+        return Plan(test, "run")
+    sides = tuple(n for n, lack in ((writer, wlack), (reader, rlack)) if lack)
+    return Plan(test, "skip", tuple(lacking), tuple(dict.fromkeys(sides)))
 
 
 def plan_cross(session: SuiteSession, writer: str, reader: str, case) -> Plan:
     """A cross test; with writer == reader it is recorded as `roundtrip` (and matched so by
     known-failure entries: `test = "cross"` does not cover it)."""
     test = "roundtrip" if writer == reader else "cross"
-    wconf, rconf = session.config(writer), session.config(reader)
-    lacking = [
-        f"{writer} (writer) lacks {c}" for c in missing(case_needs("cross", case, "writer"), wconf)
-    ]
-    lacking += [
-        f"{reader} (reader) lacks {c}" for c in missing(case_needs("cross", case, "reader"), rconf)
-    ]
-    if lacking:
-        return Plan(test, "skip", tuple(lacking))
-    known = wconf.known_failure(test, case.id, "writer", reader) or rconf.known_failure(
-        test, case.id, "reader", writer
+    return _pair_plan(
+        test,
+        writer,
+        reader,
+        case_needs("cross", case, "writer"),
+        case_needs("cross", case, "reader"),
+        session,
     )
-    return Plan(test, "run", known=known)
 
 
 def plan_property(session: SuiteSession, case_id: str, writer: str, reader: str) -> Plan:
-    wconf, rconf = session.config(writer), session.config(reader)
     fmt = f"format:{PROPERTY_FORMATS[case_id]}"
-    lacking = [f"{writer} lacks {c}" for c in missing({"op:write", "store:directory", fmt}, wconf)]
-    lacking += [f"{reader} lacks {c}" for c in missing({"op:read", "store:directory", fmt}, rconf)]
-    if lacking:
-        return Plan("property", "skip", tuple(lacking))
-    known = pick_known(
-        wconf.known_failure("property", case_id, "writer", reader),
-        rconf.known_failure("property", case_id, "reader", writer),
+    return _pair_plan(
+        "property",
+        writer,
+        reader,
+        {"op:write", "store:directory", fmt},
+        {"op:read", "store:directory", fmt},
+        session,
     )
-    return Plan("property", "run", known=known)
-
-
-def pick_known(
-    writer_entry: KnownFailure | None, reader_entry: KnownFailure | None
-) -> KnownFailure | None:
-    """One entry for a pair test where both sides have one: the writer's, unless only the reader's
-    covers a crash (`crashes = true` also covers a wrong answer, not the other way round; a
-    property test draws examples that may hit either bug)."""
-    if (
-        writer_entry is not None
-        and reader_entry is not None
-        and reader_entry.crashes
-        and not writer_entry.crashes
-    ):
-        return reader_entry
-    return writer_entry or reader_entry
 
 
 def plan_found(session: SuiteSession, case, writer: str, reader: str) -> Plan:
     """A replay of a saved property failure (a `<format>/found/` write case, see
     conformance.suite.failures) by a writer/reader pair: recorded as a property test of that case
     id, skipped when either side lacks what the example needs (no probes: pairs)."""
-    wconf, rconf = session.config(writer), session.config(reader)
     needs = set(case.needs) | {f"format:{case.format}"}
-    lacking = [
-        f"{writer} lacks {c}" for c in missing(needs | {"op:write", "store:directory"}, wconf)
-    ]
-    lacking += [
-        f"{reader} lacks {c}"
-        for c in missing((needs - {"op:write"}) | {"op:read", "store:directory"}, rconf)
-    ]
-    if lacking:
-        return Plan("property", "skip", tuple(lacking))
-    known = pick_known(
-        wconf.known_failure("property", case.id, "writer", reader),
-        rconf.known_failure("property", case.id, "reader", writer),
+    return _pair_plan(
+        "property",
+        writer,
+        reader,
+        needs | {"op:write", "store:directory"},
+        (needs - {"op:write"}) | {"op:read", "store:directory"},
+        session,
     )
-    return Plan("property", "run", known=known)

@@ -13,15 +13,24 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
-SCHEMA_VERSION = 1
+from conformance.model import (
+    DEFAULT_KINDS,
+    OPT_IN_KINDS,
+    PAIR_KINDS,
+    SCHEMA_VERSION,
+    parse_record,
+)
+from conformance.model import OUTCOMES as _OUTCOMES
+from conformance.model import gates as _model_gates
+
 # Test kinds that can be selected (--kinds); records also say `roundtrip`: a cross test whose
 # writer and reader are the same adapter (reported apart: it proves nothing about interoperability).
-TESTS = ("read", "reject", "write", "cross", "property", "zom")
+TESTS = tuple(k.value for k in DEFAULT_KINDS)
 # Selectable by --kinds but not run by default (slow): the hostile area and faults (tier "hostile").
-OPT_IN_TESTS = ("hostile", "fault")
-PAIR_TESTS = ("cross", "roundtrip", "property")
-# Worst first (summary columns, the worst of several failures).
-OUTCOMES = ("wrong-data", "errored", "failed", "known-failure", "unsupported", "passed")
+OPT_IN_TESTS = tuple(k.value for k in OPT_IN_KINDS)
+PAIR_TESTS = tuple(sorted(k.value for k in PAIR_KINDS))
+# Worst first (summary columns, the worst of several failures): conformance.model.Outcome.
+OUTCOMES = tuple(o.value for o in _OUTCOMES)
 MESSAGE_LIMIT = 4000
 
 # One results record (schemas/result-record.json).
@@ -72,6 +81,7 @@ def make_record(
         "store": store or {"kind": "directory"},
     }
     record.update({k: v for k, v in optional.items() if v is not None})
+    parse_record(record, f"{test} {case} {impl}")  # the model's checks, before anything is written
     return record
 
 
@@ -104,18 +114,32 @@ class ResultsWriter:
 
 
 def read_records(path: str | os.PathLike[str]) -> list[Record]:
+    """Every record of a results file, each validated by the model (conformance.model.load_records
+    gives them as models)."""
+    out = []
     with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+        for number, line in enumerate(f, 1):
+            if line.strip():
+                doc = json.loads(line)
+                parse_record(doc, f"{path}:{number}")
+                out.append(doc)
+    return out
+
+
+def counted_for(r: Record) -> tuple[str, ...]:
+    """The implementations a record counts for (conformance.model.Record.counted_for): its
+    subject, and both sides of a passed pair."""
+    if r["test"] in PAIR_TESTS and r["outcome"] == "passed":
+        return tuple(dict.fromkeys(n for n in (r.get("writer"), r.get("reader")) if n))
+    return (r["impl"],)
 
 
 def tally(records: Iterable[Record]) -> dict[str, Counter[str]]:
-    """Outcome counts per adapter. A cross/property record counts for its writer and its reader."""
+    """Outcome counts per adapter (all tiers and test kinds). A pair record that did not pass
+    counts only for the side at fault; a passed one for both sides."""
     table: dict[str, Counter[str]] = defaultdict(Counter)
     for r in records:
-        names = {r["impl"]}
-        if r["test"] in PAIR_TESTS:
-            names |= {n for n in (r.get("writer"), r.get("reader")) if n}
-        for name in names:
+        for name in counted_for(r):
             table[name][r["outcome"]] += 1
     return dict(table)
 
@@ -136,7 +160,7 @@ def summary_table(records: list[Record], wall_time: float | None = None) -> str:
     """Per adapter (every record), then per adapter and remote store kind (those records again)."""
     table = {**tally(records), **store_rows(records)}
     name_width = max([len("all records"), *(len(n) for n in table)])
-    header = f"{'adapter':<{name_width}}  " + "  ".join(f"{o:>13}" for o in OUTCOMES)
+    header = f"{'adapter (all tiers)':<{name_width}}  " + "  ".join(f"{o:>13}" for o in OUTCOMES)
     lines = [header, "-" * len(header)]
     for name in sorted(table):
         lines.append(
@@ -152,37 +176,16 @@ def summary_table(records: list[Record], wall_time: float | None = None) -> str:
     return "\n".join(lines)
 
 
-# A `failed` case of these tiers does not fail a run: strict cases test that invalid documents are
-# refused, which a reader may tolerate (leniency), optional ones a SHOULD/MAY, extension ones the
-# registry. Their failures are recorded and reported per tier all the same.
-NON_GATING_TIERS = frozenset({"strict", "optional", "extension"})
-# Hostile and fault records are recorded and reported, whatever their outcome, but never fail a run.
 UNGATED_TIERS = frozenset({"hostile"})
-STALE_ENTRY = "known failure now passes"
 
 
 def unexpected(records: Iterable[Record]) -> list[Record]:
-    """Records that make a run fail: anything errored, wrong data no known-failure entry covers
-    (a covered one stays `wrong-data`, with `known_failure`), a failed required case, and a
-    known-failure entry whose case now passes (stale data, whatever the tier). Never a record
-    of an UNGATED_TIERS tier."""
+    """Records that make a run fail (conformance.model.gates): anything errored; wrong data or a
+    failure no known-failure entry explains, on every tier; a strict entry whose case now passes
+    (its record is `failed` too). Never a record of tier hostile."""
     return [r for r in records if gates(r)]
 
 
 def gates(r: Record) -> bool:
-    """Whether this one record fails a run (the rule of `unexpected`)."""
-    return r.get("tier") not in UNGATED_TIERS and _gates(r)
-
-
-def _gates(r: Record) -> bool:
-    return (
-        r["outcome"] == "errored"
-        or (r["outcome"] == "wrong-data" and not r.get("known_failure"))
-        or (
-            r["outcome"] == "failed"
-            and (
-                r.get("tier") not in NON_GATING_TIERS
-                or (r.get("message") or "").startswith(STALE_ENTRY)
-            )
-        )
-    )
+    """Whether this one record fails a run."""
+    return _model_gates(r)

@@ -17,7 +17,7 @@ import pytest
 from .client import AdapterClient, AdapterPool, Response
 from .config import AdapterConfig, AdapterConfigError, find_adapter
 from .properties import extra_found_cases, is_found
-from .records import TESTS
+from .records import TESTS, new_run_id
 from .transport import DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT
 
 # Case kinds each test kind draws from.
@@ -36,7 +36,7 @@ class Options:
     kinds: tuple[str, ...] = TESTS
     cases: tuple[str, ...] = ()  # case id globs; empty = all
     in_process: bool = False
-    run_id: str = ""
+    run_id: str = field(default_factory=new_run_id)
     probe: bool = True  # run read/reject/write/zom cases an adapter declines anyway (conformance.harness.plan)
     impl_env: str = "pinned"  # "current": adapters run in the caller's environment (conformance.harness.variants)
     explore: bool = False  # property tests draw fresh examples and save new failures (conformance.suite.failures)
@@ -227,6 +227,8 @@ class TestContext:
         )
         self.used: dict[str, AdapterClient] = {}
         self.fields: dict = {}
+        # the step under way in a pair test ("writer" or "reader"): a crash is that side's
+        self.step: str | None = None
         self._workdirs: list[Path] = []
 
     @property
@@ -292,7 +294,7 @@ class TestContext:
             return None
         refusal = judge_refusal(self.session.config(name), response.body)
         if refusal.verdict in ("crash", "undeclared"):
-            raise Crashed(f"{name}: {refusal.why}: {refusal.describe()}")
+            raise Crashed(f"{name}: {refusal.why}: {refusal.describe()}", side=self.step)
         if record:
             expected = (
                 (self.case.expect.get("reason") or self.case.expect.get("must_fail"))

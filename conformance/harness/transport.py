@@ -56,7 +56,10 @@ Message = dict[str, Any]  # a request or a response (adapters/README.md)
 
 
 class AdapterErrored(Exception):
-    """The adapter did not answer within the protocol: crash, hang, out of memory, garbage."""
+    """The adapter did not answer within the protocol: crash, hang, out of memory, garbage.
+    `impl`: the adapter's name, set by the client that called it."""
+
+    impl: str | None = None
 
 
 _JSON_TOKENS = re.compile(rb'"(?:[^"\\]++|\\.)*+"|[\[\]{}]')  # a whole string, or a bracket

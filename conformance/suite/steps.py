@@ -25,6 +25,7 @@ def read_node(
     """Ask adapter `name` to open `node` and read it whole. (response, result or None if the
     implementation refused cleanly: crashes and unsupported answers do not come back, see
     TestContext.check_response)."""
+    harness.step = "reader"
     client = harness.adapter(name, needs)
     output = harness.workdir() / "read.npy"
     response = client.call(
@@ -58,6 +59,7 @@ def read_node(
 def write_node(harness: TestContext, name: str, case, store: Path, needs=()) -> Response:
     """Ask adapter `name` to create the node of write case `case` in the empty directory `store`.
     A failed response that comes back is a clean refusal (see TestContext.check_response)."""
+    harness.step = "writer"
     client = harness.adapter(name, needs)
     request = case.expect["request"]
     data = None
@@ -80,6 +82,44 @@ def write_node(harness: TestContext, name: str, case, store: Path, needs=()) -> 
     if response.ok:
         harness.collect_written()  # a remote store's keys into `store`, for the judge
     return response
+
+
+def reference_reads_as(
+    format: str, store: Path, path: str, data, attributes: dict | None
+) -> str | None:
+    """The evidence that decides a pair: None when the reference reads the node at `path` of the
+    writer's store back exactly as requested (data bit for bit, attributes type-strictly), else
+    what it saw instead. With None the reader is at fault, otherwise the writer."""
+    from conformance.corpus.jsonstrict import differences
+    from conformance.corpus.judge import compare_arrays
+    from conformance.reference import get_format, open_store
+    from conformance.reference.errors import ZarrError
+
+    try:
+        opened = open_store(Path(store))
+    except (ZarrError, OSError) as exc:
+        return f"the reference cannot open the store: {exc}"
+    try:
+        fmt = get_format(format)
+        node = fmt.open_node(opened, fmt.normalize_path(path))
+        problems = differences(attributes or {}, node.attrs, "attributes")
+        if data is not None:
+            if node.kind != "array":
+                return f"the reference opens a {node.kind} where an array was written"
+            problems += compare_arrays(data, node.read(), "data the reference reads")
+    except ZarrError as exc:
+        return f"the reference cannot read what was written: {exc}"
+    finally:
+        opened.close()
+    return "; ".join(problems) or None
+
+
+def pair_blame(writer: str, seen: str | None) -> tuple[str, str]:
+    """(the side at fault, the evidence) for a reader's failure on a writer's store, given what
+    the reference read there (reference_reads_as)."""
+    if seen is None:
+        return "reader", f"the reference reads what {writer} wrote back exactly"
+    return "writer", f"{seen} (in the store {writer} wrote)"
 
 
 def describe_array(data) -> str:

@@ -1,15 +1,19 @@
 """Cross cases: for each ordered pair (writer, reader) of the selected adapters and each write case
 both support, the writer writes and the reader reads; the reader must see exactly the writer's
 input (data bit-identical, attributes equal type-strictly). A pair of one adapter with itself is
-recorded as test `roundtrip` (conformance.harness.plan)."""
+recorded as test `roundtrip` (conformance.harness.plan).
+
+Blame follows evidence: a refusal or crash is the side's that refused or crashed; when the reader
+sees something other than the input, the reference reads the writer's store: read back exactly,
+the reader is at fault; otherwise the writer (steps.reference_reads_as)."""
 
 import pytest
 
 from conformance.corpus.jsonstrict import differences
 from conformance.corpus.judge import compare_arrays
-from conformance.harness.outcomes import fail
+from conformance.harness.outcomes import fail, refused
 from conformance.harness.session import case_needs
-from conformance.suite.steps import read_node, write_node
+from conformance.suite.steps import pair_blame, read_node, reference_reads_as, write_node
 
 
 @pytest.mark.conformance("cross")
@@ -20,22 +24,36 @@ def test_cross(harness, writer, reader, case):
     store = harness.workdir() / "store"
     response = write_node(harness, writer, case, store, case_needs("cross", case, "writer"))
     if not response.ok:
-        fail(f"{writer} could not write: {response.describe_error()}")
+        refused(f"{writer} could not write: {response.describe_error()}", side="writer")
     request = case.write_request()
+
+    def at_fault() -> tuple[str, str]:
+        seen = reference_reads_as(
+            case.format, store, request.path, request.data, request.attributes
+        )
+        return pair_blame(writer, seen)
+
     response, result = read_node(
         harness, reader, store, case.format, request.path, case_needs("cross", case, "reader")
     )
     if result is None:
-        fail(f"{reader} could not read what {writer} wrote: {response.describe_error()}")
-    if result.node_type != request.node_type:
-        fail(f"{reader} opened a {result.node_type}, {writer} wrote a {request.node_type}")
+        side, evidence = at_fault()
+        refused(
+            f"{reader} could not read what {writer} wrote: {response.describe_error()}",
+            side=side,
+            evidence=evidence,
+        )
     problems = []
-    if result.attributes is None:
+    if result.node_type != request.node_type:
+        problems.append(f"{reader} opened a {result.node_type}, {writer} wrote a {request.node_type}")
+    elif result.attributes is None:
         harness.fields["unchecked"] = ["attributes"]
     else:
         problems += differences(request.attributes, result.attributes, "attributes")
-    if request.node_type == "array" and request.data is not None:
+    if request.node_type == "array" and request.data is not None and not problems[:1]:
         problems += compare_arrays(
             request.data, result.data, f"data written by {writer}, read by {reader}"
         )
-    fail(problems)
+    if problems:
+        side, evidence = at_fault()
+        fail(problems, side=side, evidence=evidence)

@@ -27,10 +27,10 @@ from hypothesis.errors import Unsatisfiable
 from conformance.corpus.jsonstrict import differences
 from conformance.corpus.judge import compare_arrays
 from conformance.harness.adapter_api import save_data
-from conformance.harness.outcomes import fail
+from conformance.harness.outcomes import fail, refused
 from conformance.harness.properties import example_settings, property_id
 from conformance.suite.failures import REQUIREMENTS, save_example, save_found
-from conformance.suite.steps import read_node, store_spec
+from conformance.suite.steps import pair_blame, read_node, reference_reads_as, store_spec
 from conformance.suite.strategies import STRATEGIES, Example
 
 SIDE_NEEDS = {"writer": {"op:write", "store:directory"}, "reader": {"op:read", "store:directory"}}
@@ -56,20 +56,32 @@ def check_example(
     harness, w, writer: str, reader: str, format: str, example, on_unsupported
 ) -> None:
     """Writer writes the example, reader reads it back: the data (and attributes) must be the input.
-    `on_unsupported()` is called when the writer declares the example beyond what it drives."""
+    `on_unsupported()` is called when the writer declares the example beyond what it drives. Blame
+    as in cross tests: the reference reads the writer's store to decide who is at fault."""
     work = harness.workdir()
     try:
         store = work / "store"
         store.mkdir()
+        harness.step = "writer"
         response = write_example(w, example, store)
         refusal = harness.refusal(writer, response, record=False)  # a crash raises
         if refusal is not None and refusal.verdict == "unsupported":
             on_unsupported(refusal)
         if refusal is not None:
-            fail(f"{writer} could not write: {response.describe_error()}")
+            refused(f"{writer} could not write: {response.describe_error()}", side="writer")
+
+        def at_fault() -> tuple[str, str]:
+            seen = reference_reads_as(format, store, "", example.data, example.attributes)
+            return pair_blame(writer, seen)
+
         response, result = read_node(harness, reader, store, format, "")
         if result is None:
-            fail(f"{reader} could not read what {writer} wrote: {response.describe_error()}")
+            side, evidence = at_fault()
+            refused(
+                f"{reader} could not read what {writer} wrote: {response.describe_error()}",
+                side=side,
+                evidence=evidence,
+            )
         problems = compare_arrays(
             example.data, result.data, f"data written by {writer}, read by {reader}"
         )
@@ -77,7 +89,9 @@ def check_example(
             harness.fields["unchecked"] = ["attributes"]
         else:
             problems += differences(example.attributes, result.attributes, "attributes")
-        fail(problems)
+        if problems:
+            side, evidence = at_fault()
+            fail(problems, side=side, evidence=evidence)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

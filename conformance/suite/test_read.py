@@ -6,7 +6,7 @@ listed in the record (`unchecked`) rather than passed silently."""
 import pytest
 
 from conformance.corpus.judge import judge_read, unchecked
-from conformance.harness.outcomes import fail
+from conformance.harness.outcomes import fail, refused
 from conformance.harness.session import case_needs
 from conformance.suite.steps import read_node
 
@@ -17,6 +17,6 @@ def test_read(harness, impl, case):
         harness, impl, case.store_path, case.format, case.node, case_needs("read", case)
     )
     if result is None:
-        fail(f"could not read a valid store: {response.describe_error()}")
+        refused(f"could not read a valid store: {response.describe_error()}")
     harness.fields["unchecked"] = unchecked(case, result)
     fail(judge_read(case, result))  # wrong data is WrongData (judge_read tags it)

@@ -243,6 +243,7 @@ def test_known_failures(run):
     known = outcome(records, "read", "drops-attrs", "v3/read/plain-a")
     assert known["outcome"] == "known-failure" and known["known_failure"] == {
         "id": "attributes-dropped",
+        "owner": "drops-attrs",
         "reason": "attributes are dropped on read",
         "issue": "https://example.org/o/r/issues/1",
         "strict": True,

@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 
 from conformance.corpus import hostile
-from conformance.harness.outcomes import describe_exception, raw_outcome, settle
-from conformance.harness.plan import plan_single
 from conformance.harness.records import make_record, unexpected
-from conformance.harness.session import Options, SuiteSession, TestContext
+from conformance.harness.session import Options, SuiteSession
+from conformance.suite.direct import run_case
 from conformance.suite import test_faults as fault_suite
 from conformance.suite import test_hostile as hostile_suite
 from conformance.testing.faults import fault_cases
@@ -23,22 +22,9 @@ CASES = {c.name: c for c in hostile.load_cases()}
 
 
 def verdict(session: SuiteSession, function, test: str, impl: str, case) -> tuple[str, str]:
-    """(outcome, message) of one suite test, planned and settled as the plugin does."""
-    plan = plan_single(session, test, impl, case)
-    if plan.mode == "skip":
-        return "unsupported", plan.skip_reason
-    context = TestContext(session, plan, case)
-    try:
-        function(harness=context, impl=impl, case=case)
-        raw, message = "passed", ""
-    except pytest.skip.Exception as exc:
-        raw, message = "unsupported", str(exc)
-    except Exception as exc:
-        raw, message = raw_outcome(exc), describe_exception(exc)
-    finally:
-        context.cleanup()
-    outcome, message, _ = settle(raw, message, plan.known, context.probed)
-    return outcome, message
+    """(outcome, message) of one suite test, planned and concluded as the plugin does."""
+    found = run_case(session, test, impl, case, function=function)
+    return found.outcome, found.message
 
 
 @pytest.fixture(scope="module")
