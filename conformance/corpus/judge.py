@@ -116,7 +116,24 @@ def lossless_widening(expected: np.ndarray, dtype: np.dtype) -> np.ndarray | Non
     want = little_endian(expected.dtype)
     a = np.ascontiguousarray(expected.astype(want, copy=False)).view(np.uint8)
     b = np.ascontiguousarray(back.astype(want, copy=False)).view(np.uint8)
-    return widened if a.shape == b.shape and np.array_equal(a, b) else None
+    if a.shape != b.shape or not np.array_equal(a, b):
+        return None
+    return widened if _same_values(expected, widened) else None
+
+
+def _same_values(a: np.ndarray, b: np.ndarray) -> bool:
+    """Numbers equal as numbers (NaN as NaN, the sign of zero kept): a round trip through a type
+    that wraps (int8 -1 -> uint8 255 -> int8 -1) keeps the bits but not the value."""
+    if a.dtype.kind not in "biufc" or b.dtype.kind not in "biufc":
+        return True
+    common = np.result_type(a.dtype, b.dtype)
+    x, y = a.astype(common), b.astype(common)
+    same = x == y
+    if common.kind in "fc":
+        same |= np.isnan(x) & np.isnan(y)
+        if common.kind == "f":
+            same &= np.signbit(x) == np.signbit(y)
+    return bool(np.all(same))
 
 
 def _array_differences(expected: np.ndarray, observed: Any, what: str) -> list[str]:

@@ -15,7 +15,7 @@ The suite's tests raise the exceptions below through `fail`, `refused` and `acce
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -195,17 +195,20 @@ class Settled:
 EXPLAINABLE = frozenset({Outcome.FAILED, Outcome.WRONG_DATA, Outcome.ERRORED})
 
 
+VersionOf = Callable[["KnownFailure"], "str | None"]
+
+
 def explain(
-    outcome: Outcome, message: str, entries: Iterable[KnownFailure], version: str | None
+    outcome: Outcome, message: str, entries: Iterable[KnownFailure], version_of: VersionOf
 ) -> KnownFailure | None:
-    """The first entry (of the side at fault, applying to this test) that holds for this release
-    and whose pattern matches what was observed."""
+    """The first entry (of the side at fault, applying to this test) that holds for the release
+    that ran and whose pattern matches what was observed."""
     if outcome not in EXPLAINABLE:
         return None
     for entry in entries:
         if outcome is Outcome.ERRORED and not entry.crashes:
             continue
-        if entry.holds_for(version) and entry.observes(message):
+        if entry.holds_for(version_of(entry)) and entry.observes(message):
             return entry
     return None
 
@@ -214,27 +217,28 @@ def settle(
     observation: Observation,
     tier: str | None,
     entries: Iterable[KnownFailure] = (),
-    version: str | None = None,
+    version_of: VersionOf = lambda entry: None,
     probed: tuple[str, ...] = (),
     strict_entries: bool = True,
 ) -> Settled:
     """The record's outcome. `entries`: the known-failure entries of the side at fault that apply
-    to this test (for a pass: of every side); `version`: that side's running release;
-    `strict_entries` False: a pass never makes an entry stale (remote store kinds, where entries
-    are evidenced on local stores)."""
+    to this test (for a pass: of every side); `version_of(entry)`: the release of its owner that
+    ran; `strict_entries` False: a pass never makes an entry stale (remote store kinds, where
+    entries are evidenced on local stores)."""
     entries = list(entries)
     outcome, behaviour = outcome_of(observation.behaviour, tier)
     message = observation.message
     if outcome is Outcome.PASSED:
-        live = [e for e in entries if e.holds_for(version)]
+        live = [e for e in entries if e.holds_for(version_of(e))]
         stale = next((e for e in live if e.strict and strict_entries), None)
         if stale is not None:
             return Settled(Outcome.FAILED, f"{STALE_ENTRY}: remove the entry", stale)
-        fixed = next((e for e in entries if not e.holds_for(version)), None)
+        fixed = next((e for e in entries if not e.holds_for(version_of(e))), None)
         if fixed is not None:
             return Settled(
                 Outcome.PASSED,
-                f"fixed in {version}: known failure {fixed.id} holds for {fixed.versions}",
+                f"fixed in {version_of(fixed)}: known failure {fixed.id} holds for "
+                f"{fixed.versions}",
             )
         if live:
             return Settled(Outcome.PASSED, f"known failure (not strict) passed: {live[0].id}")
@@ -243,7 +247,7 @@ def settle(
                 Outcome.PASSED, f"probe passed: the adapter could declare {', '.join(probed)}"
             )
         return Settled(Outcome.PASSED, "")
-    known = explain(outcome, message, entries, version)
+    known = explain(outcome, message, entries, version_of)
     if known is not None and outcome in (Outcome.FAILED, Outcome.ERRORED):
         outcome = Outcome.KNOWN_FAILURE
     return Settled(outcome, message, known, behaviour, observation.types)

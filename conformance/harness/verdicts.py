@@ -99,18 +99,20 @@ def conclude(
         name = plan.lacking_sides[0]
         side = "writer" if name == subject.writer and name != subject.reader else "reader"
         return settle(observation, tier), side, "lacks a capability the case needs"
+
+    def version_of(entry: KnownFailure) -> str | None:
+        return running_version(session.config(entry.owner), versions)
+
     if observation.behaviour == "passed":
         sides = ("writer", "reader") if subject.pair else (subject.default_side(),)
         entries = [e for s in sides for e in entries_for(session, subject, s, store)]
-        version = running_version(session.config(subject.name(sides[-1])), versions)
-        return settle(observation, tier, entries, version, probed, strict), sides[-1], ""
+        settled = settle(observation, tier, entries, version_of, probed, strict)
+        return settled, sides[-1], ""
     side = observation.side or (step if subject.pair and step else subject.default_side())
     if subject.pair and side not in ("writer", "reader"):
         side = "reader"
-    name = subject.name(side)
     entries = entries_for(session, subject, side, store)
-    version = running_version(session.config(name), versions)
-    settled = settle(observation, tier, entries, version, probed, strict)
+    settled = settle(observation, tier, entries, version_of, probed, strict)
     return settled, side, observation.evidence
 
 
