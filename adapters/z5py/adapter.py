@@ -29,6 +29,7 @@ from conformance.harness.adapter_api import (
     json_value,
     load_data,
     save_data,
+    verbatim_path,
 )
 
 FORMATS = {"v2": 2, "v3": 3}
@@ -57,8 +58,8 @@ def directory(store: dict) -> str:
     return os.path.abspath(store["location"])
 
 
-def node_path(raw: str | None) -> str:
-    return (raw or "").strip("/")
+def node_path(raw: str | None, format: str | None) -> str:
+    return verbatim_path(raw, format)  # feature:verbatim-paths
 
 
 def _fill(value):
@@ -177,7 +178,7 @@ class Adapter:
                 json.dump(WRAPPER_DOCS[fmt][1], f)
             os.symlink(store, os.path.join(wrapper, WRAPPED))
             file = z5py.File(wrapper, "r", use_zarr_format=True, zarr_format=fmt)
-            path = node_path(request.get("node"))
+            path = node_path(request.get("node"), request.get("format"))
             return use(file[f"{WRAPPED}/{path}" if path else WRAPPED], path)
         finally:
             shutil.rmtree(wrapper, ignore_errors=True)
@@ -224,7 +225,7 @@ class Adapter:
 
     def write(self, request):
         fmt = zarr_format(request["format"])
-        path = node_path(request.get("path"))
+        path = node_path(request.get("path"), request.get("format"))
         doc = request.get("metadata") or {}
         if request.get("node_type") != "group":
             args, separator = (v2_arguments if fmt == 2 else v3_arguments)(doc)

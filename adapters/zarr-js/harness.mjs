@@ -93,8 +93,11 @@ function openStore(spec) {
   throw new Unsupported(`zarr-js drives no store ${spec.kind}`);
 }
 
-function nodePath(raw) {
-  return (raw ?? "").replace(/^\/+|\/+$/g, "");
+// feature:verbatim-paths: the path as the implementation gets it, apart from the one leading "/"
+// of a v3 path's absolute form ('.', '..', empty segments and v2's slashes are its to handle).
+function nodePath(raw, format) {
+  let path = raw ?? "";
+  return (format === "v3" || format === "v3-draft") && path.startsWith("/") ? path.slice(1) : path;
 }
 
 function requireV2(format) {
@@ -179,7 +182,7 @@ async function attributesOf(node) {
 async function read(req) {
   requireV2(req.format);
   let store = openStore(req.store);
-  let path = nodePath(req.node);
+  let path = nodePath(req.node, req.format);
   // zarr.js decides the node kind: openGroup refuses a path holding an array (ContainsArrayError).
   try {
     let group = await zarr.openGroup(store, path, "r");
@@ -252,7 +255,7 @@ async function write(req) {
   requireV2(req.format);
   if (req.store.kind !== "directory") throw new Unsupported(`zarr-js drives no store ${req.store.kind} for writing`);
   let store = new FsStore(req.store.location);
-  let path = nodePath(req.path);
+  let path = nodePath(req.path, req.format);
   let attributes = req.attributes ?? {};
   if (req.node_type === "group") {
     // openGroup "w-" (create, fail if present): zarr.group() creates nothing in a store without

@@ -41,6 +41,7 @@ from conformance.harness.adapter_api import (
     api_fill_value,
     load_data,
     save_data,
+    verbatim_path,
     write_file,
 )
 
@@ -56,8 +57,8 @@ def zarr_format_of(request: dict) -> int:
     return ZARR_FORMATS[fmt]
 
 
-def node_path(raw: str | None) -> str:
-    return (raw or "").strip("/")
+def node_path(raw: str | None, format: str | None) -> str:
+    return verbatim_path(raw, format)  # feature:verbatim-paths
 
 
 def open_store(spec: dict, *, writable: bool = False):
@@ -182,7 +183,7 @@ class Adapter:
     # -- read ---------------------------------------------------------------------------------
     def read(self, request: dict) -> dict:
         zf = zarr_format_of(request)
-        path = node_path(request.get("node"))
+        path = node_path(request.get("node"), request.get("format"))
         with self.configure():
             store = open_store(request["store"])
             try:
@@ -214,7 +215,7 @@ class Adapter:
     # -- list ---------------------------------------------------------------------------------
     def list(self, request: dict) -> dict:
         zf = zarr_format_of(request)
-        path = node_path(request.get("node"))
+        path = node_path(request.get("node"), request.get("format"))
         with self.configure():
             store = open_store(request["store"])
             try:
@@ -233,7 +234,7 @@ class Adapter:
     # -- write --------------------------------------------------------------------------------
     def write(self, request: dict) -> dict:
         zf = zarr_format_of(request)
-        path = node_path(request.get("path"))
+        path = node_path(request.get("path"), request.get("format"))
         attributes = request.get("attributes") or {}
         with self.configure():
             store = open_store(request["store"], writable=True)
@@ -290,7 +291,7 @@ class Adapter:
         import time
 
         zf = zarr_format_of(request)
-        path = node_path(request.get("path"))
+        path = node_path(request.get("path"), request.get("format"))
         spec, write = request["store"], request["operation"] == "write"
         with self.configure():
             if spec["kind"] == "memory":

@@ -45,6 +45,7 @@ from conformance.harness.adapter_api import (
     fsspec_options,
     load_data,
     save_data,
+    verbatim_path,
     write_file,
 )
 
@@ -64,8 +65,8 @@ def zarr_version_of(request: dict) -> int:
     return ZARR_VERSIONS[fmt]
 
 
-def node_path(raw: str | None) -> str:
-    return (raw or "").strip("/")
+def node_path(raw: str | None, format: str | None) -> str:
+    return verbatim_path(raw, format)  # feature:verbatim-paths
 
 
 def overlay(store_class):
@@ -210,7 +211,7 @@ class Adapter:
     # -- read ---------------------------------------------------------------------------------
     def read(self, request: dict) -> dict:
         zv = zarr_version_of(request)
-        path = node_path(request.get("node"))
+        path = node_path(request.get("node"), request.get("format"))
         store = open_store(request["store"], zv)
         try:
             node = self._open(store, path, zv)
@@ -250,7 +251,7 @@ class Adapter:
         zv = zarr_version_of(request)
         store = open_store(request["store"], zv)
         try:
-            path = node_path(request.get("node"))
+            path = node_path(request.get("node"), request.get("format"))
             node = self._open(store, path, zv)
             nodes = {path: kind_of(node)}  # paths from the store root
             if nodes[path] == "group":
@@ -269,7 +270,7 @@ class Adapter:
     # -- write --------------------------------------------------------------------------------
     def write(self, request: dict) -> dict:
         zv = zarr_version_of(request)
-        path = node_path(request.get("path"))
+        path = node_path(request.get("path"), request.get("format"))
         attributes = request.get("attributes") or {}
         if zv == 3:
             require_zp2_document(
@@ -347,7 +348,7 @@ class Adapter:
                 f"zarr-python {zarr.__version__} does not implement format {request.get('format')!r} "
                 "(its v3 is the early-2022 draft: format v3-draft, layout v3-draft-zp2)"
             )
-        path = node_path(request.get("path"))
+        path = node_path(request.get("path"), request.get("format"))
         spec, write = request["store"], request["operation"] == "write"
         if spec["kind"] == "memory":
             store = zarr.storage.MemoryStore()

@@ -60,8 +60,11 @@ function s3PathStyle(spec) {
   return `${endpoint.replace(/\/+$/, "")}/${rest.split("/").map(encodeURIComponent).join("/")}`;
 }
 
-function nodePath(raw) {
-  return (raw ?? "").replace(/^\/+|\/+$/g, "");
+// feature:verbatim-paths: the path as the implementation gets it, apart from the one leading "/"
+// of a v3 path's absolute form ('.', '..', empty segments and v2's slashes are its to handle).
+function nodePath(raw, format) {
+  let path = raw ?? "";
+  return (format === "v3" || format === "v3-draft") && path.startsWith("/") ? path.slice(1) : path;
 }
 
 function locate(store, path) {
@@ -204,7 +207,7 @@ function apiOf(arr) {
 
 async function read(req) {
   let store = openStore(req.store);
-  let path = nodePath(req.node);
+  let path = nodePath(req.node, req.format);
   let location = locate(store, path);
   let options = {};
   if (req.format === "v2") {
@@ -235,7 +238,7 @@ async function read(req) {
 
 async function list(req) {
   let store = openStore(req.store);
-  let path = nodePath(req.node);
+  let path = nodePath(req.node, req.format);
   let node = await openerFor(req.format)(locate(store, path));
   // paths from the store root, like the reference adapter's
   if (node.kind === "array") return { nodes: { [path]: "array" } };
@@ -311,7 +314,7 @@ async function write(req, rawLine) {
   if (req.format !== "v3") throw new Unsupported(`zarrita writes only format v3, not ${req.format}`);
   let store = new FileSystemStore(req.store.location);
   if (req.store.kind !== "directory") throw new Unsupported(`zarrita-js drives no store ${req.store.kind} for writing`);
-  let location = locate(store, nodePath(req.path));
+  let location = locate(store, nodePath(req.path, req.format));
   let attributes = req.attributes ?? {};
   if (req.node_type === "group") {
     await zarr.create(location, { attributes });
@@ -379,7 +382,7 @@ async function bench(req, rawLine) {
   let memory = req.store.kind === "memory";
   let write = req.operation === "write";
   let store = memory ? (write ? new Map() : filesOf(req.source)) : write ? new FileSystemStore(req.store.location) : openStore(req.store);
-  let location = locate(store, nodePath(req.path));
+  let location = locate(store, nodePath(req.path, req.format));
   let settings = benchSettings(store);
   if (write) {
     let arr = await zarr.create(location, createOptions(req.metadata ?? {}, {}, rawLine));

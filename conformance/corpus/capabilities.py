@@ -88,6 +88,11 @@ FEATURES = (
     # case.json): an array at the store root; a node addressed by a '/'-separated path.
     "write-root-array",
     "nested-paths",
+    # A node path with a fault ('.', '..', an empty segment, a backslash, a v2 leading or
+    # trailing '/') reaches the implementation verbatim: the adapter passes the path as one
+    # string to an API that resolves it (session.path_faults; never probed: an adapter that
+    # walks names would resolve the fault itself, judging the adapter instead).
+    "verbatim-paths",
     # Writes over S3 (conformance.harness.remote): store:s3 alone says the adapter reads s3://.
     "s3-write",
 )

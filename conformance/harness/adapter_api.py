@@ -347,3 +347,15 @@ def fsspec_options(store: dict[str, Any]) -> dict[str, Any]:
     if given.get("region"):
         options["client_kwargs"] = {"region_name": given["region"]}
     return options
+
+
+def verbatim_path(raw: str | None, format: str | None) -> str:
+    """A node path as an adapter declaring `feature:verbatim-paths` hands it to the implementation:
+    unchanged, apart from the one leading '/' of a v3 or v3-draft path's absolute form (APIs take
+    paths relative to the root). '.', '..', empty segments, backslashes and v2's leading or
+    trailing '/' stay for the implementation to refuse or normalise (conformance.harness.session
+    path_faults: one rule for every adapter and store kind)."""
+    path = raw or ""
+    if format in ("v3", "v3-draft") and path.startswith("/"):
+        path = path[1:]
+    return path

@@ -39,9 +39,19 @@ class Plan:
         return probe_allowed(self.test, lacking, enabled)
 
 
+# Never probed: an adapter without them has no way to ask (an op it has no method for; a node
+# path it cannot hand over verbatim: it would resolve the path itself, and the adapter would be
+# judged instead of the implementation).
+NOT_PROBED = ("op:", "feature:verbatim-paths")
+
+
 def probe_allowed(test: str, lacking, enabled: bool) -> bool:
     """May a test that lacks these capabilities run as a probe?"""
-    return enabled and test in PROBED_TESTS and not any(c.startswith("op:") for c in lacking)
+    return (
+        enabled
+        and test in PROBED_TESTS
+        and not any(c.startswith(NOT_PROBED) for c in lacking)
+    )
 
 
 def plan_single(

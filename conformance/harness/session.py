@@ -178,10 +178,41 @@ def write_path_needs(case) -> set[str]:
     return needs
 
 
+def path_faults(path: str, format: str) -> list[str]:
+    """What is wrong with a node path as a store key path, one rule for every adapter and store
+    kind: '.' and '..' segments, empty segments, backslashes, and (v1, v2) a leading or trailing
+    '/'. A v3 or v3-draft path may start with one '/' (its absolute form)."""
+    if not path:
+        return []
+    faults = []
+    if "\\" in path:
+        faults.append("backslash")
+    body = path[1:] if format in ("v3", "v3-draft") and path.startswith("/") else path
+    if format not in ("v3", "v3-draft") and (path.startswith("/") or path.endswith("/")):
+        faults.append("leading or trailing '/'")
+        body = body.strip("/")
+    segments = body.split("/") if body else []
+    if "." in segments:
+        faults.append("'.' segment")
+    if ".." in segments:
+        faults.append("'..' segment")
+    if "" in segments:
+        faults.append("empty segment")
+    return faults
+
+
+def case_path(case) -> str:
+    """The node path a case hands to an implementation: the read node, or the write path."""
+    request = case.expect.get("request") or {}
+    return request.get("path", "") or "" if case.kind == "write" else case.node or ""
+
+
 def case_needs(test: str, case, role: str | None = None, store_kind: str | None = None) -> set[str]:
     """Every capability an adapter needs for `test` on `case` (role: cross tests' writer/reader;
     store_kind: a remote store kind the case runs over instead of its own store)."""
     needs = set(case.needs) | {f"format:{case.format}"}
+    if path_faults(case_path(case), case.format):
+        needs.add("feature:verbatim-paths")
     if test in ("read", "reject"):
         needs |= OP_NEEDS["read"] | {f"store:{store_kind or case.store_kind}"}
     if test == "write" or role == "writer":
