@@ -10,8 +10,10 @@ from typing import Any
 
 import numpy as np
 
-KINDS = ("read", "reject", "write", "zom")
-TIERS = ("required", "strict", "optional", "extension")
+from ..model import CaseKind, Tier
+
+KINDS = tuple(k.value for k in CaseKind)
+TIERS = tuple(t.value for t in Tier if t is not Tier.HOSTILE)  # a case's tier
 
 
 def default_root() -> Path:

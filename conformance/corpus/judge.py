@@ -254,7 +254,9 @@ def api_comparison(
                 want_fill = _fill_in_type(want_fill, exp["dtype"], changed[1])
             out[member] = differences(want_fill, _hex_lower(api["fill_value"]), "api/fill_value")
             if out[member] and changed:
-                out[member] = [type_problem(out[member][0], *(np.dtype(_descr(t)) for t in changed))]
+                out[member] = [
+                    type_problem(out[member][0], *(np.dtype(_descr(t)) for t in changed))
+                ]
         else:
             out[member] = differences(exp[member], api[member], f"api/{member}")
     return out

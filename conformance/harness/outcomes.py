@@ -113,7 +113,9 @@ def accepted(message: str, *, side: str | None = None, evidence: str = "") -> No
 
 @dataclass
 class Observation:
-    behaviour: str  # passed, unsupported, refused, accepted, wrong-data, type-changed, mismatch, crashed
+    behaviour: (
+        str  # passed, unsupported, refused, accepted, wrong-data, type-changed, mismatch, crashed
+    )
     message: str = ""
     side: str | None = None  # who did it, where a test involves two (None: the step that ran)
     evidence: str = ""
@@ -147,9 +149,7 @@ def observe(exc: BaseException | None, message: str | None = None) -> Observatio
     if isinstance(exc, Crashed):
         return Observation("crashed", text, exc.side)
     if isinstance(exc, ConformanceFailure):
-        return Observation(
-            exc.behaviour, text, exc.side, exc.evidence, getattr(exc, "types", None)
-        )
+        return Observation(exc.behaviour, text, exc.side, exc.evidence, getattr(exc, "types", None))
     if isinstance(exc, AssertionError):
         return Observation("mismatch", text)
     return Observation("crashed", text)

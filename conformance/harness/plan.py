@@ -12,10 +12,15 @@ an op has no method to call), nor are cross and property tests (pairs: who would
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .properties import PROPERTY_FORMATS
 from .session import SuiteSession, case_needs, missing, zom_lacks
+
+if TYPE_CHECKING:
+    from conformance.corpus.case import Case
 
 PROBED_TESTS = frozenset({"read", "reject", "write", "zom"})
 
@@ -33,7 +38,7 @@ class Plan:
     def skip_reason(self) -> str:
         return "unsupported: " + "; ".join(self.lacking)
 
-    def may_probe(self, lacking, enabled: bool) -> bool:
+    def may_probe(self, lacking: Iterable[str], enabled: bool) -> bool:
         """May this test go on as a probe when the adapter turns out to lack these capabilities at
         run time (its describe() narrows adapter.toml)?"""
         return probe_allowed(self.test, lacking, enabled)
@@ -45,17 +50,13 @@ class Plan:
 NOT_PROBED = ("op:", "feature:verbatim-paths")
 
 
-def probe_allowed(test: str, lacking, enabled: bool) -> bool:
+def probe_allowed(test: str, lacking: Iterable[str], enabled: bool) -> bool:
     """May a test that lacks these capabilities run as a probe?"""
-    return (
-        enabled
-        and test in PROBED_TESTS
-        and not any(c.startswith(NOT_PROBED) for c in lacking)
-    )
+    return enabled and test in PROBED_TESTS and not any(c.startswith(NOT_PROBED) for c in lacking)
 
 
 def plan_single(
-    session: SuiteSession, test: str, impl: str, case, store_kind: str | None = None
+    session: SuiteSession, test: str, impl: str, case: Case, store_kind: str | None = None
 ) -> Plan:
     """read, reject, write and zom tests of one adapter; store_kind: over a remote store kind
     (http, s3) instead of the case's own store."""
@@ -70,7 +71,14 @@ def plan_single(
     return Plan(test, "skip", (f"{impl} lacks {', '.join(lacking)}",))
 
 
-def _pair_plan(test: str, writer: str, reader: str, wneeds, rneeds, session) -> Plan:
+def _pair_plan(
+    test: str,
+    writer: str,
+    reader: str,
+    wneeds: set[str],
+    rneeds: set[str],
+    session: SuiteSession,
+) -> Plan:
     wlack = missing(wneeds, session.config(writer))
     rlack = missing(rneeds, session.config(reader))
     lacking = [f"{writer} (writer) lacks {c}" for c in wlack]
@@ -81,7 +89,7 @@ def _pair_plan(test: str, writer: str, reader: str, wneeds, rneeds, session) -> 
     return Plan(test, "skip", tuple(lacking), tuple(dict.fromkeys(sides)))
 
 
-def plan_cross(session: SuiteSession, writer: str, reader: str, case) -> Plan:
+def plan_cross(session: SuiteSession, writer: str, reader: str, case: Case) -> Plan:
     """A cross test; with writer == reader it is recorded as `roundtrip` (and matched so by
     known-failure entries: `test = "cross"` does not cover it)."""
     test = "roundtrip" if writer == reader else "cross"
@@ -107,7 +115,7 @@ def plan_property(session: SuiteSession, case_id: str, writer: str, reader: str)
     )
 
 
-def plan_found(session: SuiteSession, case, writer: str, reader: str) -> Plan:
+def plan_found(session: SuiteSession, case: Case, writer: str, reader: str) -> Plan:
     """A replay of a saved property failure (a `<format>/found/` write case, see
     conformance.suite.failures) by a writer/reader pair: recorded as a property test of that case
     id, skipped when either side lacks what the example needs (no probes: pairs)."""

@@ -176,9 +176,6 @@ def summary_table(records: list[Record], wall_time: float | None = None) -> str:
     return "\n".join(lines)
 
 
-UNGATED_TIERS = frozenset({"hostile"})
-
-
 def unexpected(records: Iterable[Record]) -> list[Record]:
     """Records that make a run fail (conformance.model.gates): anything errored; wrong data or a
     failure no known-failure entry explains, on every tier; a strict entry whose case now passes

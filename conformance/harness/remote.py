@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from conformance.model import REMOTE_STORE_KINDS
+
 if TYPE_CHECKING:
     from conformance.corpus import Case
     from conformance.testing.servers import HTTPServerHandle, S3ServerHandle
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
 StoreSpec = dict[str, Any]
 
 # Store kinds that are served to adapters rather than handed over as a path.
-REMOTE_KINDS = ("http", "s3")
+REMOTE_KINDS = tuple(k.value for k in REMOTE_STORE_KINDS)
 # Spec areas (a case id's second part) where the store itself is under test: key names and
 # encodings, byte ranges of shards and chunks, listing and hierarchy. Elsewhere (data types,
 # codecs, metadata documents) a case reads the same bytes whatever serves them.

@@ -75,9 +75,7 @@ def entries_for(
     name = subject.name(side)
     config = session.config(name)
     role = side if subject.pair else None
-    return config.known_failures_for(
-        subject.test, subject.case_id, role, subject.peer(side), store
-    )
+    return config.known_failures_for(subject.test, subject.case_id, role, subject.peer(side), store)
 
 
 def conclude(
@@ -141,9 +139,7 @@ def record_of(
         blame={"side": side, **({"evidence": evidence} if evidence else {})},
         behaviour=settled.behaviour.value if settled.behaviour else None,
         types=(
-            {"expected": settled.types[0], "observed": settled.types[1]}
-            if settled.types
-            else None
+            {"expected": settled.types[0], "observed": settled.types[1]} if settled.types else None
         ),
         known_failure=settled.known.as_record() if settled.known is not None else None,
         **fields,

@@ -1,7 +1,7 @@
 """The report's "Hostile stores and faults" section: how each implementation copes with the opt-in
 kinds `hostile` (fixtures/hostile) and `fault` (conformance/testing/faults.py).
 
-These records never gate a run (tier "hostile", harness.records.UNGATED_TIERS), so they stay out of
+These records never gate a run (tier "hostile", conformance.model.gates), so they stay out of
 every conformance table and get a section of their own, fed from `hostile.jsonl` beside the results
 (what `./dev report` records) and from any hostile or fault records in the results themselves.
 """

@@ -45,7 +45,9 @@ def test_cross(harness, writer, reader, case):
         )
     problems = []
     if result.node_type != request.node_type:
-        problems.append(f"{reader} opened a {result.node_type}, {writer} wrote a {request.node_type}")
+        problems.append(
+            f"{reader} opened a {result.node_type}, {writer} wrote a {request.node_type}"
+        )
     elif result.attributes is None:
         harness.fields["unchecked"] = ["attributes"]
     else:

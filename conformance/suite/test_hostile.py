@@ -1,7 +1,7 @@
 """Hostile cases (fixtures/hostile, `--kinds hostile`): each is sent as a read to each adapter, on a
 copy of the case (its FIFOs made, its HTTP routes served), under the harness's caps: the adapter
 memory cap and, here, a shorter time per request (HOSTILE_TIMEOUT). What happens is recorded and
-never fails a run (tier "hostile", records.UNGATED_TIERS); only the run must survive.
+never fails a run (tier "hostile", conformance.model.gates); only the run must survive.
 
 - passed: a clean refusal; or, where the store itself is valid and only what lies beside it is
   hostile (links out of it, zip members named '../x'), the answer the reference gives;

@@ -22,7 +22,11 @@ from conformance.model import Outcome, gates
     "behaviour, tier, outcome",
     [
         ("refused", "required", "failed"),
-        ("refused", "optional", "declined"),  # was `failed`: "a reader that refuses it is not wrong"
+        (
+            "refused",
+            "optional",
+            "declined",
+        ),  # was `failed`: "a reader that refuses it is not wrong"
         ("refused", "extension", "declined"),
         ("accepted", "required", "failed"),
         ("accepted", "strict", "lenient"),  # was a non-gating `failed`

@@ -1,7 +1,7 @@
 """The suite's hostile and fault tests (conformance/suite/test_hostile.py, test_faults.py) tell a
 careful reader from a trusting one: the reference passes; a fake that follows links and '..',
 parses NaN tokens and opens FIFOs (fakes/naive) gets wrong-data and errored, and the run survives.
-Hostile and fault records never fail a run (records.UNGATED_TIERS)."""
+Hostile and fault records never fail a run (conformance.model.gates)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import pytest
 from conformance.corpus import hostile
 from conformance.harness.records import make_record, unexpected
 from conformance.harness.session import Options, SuiteSession
-from conformance.suite.direct import run_case
 from conformance.suite import test_faults as fault_suite
 from conformance.suite import test_hostile as hostile_suite
+from conformance.suite.direct import run_case
 from conformance.testing.faults import fault_cases
 
 NAIVE = str(Path(__file__).parent / "fakes" / "naive")
