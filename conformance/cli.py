@@ -15,6 +15,7 @@ SUBCOMMAND_MODULES = [
     "conformance.validate.cli",
     "conformance.corpus.cli",
     "conformance.harness.cli",
+    "conformance.harness.drafts_cli",
     "conformance.bench.cli",
     "conformance.report.cli",
 ]
