@@ -340,23 +340,62 @@ def schema_text() -> str:
     return json.dumps(record_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
+# Documents that show the outcome vocabulary: the block between the markers is generated from
+# MEANING (python -m conformance.model --write), so the words are written once.
+REPO = Path(__file__).parent.parent
+OUTCOME_DOCS = ("fixtures/README.md", "conformance/harness/README.md", "docs/ci.md")
+BEGIN, END = "<!-- outcomes: generated from conformance/model.py -->", "<!-- outcomes: end -->"
+
+
+def outcome_table() -> str:
+    rows = [f"| `{o.value}` | {MEANING[o]} | {_gating(o) or 'no'} |" for o in Outcome]
+    return "\n".join(
+        [
+            "| outcome (worst first) | what happened | fails a run |",
+            "|---|---|---|",
+            *rows,
+        ]
+    )
+
+
+def _gating(outcome: Outcome) -> str:
+    if outcome in (Outcome.ERRORED, Outcome.FAILED):
+        return "yes"
+    if outcome is Outcome.WRONG_DATA:
+        return "unless a known failure explains it"
+    return ""
+
+
+def synced_doc(text: str) -> str:
+    begin, end = text.find(BEGIN), text.find(END)
+    if begin < 0 or end < begin:
+        return text
+    return text[: begin + len(BEGIN)] + "\n" + outcome_table() + "\n" + text[end:]
+
+
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
     parser = argparse.ArgumentParser(
         prog="python -m conformance.model",
-        description="Write (or check) the JSON Schema of result records generated from the model.",
+        description="Write (or check) what is generated from the model: the JSON Schema of "
+        "result records and the outcome tables of the documentation.",
     )
-    parser.add_argument("--write", action="store_true", help=f"write {SCHEMA_FILE.name}")
+    parser.add_argument("--write", action="store_true", help="write them (default: check)")
     args = parser.parse_args(argv)
+    targets = {SCHEMA_FILE: schema_text()}
+    for name in OUTCOME_DOCS:
+        path = REPO / name
+        if path.is_file():
+            targets[path] = synced_doc(path.read_text("utf-8"))
+    stale = [p for p, text in targets.items() if not p.is_file() or p.read_text("utf-8") != text]
     if args.write:
-        SCHEMA_FILE.write_text(schema_text(), "utf-8")
+        for path in stale:
+            path.write_text(targets[path], "utf-8")
         return 0
-    current = SCHEMA_FILE.read_text("utf-8") if SCHEMA_FILE.is_file() else ""
-    if current != schema_text():
-        print(f"{SCHEMA_FILE} is out of date: python -m conformance.model --write")
-        return 1
-    return 0
+    for path in stale:
+        print(f"{path} is out of date: python -m conformance.model --write")
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":
