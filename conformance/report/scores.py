@@ -250,7 +250,9 @@ def grid(records: Iterable[Record], fmt: str) -> dict[tuple[str, str], dict[str,
     return {k: dict(cell) for k, cell in sorted(out.items())}
 
 
-def grid_axes(grid: dict[tuple[str, str], dict[str, int]], names: list[str]) -> tuple[list[str], list[str]]:
+def grid_axes(
+    grid: dict[tuple[str, str], dict[str, int]], names: list[str]
+) -> tuple[list[str], list[str]]:
     """(writers, readers) worth a row or column: those with at least one attempt in that role,
     in the order of `names`."""
 

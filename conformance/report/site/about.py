@@ -107,7 +107,7 @@ def render(site) -> tuple[str, str]:
                 "p",
                 "Static JSON beside these pages, versioned by its path (api/v1/; a change of meaning gets a new version): ",
                 link("api/v1/index.json", "api/v1/index.json"),
-                " (definitions, run facts, every implementation's figures and every case, each with the address of its own file), api/v1/impl/NAME.json (the figures and every record that counts for the implementation) and api/v1/case/CASE.json (the case and every record of it). Records there carry the members of the result record (conformance/harness/schemas/result-record.json) that a reader needs.",
+                " (definitions, run facts, every implementation's figures and every case, each with the address of its own file), api/v1/impl/NAME.json (the figures, the known failures and every record that counts for the implementation, without messages) and api/v1/case/CASE.json (the case and every record of it, with messages). Records are rows of the members named in “fields” (those of conformance/harness/schemas/result-record.json a reader needs); a known failure is named “owner/id” and described once under “known_failures”.",
             ),
         ]
     )

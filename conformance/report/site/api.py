@@ -1,6 +1,7 @@
 """The versioned JSON API under api/v1/: an index, one file per implementation and one per case.
 Records keep the members of the result record a reader needs (the run-specific ones, such as
-timings, node ids and workers, stay in the published results file)."""
+timings, node ids and workers, stay in the published results file), each said once: a record's
+message is in its case's file, an implementation's file says which records count for it."""
 
 from __future__ import annotations
 
@@ -33,13 +34,13 @@ FIELDS = (
 )
 
 
-def table(records: list[dict]) -> dict:
+def table(records: list[dict], fields: tuple[str, ...] = FIELDS) -> dict:
     """{"fields", "records", "known_failures"} for a list of records."""
     known: dict[str, dict] = {}
     rows = []
     for r in records:
         row = []
-        for f in FIELDS:
+        for f in fields:
             value = r.get(f)
             if f == "store":
                 value = v.store_kind(r)
@@ -53,7 +54,13 @@ def table(records: list[dict]) -> dict:
                 value = key
             row.append(value if value not in ("", [], {}) else None)
         rows.append(row)
-    return {"fields": list(FIELDS), "records": rows, "known_failures": dict(sorted(known.items()))}
+    return {"fields": list(fields), "records": rows, "known_failures": dict(sorted(known.items()))}
+
+
+# A case's file leaves out what the case says once (its id, format and tier); an implementation's
+# file leaves out the message and the refusal, which its case's file has.
+CASE_FIELDS = tuple(f for f in FIELDS if f not in ("case", "format", "tier"))
+IMPL_FIELDS = tuple(f for f in FIELDS if f not in ("message", "refusal", "unchecked"))
 
 
 def dump(value) -> str:
@@ -79,7 +86,7 @@ def files(site) -> dict[str, str]:
                 "api": VERSION,
                 "implementation": name,
                 **implementations[name],
-                **table(site.by_impl.get(name, [])),
+                **table(site.by_impl.get(name, []), IMPL_FIELDS),
             }
         )
     cases = {}
@@ -109,7 +116,7 @@ def files(site) -> dict[str, str]:
             "api": paths.api_case(cid),
         }
         out[paths.api_case(cid)] = dump(
-            {"api": VERSION, "case": cid, **facts, **table(site.by_case.get(cid, []))}
+            {"api": VERSION, "case": cid, **facts, **table(site.by_case.get(cid, []), CASE_FIELDS)}
         )
     out[f"{paths.API}/index.json"] = dump(
         {

@@ -29,8 +29,10 @@ thead th{position:sticky;top:0;z-index:2;background:var(--head);font-weight:600}
 tbody th{position:sticky;left:0;z-index:1;background:#fff;font-weight:600;white-space:nowrap}
 thead th:first-child{left:0;z-index:3}
 td.num,th.num{text-align:right;white-space:nowrap}
-table.front td{white-space:nowrap}table.front tbody th{font-weight:400}table.front tbody th a{font-weight:600}
+.scroll.whole{max-height:none}table.front td,table.front th{white-space:nowrap;padding:2px 8px}table.front tbody th{font-weight:400}table.front tbody th a{font-weight:600}
 td.description{min-width:22em;max-width:34em}td.statement{min-width:20em;max-width:36em}
+table.features tbody th{min-width:11em}
+.toc{display:flex;flex-wrap:wrap;gap:2px 14px;list-style:none;padding:0;margin:6px 0}
 .js-only{display:none}html.js .js-only{display:inline}
 tr:target>*,td:target{box-shadow:inset 0 0 0 3px #bf8700}
 .o-wrong-data,.o-errored{background:#ffd7d5;color:#82071e;font-weight:600}
@@ -122,7 +124,7 @@ if(combo){
   }
   function render(){
     const need = ticks().filter(e => e.checked).map(e => e.value);
-    if(!need.length){ box.innerHTML = '<p>Tick features in the first column of the table to combine them.</p>'; return; }
+    if(!need.length){ box.innerHTML = ''; return; }
     const idx = need.map(n => data.features.indexOf(n));
     const together = data.cases.filter(c => idx.every(i => c[2].includes(i)));
     let h = '<h2 id="combination">Who reads ' + esc(need.join(' + ')) + '</h2><p>' + together.length +

@@ -163,7 +163,11 @@ def render_table(site, fmt: str) -> tuple[str, str]:
             ),
             tag(
                 "form",
-                tag("p", "Combine the ticked features (kept in the address).", class_="small"),
+                tag(
+                    "p",
+                    "Tick features in the first column of the table: who reads them together appears here (the choice is kept in the address).",
+                    class_="small",
+                ),
                 id="combo-form",
                 class_="combo",
                 hidden=True,

@@ -16,46 +16,27 @@ HERE = "index.html"
 
 def render(site) -> tuple[str, str]:
     head = [
-        tag("th", "implementation", tag("br"), tag("span", "version", class_="small"), scope="col"),
+        tag("th", "implementation ", tag("span", "version", class_="small"), scope="col"),
         *(
-            tag(
-                "th",
-                f"{t}",
-                tag("br"),
-                tag("span", "required", class_="small"),
-                scope="col",
-                class_="num",
-            )
+            tag("th", f"{t} ", tag("span", "required", class_="small"), scope="col", class_="num")
             for t in s.CONFORMANCE_TESTS
         ),
-        tag(
-            "th",
-            "silent wrong data",
-            tag("br"),
-            tag("span", "cases", class_="small"),
-            scope="col",
-            class_="num",
-        ),
-        tag(
-            "th",
-            "crashes",
-            tag("br"),
-            tag("span", "cases", class_="small"),
-            scope="col",
-            class_="num",
-        ),
+        tag("th", "silent wrong data", scope="col", class_="num"),
+        tag("th", "crashes", scope="col", class_="num"),
         tag("th", "formats", scope="col"),
         tag("th", "run", scope="col"),
         tag("th", "corpus", scope="col"),
     ]
     rows = [_row(site, name) for name in site.names]
     corpus = site.meta.get("corpus_version", "?")
+    implementations = len([n for n in site.names if n != "reference" and not v.is_version_row(n)])
+    rows_of_versions = len([n for n in site.names if v.is_version_row(n)])
     lead = tag(
         "p",
-        f"{len([n for n in site.names if n != 'reference' and not v.is_version_row(n)])} implementations "
-        f"and {len([n for n in site.names if v.is_version_row(n)])} older versions against corpus {corpus} "
-        f"({site.meta.get('cases', '?')} cases), run {site.meta.get('date', '?')}. "
-        "Each figure links to its evidence; every figure is defined below the table.",
+        f"{implementations} implementations"
+        + (f" and {rows_of_versions} older releases" if rows_of_versions else "")
+        + f" against corpus {corpus} ({site.meta.get('cases', '?')} cases), run {site.meta.get('date', '?')}. "
+        "Each figure links to its evidence and is defined below the table; wrong data and crashes count cases.",
         class_="lead",
     )
     notes = tag(
@@ -111,7 +92,7 @@ def _row(site, name: str) -> Html:
     label = join(
         [
             c.impl_link(HERE, name),
-            tag("br"),
+            " ",
             tag("span", site.versions.get(name, "") or "version not reported", class_="small"),
             tag("span", " · the oracle", class_="small") if name == "reference" else "",
         ]

@@ -61,7 +61,7 @@ def table(head: Iterable[object], rows: Iterable[object], label: str, /, **attrs
     return tag(
         "div",
         tag("table", thead, tag("tbody", *rows), **attrs),
-        class_="scroll",
+        class_="scroll" + (" whole" if attrs.get("class_") == "front" else ""),
         tabindex="0",
         role="region",
         aria_label=label,

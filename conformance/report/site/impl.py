@@ -27,9 +27,18 @@ def render(site, name: str) -> tuple[str, str]:
     here = paths.impl(name)
     records = site.by_impl.get(name, [])
     sc = site.scores[name]
-    body = [
-        tag("h1", name),
-        _facts(site, here, name),
+    toc = [
+        ("#scores", "conformance"),
+        ("#bugs", "known bugs"),
+        ("#unexplained", "unexplained failures"),
+        ("#profile", "allowed behaviour"),
+        ("#areas", "misses by area"),
+        ("#misses", "every record not passed"),
+        ("#versions", "versions"),
+        ("#interop", "interoperability"),
+        ("#badge", "badge"),
+    ]
+    sections = [
         _figures(site, here, name, sc),
         _bugs(site, here, name, records),
         _unexplained(site, here, records),
@@ -39,6 +48,21 @@ def render(site, name: str) -> tuple[str, str]:
         _versions(site, here, name),
         _interop(site, here, name),
         _badge(site, here, name, sc),
+    ]
+    present = join(sections)
+    body = [
+        tag("h1", name),
+        tag(
+            "nav",
+            tag(
+                "ul",
+                *(tag("li", link(h, t)) for h, t in toc if f'id="{h[1:]}"' in present),
+                class_="toc",
+            ),
+            aria_label="sections",
+        ),
+        _facts(site, here, name),
+        present,
     ]
     return here, page(site, here, name, join(body))
 
