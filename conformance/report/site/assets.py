@@ -127,8 +127,9 @@ if(combo){
     if(!need.length){ box.innerHTML = ''; return; }
     const idx = need.map(n => data.features.indexOf(n));
     const together = data.cases.filter(c => idx.every(i => c[2].includes(i)));
-    let h = '<h2 id="combination">Who reads ' + esc(need.join(' + ')) + '</h2><p>' + together.length +
-      ' ' + esc(data.kind) + ' case(s) of this format need all of them together.</p>' +
+    let h = '<h2 id="combination">Who reads ' + esc(need.join(' + ')) + '</h2><p>' + (together.length ?
+      together.length + ' ' + esc(data.kind) + ' case(s) of this format need all of them together.' :
+      'No ' + esc(data.kind) + ' case of this format needs all of them together: no implementation is shown to read the combination. Each feature alone:') + '</p>' +
       '<div class="scroll" tabindex="0" role="region" aria-label="combination"><table><thead><tr>' +
       '<th scope="col">implementation</th><th scope="col">all together</th>';
     need.forEach(n => { h += '<th scope="col">' + esc(n) + ' (any case)</th>'; });

@@ -43,6 +43,7 @@ def page(
         tag("button", "Search", type="submit"),
         action=rel(here, "search.html"),
         role="search",
+        aria_label="site search",
     )
     header = tag(
         "header",

@@ -63,6 +63,7 @@ def render(site) -> tuple[str, str]:
                 tag("input", type="search", id="search-q", name="q", size="40"),
                 action=HERE,
                 role="search",
+                aria_label="search this site",
             ),
             tag("div", id="search-results", aria_live="polite"),
             tag(
