@@ -248,3 +248,13 @@ def test_scores_follow_their_definitions_on_every_page(site):
     page = (site / "impl" / "zarrita-js.html").read_text("utf-8")
     assert re.search(r"Silent wrong data: 2 case\(s\)", page)
     assert "Crashes: 1 case(s)" in page
+
+
+def test_every_figure_has_a_permalink(site):
+    ids = parsed(site / "index.html").ids
+    for name in ("zarr-python", "zarrita-js", "tensorstore"):
+        assert {f"{name}--{k}" for k in ("read", "write", "reject", "wrong-data", "crashes")} <= ids
+    assert "V3-FILL-001--zarr-python" in parsed(site / "requirements.html").ids
+    assert "dtype_3astring--zarr-python--read" in parsed(site / "features" / "v3.html").ids
+    assert "v3--tensorstore--zarrita-js" in parsed(site / "interop.html").ids
+    assert "zarr-python--reject--http" in parsed(site / "case" / "v3" / "fill" / "reject-bool-0.html").ids

@@ -88,6 +88,7 @@ def render(site) -> tuple[str, str]:
 def _row(site, name: str) -> Html:
     sc = site.scores[name]
     target = paths.impl(name)
+    cell = paths.slug(name)  # each figure's cell has an id: index.html#zarr-python--read
     formats = sorted({f for t in s.CONFORMANCE_TESTS for f in getattr(sc, t).formats})
     label = join(
         [
@@ -100,9 +101,17 @@ def _row(site, name: str) -> Html:
     return tag(
         "tr",
         tag("th", label, scope="row"),
-        *(c.share_cell(getattr(sc, t), f"{target}?test={t}#misses") for t in s.CONFORMANCE_TESTS),
-        c.count_cell(sc.wrong_data.n, f"{target}?outcome=wrong-data#misses", sc.wrong_data.known),
-        c.count_cell(sc.crashes.n, f"{target}?outcome=errored#misses"),
+        *(
+            c.share_cell(getattr(sc, t), f"{target}?test={t}#misses", id=f"{cell}--{t}")
+            for t in s.CONFORMANCE_TESTS
+        ),
+        c.count_cell(
+            sc.wrong_data.n,
+            f"{target}?outcome=wrong-data#misses",
+            sc.wrong_data.known,
+            id=f"{cell}--wrong-data",
+        ),
+        c.count_cell(sc.crashes.n, f"{target}?outcome=errored#misses", id=f"{cell}--crashes"),
         tag("td", ", ".join(formats) or "–"),
         tag("td", link("about.html#run", site.run_date(name))),
         tag("td", link("about.html#corpus", site.meta.get("corpus_version", "?"))),

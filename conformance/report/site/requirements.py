@@ -66,6 +66,7 @@ def render(site) -> tuple[str, str]:
         per_impl = []
         for n in names:
             cell = cells.get(n)
+            cid = f"{paths.slug(rid)}--{paths.slug(n)}"  # e.g. #V3-FILL-001--zarr-python
             if not cell or not cell[1]:
                 per_impl.append(
                     tag(
@@ -73,11 +74,18 @@ def render(site) -> tuple[str, str]:
                         "–" if cell else "",
                         class_="o-unsupported" if cell else "o-none",
                         title=f"{n}: {'unsupported' if cell else 'not run'}",
+                        id=cid,
                     )
                 )
             elif satisfied(cell):
                 per_impl.append(
-                    tag("td", "✓", class_="o-passed", title=f"{n}: all {cell[2]} cases passed")
+                    tag(
+                        "td",
+                        "✓",
+                        class_="o-passed",
+                        title=f"{n}: all {cell[2]} cases passed",
+                        id=cid,
+                    )
                 )
             else:
                 per_impl.append(
@@ -86,6 +94,7 @@ def render(site) -> tuple[str, str]:
                         f"{cell[0]}/{cell[2]}",
                         class_="o-partial num" if cell[0] else "o-failed num",
                         title=f"{n}: {cell[0]} of {cell[2]} cases passed",
+                        id=cid,
                     )
                 )
         rows.append(
