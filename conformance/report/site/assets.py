@@ -57,7 +57,7 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:
 .bug h3{margin:4px 0}
 ul.cases{columns:22em;margin:4px 0}
 .combo{border:1px solid var(--line);border-radius:6px;padding:6px 12px;margin:8px 0}
-@media (max-width:600px){tbody th{max-width:45vw;white-space:normal;overflow-wrap:anywhere}td.description,td.statement{min-width:14em}body{font-size:14px}main{padding:4px 8px 30px}header.site form{margin-left:0}h1{font-size:20px}}
+@media (max-width:600px){tbody th{max-width:45vw;white-space:normal;overflow-wrap:break-word}td.description,td.statement{min-width:14em}body{font-size:14px}main{padding:4px 8px 30px}header.site form{margin-left:0}h1{font-size:20px}}
 """
 
 JS = r"""
