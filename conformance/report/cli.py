@@ -10,9 +10,11 @@ def register(subparsers) -> None:
     report = subparsers.add_parser(
         "report",
         help="render the compatibility report from recorded results, or compare two runs",
-        description="Render reports/index.html, reports/README.md, reports/results.json and badges from a JSONL "
-        "results file of `zarr-conformance run`, with hostile.jsonl and ranges.json beside it when present "
-        "(nothing is re-run). With --compare OLD NEW, print what "
+        description="Render the compatibility report as a static site from a JSONL results file of "
+        "`zarr-conformance run`, with hostile.jsonl and ranges.json beside it when present (nothing is "
+        "re-run): index.html (the overview), a page per implementation, case, feature and format, "
+        "requirements, interop, bench and hostile pages, a JSON API (api/v1/), README.md, results.json "
+        "and badges. The site works from disk and from any static host. With --compare OLD NEW, print what "
         "changed between two results files instead; exit status 1 when any record got worse "
         "(passed -> anything else, a new failure, crash or unexplained wrong data).",
     )
@@ -42,6 +44,19 @@ def register(subparsers) -> None:
         help="records of `zarr-conformance run --kinds hostile,fault` for the section on hostile "
         "stores and faults (default: hostile.jsonl beside the results, if present; hostile and "
         "fault records in the results themselves are shown as well)",
+    )
+    report.add_argument(
+        "--repo-url",
+        metavar="URL",
+        default="../",
+        help="where links to repository files (fixtures/, adapters/, reports/upstream/) point: a path "
+        "relative to the output folder (default ../, the checkout around reports/) or a URL such as "
+        "https://github.com/OWNER/REPO/blob/COMMIT/",
+    )
+    report.add_argument(
+        "--site-url",
+        metavar="URL",
+        help="where the site will be published, for the badge embed code on implementation pages",
     )
     report.add_argument(
         "--compare", nargs=2, metavar=("OLD", "NEW"), help="compare two results files instead"
@@ -86,13 +101,23 @@ def report_command(args) -> int:
         print(f"report: no hostile results at {hostile}")
         return 2
     fixtures = Path(args.fixtures) if args.fixtures else default_root()
-    bench_html = ""
+    bench = None
     if Path(args.bench).is_file():
         import json
 
-        from conformance.bench.html import bench_fragment
-
-        bench_html = bench_fragment(json.loads(Path(args.bench).read_text("utf-8")))
-    for path in publish(results, Path(args.out), fixtures, bench_html, hostile=hostile):
-        print(f"wrote {path}")
+        bench = json.loads(Path(args.bench).read_text("utf-8"))
+    written = publish(
+        results,
+        Path(args.out),
+        fixtures,
+        bench,
+        hostile=hostile,
+        repo_url=getattr(args, "repo_url", "../"),
+        site_url=getattr(args, "site_url", None),
+    )
+    pages = [p for p in written if p.suffix == ".html"]
+    size = sum(p.stat().st_size for p in written)
+    print(
+        f"wrote {len(written)} files ({len(pages)} pages, {size / 1e6:.1f} MB) into {args.out}; open {Path(args.out) / 'index.html'}"
+    )
     return 0

@@ -8,9 +8,7 @@ every conformance table and get a section of their own, fed from `hostile.jsonl`
 
 from __future__ import annotations
 
-import html
 import json
-import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -131,30 +129,6 @@ def markdown(records: list[dict], run: dict | None = None) -> str:
         if len(bad) > MAX_LISTED:
             lines.append(f"- … and {len(bad) - MAX_LISTED} more (index.html lists them all)")
     return "\n".join(lines) + "\n"
-
-
-def html_section(page, records: list[dict], names: list[str], run: dict | None = None) -> str:
-    """The section of index.html; `page` (html.Page) makes the cells that open their records."""
-    rows = table(records)
-    present = [n for n in names if n in rows] + sorted(set(rows) - set(names))
-    out = []
-    for name in present:
-        kinds = rows[name]
-        cells = "".join(page.cell(kinds[k], f"{name}: {LABELS[k]}") for k in TESTS)
-        every = page.cell(kinds["all"], f"{name}: hostile stores and faults")
-        counts = "".join(
-            ("<td class=bad>" if o in BAD and kinds["all"].counts[o] else "<td>")
-            + f"{kinds['all'].counts[o]}</td>"
-            for o in COUNTED[1:]
-        )
-        out.append(f"<tr><td class=name>{html.escape(name)}</td>{cells}{every}{counts}</tr>")
-    text = re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(explanation(run)))
-    return (
-        f"<h2 id=hostile>Hostile stores and faults</h2><p class=small>{text}</p>"
-        "<table><tr><th class=name>implementation</th><th>hostile stores</th><th>faults</th>"
-        "<th>passed / all</th><th>errored</th><th>wrong data</th><th>failed</th>"
-        f"<th>unsupported</th></tr>{''.join(out)}</table>"
-    )
 
 
 def case_details(records: list[dict], cases: dict[str, dict]) -> dict[str, dict]:

@@ -1,6 +1,8 @@
-"""Writes the published report from a results file: reports/index.html, reports/README.md (the
-headline tables in Markdown), reports/results.json (the counts behind them) and one shields.io
-endpoint badge per implementation under reports/badges/."""
+"""Writes the published report from a results file: the site (conformance/report/site/: index.html
+and its pages, the JSON API under api/v1/), README.md (the headline figures in Markdown),
+results.json (the figures and counts behind them, with their definitions) and per implementation a
+shields.io endpoint badge and a static SVG badge under badges/. Every figure comes from
+conformance/report/scores.py, so page, badge, README.md and results.json agree."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ from pathlib import Path
 
 from . import hostile as h
 from . import matrices as m
-from .html import render as render_html
+from . import scores as s
+from . import verdicts as v
 from .sweep import markdown as sweep_markdown
 
 # Absolute paths of the machine that ran (its checkout, scratch folders) say nothing to a reader and
@@ -34,21 +37,6 @@ def redacted(value):
     if isinstance(value, dict):
         return {k: redacted(v) for k, v in value.items()}
     return value
-
-
-def case_details(fixtures: Path) -> dict[str, dict]:
-    """What the drill-down shows of each case: description, tier, requirements, citation."""
-    out = {}
-    for path in sorted(fixtures.rglob("case.json")):
-        if "store" in path.relative_to(fixtures).parts[:-1]:
-            continue
-        doc = json.loads(path.read_text("utf-8"))
-        out[doc["id"]] = {
-            k: doc[k]
-            for k in ("description", "tier", "requirements", "citation", "adjudication")
-            if k in doc
-        }
-    return out
 
 
 def adapter_facts() -> tuple[dict[str, str], dict[str, str]]:
@@ -97,84 +85,6 @@ def publish_results(
     return [jsonl, side]
 
 
-def headline_markdown(records: list[dict]) -> str:
-    table = m.headline(records)
-    formats = [f for f in m.FORMATS if any(f in table[n] for n in table)]
-    lines = [
-        "| implementation | wrong data | crashes | "
-        + " | ".join(f"{f} required | {f} strict" for f in formats)
-        + " |",
-        "|---|---|---|" + "---|---|" * len(formats),
-    ]
-    for name in sorted(table):
-        totals = m.Cell()
-        for f in formats:
-            for t in m.TIERS:
-                totals.counts.update(table[name][f][t].counts)
-        cells = []
-        for f in formats:
-            for t in ("required", "strict"):
-                cell = table[name][f][t]
-                cells.append("–" if not cell.total else f"{cell.passed}/{cell.total}")
-        wrong, crashed = totals.counts["wrong-data"], totals.counts["errored"]
-        lines.append(
-            f"| {name} | {'**' + str(wrong) + '**' if wrong else 0} | {'**' + str(crashed) + '**' if crashed else 0} | "
-            + " | ".join(cells)
-            + " |"
-        )
-    return "\n".join(lines)
-
-
-def interop_markdown(records: list[dict], parsers: dict[str, str]) -> str:
-    lines = []
-    for fmt, grid in sorted(m.interop(records).items()):
-        writers, readers = m.interop_participants(records, fmt)
-        score, stores, members = m.interop_score(records, parsers, fmt)
-        lines += [f"### {fmt}", ""]
-        if score is not None:
-            lines += [
-                f"Interop score: {100 * score:.0f}% of {stores} valid stores are read exactly by every pair of "
-                f"{', '.join(members)} (one implementation per metadata parser).",
-                "",
-            ]
-        lines.append("| writer \\ reader | " + " | ".join(readers) + " |")
-        lines.append("|---|" + "---|" * len(readers))
-        for w in writers:
-            cells = []
-            for r in readers:
-                cell = grid.get((w, r), m.Cell())
-                text = "–" if not cell.total else f"{cell.passed}/{cell.total}"
-                cells.append(f"({text})" if w == r else text)
-            lines.append(f"| {w} | " + " | ".join(cells) + " |")
-        lines.append("")
-    return "\n".join(lines)
-
-
-def badge(name: str, records: list[dict]) -> dict:
-    """shields.io endpoint JSON: required-tier conformance, red on wrong data or crashes."""
-    cell = m.Cell()
-    for r in records:
-        if r["impl"] == name and r["test"] in m.SINGLE_TESTS and r.get("tier") == "required":
-            cell.add(r)
-    share = cell.share()
-    message = "no data" if share is None else f"{100 * share:.0f}% required"
-    if cell.counts["wrong-data"]:
-        color = "red"
-        message += f", {cell.counts['wrong-data']} wrong data"
-    elif share is not None and share >= 0.95:
-        color = "brightgreen"
-    elif share is not None and share >= 0.8:
-        color = "yellow"
-    else:
-        color = "orange"
-    return {
-        "schemaVersion": 1,
-        "label": f"zarr conformance: {name}",
-        "message": message,
-        "color": color,
-    }
-
-
 def stores_markdown(records: list[dict]) -> str:
     table = m.store_kinds(records)
     kinds = m.kinds_present(records)
@@ -218,60 +128,153 @@ def load_ranges(results: Path) -> dict | None:
     return json.loads(path.read_text("utf-8")) if path.is_file() else None
 
 
-def publish(
-    results: Path,
-    out: Path,
-    fixtures: Path,
-    bench_html: str = "",
-    ranges: dict | None = None,
-    hostile: Path | None = None,
-) -> list[Path]:
-    """`hostile`: the records of `--kinds hostile,fault` (default: hostile.jsonl beside the
-    results, if there); hostile and fault records in the results themselves are shown too."""
-    ranges = redacted(ranges if ranges is not None else load_ranges(results))
-    raw = m.load_records(results)
-    meta = redacted(run_meta(results, raw, fixtures))
-    written = publish_results(raw, meta, out / "latest")
-    if ranges:
-        written.append(out / "latest" / "ranges.json")
-        written[-1].write_text(json.dumps(ranges, indent=1, sort_keys=True) + "\n", "utf-8")
-    hostile = Path(hostile) if hostile is not None else h.default_file(results)
-    extra, hostile_run = h.load(hostile) if hostile.is_file() else ([], None)
-    if extra:
-        hostile_run = redacted(hostile_run)
-        written += publish_results(extra, hostile_run, out / "latest", "hostile")
-    hostile_records = [dict(r, message=redact(r.get("message") or "")) for r in h.merge(raw, extra)]
-    records = [dict(r, message=redact(r.get("message") or "")) for r in raw]
-    descriptions, parsers = adapter_facts()
-    meta.setdefault("descriptions", descriptions)
-    details = case_details(fixtures)
-    meta["cases"] = sum(not c.startswith("hostile/") for c in details)  # the conformance cases
-    details.update(h.case_details(hostile_records, details))
-    out.mkdir(parents=True, exist_ok=True)
-    page = out / "index.html"
-    page.write_text(
-        render_html(
-            records, meta, details, parsers, bench_html, ranges, hostile_records, hostile_run
-        ),
-        "utf-8",
+def column_versions(records: list[dict]) -> dict[str, str]:
+    """column -> the version of the implementation it tested: its main package's version as the
+    records report it (sweep.columns), else the version its adapter reported under its own name."""
+    from .sweep import columns
+
+    found = {c.name: c.version for c in columns(records)}
+    for name, versions in m.versions(records).items():
+        if name not in found and isinstance(versions, dict):
+            own = versions.get(name) or versions.get(v.base_name(name))
+            if own:
+                found[name] = str(own)
+    return found
+
+
+def conformance_markdown(site) -> str:
+    lines = [
+        "| implementation | version | read (required) | write (required) | reject (required) "
+        "| silent wrong data | crashes | formats |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name in site.names:
+        sc = site.scores[name]
+        shares = [
+            f"{s.percent(x.passed, x.total)} ({x.passed}/{x.total})" if x.total else "–"
+            for x in (sc.read, sc.write, sc.reject)
+        ]
+        wrong = f"**{sc.wrong_data.n}**" if sc.wrong_data.n else "0"
+        if sc.wrong_data.known:
+            wrong += f" ({sc.wrong_data.known} known)"
+        crashed = f"**{sc.crashes.n}**" if sc.crashes.n else "0"
+        formats = sorted({f for t in s.CONFORMANCE_TESTS for f in getattr(sc, t).formats})
+        lines.append(
+            f"| {name} | {site.versions.get(name, '') or '–'} | "
+            + " | ".join(shares)
+            + f" | {wrong} | {crashed} | {', '.join(formats) or '–'} |"
+        )
+    return "\n".join(lines)
+
+
+def interop_markdown(site) -> str:
+    lines = []
+    for fmt in site.formats:
+        grid = s.grid(site.records, fmt)
+        if not grid:
+            continue
+        score = s.interop(site.records, fmt, site.parsers)
+        writers, readers = s.grid_axes(grid, site.names)
+        lines += [f"### {fmt}", ""]
+        if score.share is not None:
+            lines += [
+                f"Interop score: {s.percent(score.passed, score.attempts)} ({score.passed} of "
+                f"{score.attempts} attempts) among {', '.join(score.members)}; not attempted: "
+                f"{score.cannot_write} cannot write, {score.cannot_read} cannot read.",
+                "",
+            ]
+        lines.append("| writer \\ reader | " + " | ".join(readers) + " |")
+        lines.append("|---|" + "---|" * len(readers))
+        for w in writers:
+            cells = []
+            for r in readers:
+                cell = grid.get((w, r), {})
+                attempts = sum(n for k, n in cell.items() if not k.startswith("cannot"))
+                text = f"{cell.get('passed', 0)}/{attempts}" if attempts else "–"
+                extra = [f"{cell[k]} {k}" for k in ("cannot-write", "cannot-read") if cell.get(k)]
+                text += f" ({', '.join(extra)})" if extra else ""
+                cells.append(f"self {text}" if w == r else text)
+            lines.append(f"| {w} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def definitions_markdown() -> str:
+    return "\n".join(
+        f"- **{key.replace('_', ' ')}**: {text}" for key, text in s.DEFINITIONS.items()
     )
-    written.append(page)
-    readme = out / "README.md"
-    sweep_md = sweep_markdown(records)
-    readme.write_text(
+
+
+def summary_json(site, ranges: dict | None, hostile_records: list[dict]) -> dict:
+    """results.json: the figures of every column (scores.py), the outcome counts behind them, the
+    interop grids and scores, store kinds, requirements, and the definitions of all of them."""
+    from .site.requirements import summary as requirements_summary
+
+    out: dict = {
+        "schema": "zarr-conformance-results/2",
+        "meta": site.meta,
+        "definitions": s.DEFINITIONS,
+        "scopes": s.SCOPE,
+        "outcomes": v.OUTCOMES,
+        "implementations": {},
+    }
+    for name in site.names:
+        counts: dict = {}
+        for r in site.by_impl.get(name, []):
+            if r["test"] in v.SINGLE_TESTS and v.own_store(r) and r.get("tier"):
+                at = counts.setdefault(r.get("format") or "?", {}).setdefault(r["tier"], {})
+                at.setdefault(r["test"], {}).setdefault(r["outcome"], 0)
+                at[r["test"]][r["outcome"]] += 1
+        out["implementations"][name] = {
+            "version": site.versions.get(name, ""),
+            "scores": site.scores[name].as_json(),
+            "outcomes": counts,
+        }
+    out["interop"] = {}
+    for fmt in site.formats:
+        grid = s.grid(site.records, fmt)
+        if grid:
+            out["interop"][fmt] = {
+                "score": s.interop(site.records, fmt, site.parsers).as_json(),
+                "pairs": {f"{w}->{r}": cell for (w, r), cell in grid.items()},
+            }
+    out["store_kinds"] = {
+        name: {kind: dict(cell.counts) for kind, cell in kinds.items()}
+        for name, kinds in m.store_kinds(site.records).items()
+    }
+    out["requirements"] = requirements_summary(site)
+    if ranges:
+        out["ranges"] = ranges
+    if hostile_records:
+        out["hostile"] = h.summary(hostile_records)
+    return out
+
+
+def readme(site, ranges: dict | None, hostile_records: list[dict]) -> str:
+    meta = site.meta
+    return (
         "# Zarr compatibility report\n\n"
         "Generated by `zarr-conformance report` from recorded results; do not edit by hand. "
-        "The full page with drill-downs is `index.html`.\n\n"
+        "The site (`index.html`, a page per implementation, case, feature and requirement) has "
+        "every figure's evidence; `results.json` and `api/v1/` have them as JSON.\n\n"
         f"Run `{meta.get('run_id')}` on {meta.get('date')}, corpus {meta.get('corpus_version')}.\n\n"
-        "## Conformance (cases passed / cases, per tier)\n\n" + headline_markdown(records) + "\n\n"
-        "## Who reads whose output (cross tests; self round trips in brackets)\n\n"
-        + interop_markdown(records, parsers)
-        + "\n\n## Per store kind (passed / records of read, reject, write and zom tests)\n\n"
+        "## Conformance\n\n" + conformance_markdown(site) + "\n\n"
+        "Counts: read, write and reject: "
+        + s.SCOPE["read"].split(" · ", 1)[0]
+        + ", each case once on its own store; silent wrong data and crashes: "
+        + s.SCOPE["wrong_data"]
+        + ". Version rows (name@version) run an older release with the current release's known "
+        "failures.\n\n"
+        "## Who reads whose output (cross tests; the diagonal is a self round trip)\n\n"
+        "Cells: read back exactly / attempts; cases the writer cannot write and the reader cannot "
+        "read are counted apart, not as attempts.\n\n"
+        + interop_markdown(site)
+        + "\n## Per store kind (passed / records of read, reject, write and zom tests)\n\n"
         "Directory cases run again over a loopback HTTP server (read, reject) and S3 server "
         "(read; write where the implementation writes to S3) for implementations declaring "
         "`store:http` / `store:s3`; the conformance table above counts each case once, on its "
         "own store.\n\n"
-        + stores_markdown(records)
+        + stores_markdown(site.records)
         + "\n"
         + (
             "\n## Range requests: one inner chunk of a sharded array over HTTP\n\n"
@@ -282,42 +285,107 @@ def publish(
         )
         + (
             "\n## Hostile stores and faults (passed / records; not gating)\n\n"
-            + h.markdown(hostile_records, hostile_run)
+            + h.markdown(hostile_records, site.hostile_run)
             if hostile_records
             else ""
         )
         + (
-            "\n## Version sweep (cases passed / run per tier; changes between versions)\n\n"
-            + sweep_md
-            if sweep_md
+            "\n## Version sweep (cases whose outcome changed between versions)\n\n" + sweep_md
+            if (sweep_md := sweep_markdown(site.records))
             else ""
-        ),
-        "utf-8",
+        )
+        + "\n## Definitions\n\n"
+        + definitions_markdown()
+        + "\n"
     )
-    written.append(readme)
-    summary = {"meta": meta, "implementations": {}}
-    for name, formats in m.headline(records).items():
-        summary["implementations"][name] = {
-            f: {t: dict(cell.counts) for t, cell in tiers.items()} for f, tiers in formats.items()
-        }
-    summary["interop"] = {
-        fmt: {f"{w}->{r}": dict(cell.counts) for (w, r), cell in sorted(pairs.items())}
-        for fmt, pairs in m.interop(records).items()
-    }
-    summary["store_kinds"] = {
-        name: {kind: dict(cell.counts) for kind, cell in kinds.items()}
-        for name, kinds in m.store_kinds(records).items()
-    }
-    if ranges:
-        summary["ranges"] = ranges
-    if hostile_records:
-        summary["hostile"] = h.summary(hostile_records)
+
+
+def load_site(
+    results: Path,
+    fixtures: Path,
+    bench: dict | None = None,
+    ranges: dict | None = None,
+    hostile: Path | None = None,
+    repo_url: str = "../",
+    site_url: str | None = None,
+):
+    """Everything the report is rendered from (site.context.Site), redacted: the records, the
+    run's facts, the corpus's cases, the catalogue, the adapters' descriptions; and the raw records
+    and hostile run that `publish` republishes beside it."""
+    from conformance.corpus.requirements import load_requirements
+
+    from .site.context import Site, load_cases
+
+    ranges = redacted(ranges if ranges is not None else load_ranges(results))
+    raw = m.load_records(results)
+    meta = redacted(run_meta(results, raw, fixtures))
+    hostile = Path(hostile) if hostile is not None else h.default_file(results)
+    extra, hostile_run = h.load(hostile) if hostile.is_file() else ([], None)
+    hostile_run = redacted(hostile_run)
+    hostile_records = [dict(r, message=redact(r.get("message") or "")) for r in h.merge(raw, extra)]
+    records = [
+        dict(r, message=redact(r.get("message") or ""))
+        for r in raw
+        if not h.is_hostile(r) and r.get("tier") != "hostile"
+    ]
+    descriptions, parsers = adapter_facts()
+    cases = load_cases(fixtures)
+    meta["cases"] = sum(not c.startswith("hostile/") for c in cases)  # the conformance cases
+    cases.update(h.case_details(hostile_records, cases))  # fault cases: no case.json of their own
+    site = Site(
+        records=records,
+        meta=meta,
+        cases=cases,
+        requirements=load_requirements(),
+        descriptions=descriptions,
+        parsers=parsers,
+        versions=column_versions(raw),
+        hostile=hostile_records,
+        hostile_run=hostile_run,
+        bench=redacted(bench) if bench else None,
+        ranges=ranges,
+        repo_url=repo_url,
+        site_url=site_url,
+    )
+    return site, raw, extra
+
+
+def publish(
+    results: Path,
+    out: Path,
+    fixtures: Path,
+    bench: dict | None = None,
+    ranges: dict | None = None,
+    hostile: Path | None = None,
+    repo_url: str = "../",
+    site_url: str | None = None,
+) -> list[Path]:
+    """Render the site, README.md, results.json and badges into `out` from the results file, and
+    republish the results beside it (`latest/`). `hostile`: the records of `--kinds hostile,fault`
+    (default: hostile.jsonl beside the results, if there); hostile and fault records in the
+    results themselves are shown too. `repo_url`: where the repository's files (fixtures/,
+    adapters/, reports/upstream/) are, from `out`."""
+    from .site import render as render_site
+
+    site, raw, extra = load_site(results, fixtures, bench, ranges, hostile, repo_url, site_url)
+    written = publish_results(raw, site.meta, out / "latest")
+    if site.ranges:
+        written.append(out / "latest" / "ranges.json")
+        written[-1].write_text(json.dumps(site.ranges, indent=1, sort_keys=True) + "\n", "utf-8")
+    if extra:
+        written += publish_results(extra, site.hostile_run, out / "latest", "hostile")
+    out.mkdir(parents=True, exist_ok=True)
+    written += render_site(site, out)
+    (out / "README.md").write_text(readme(site, site.ranges, site.hostile), "utf-8")
+    written.append(out / "README.md")
+    summary = summary_json(site, site.ranges, site.hostile)
     (out / "results.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n", "utf-8")
     written.append(out / "results.json")
-    badges = out / "badges"
-    badges.mkdir(exist_ok=True)
-    for name in m.implementations(records):
-        path = badges / f"{name}.json"
-        path.write_text(json.dumps(badge(name, records), sort_keys=True) + "\n", "utf-8")
+    (out / "badges").mkdir(exist_ok=True)
+    for name in site.names:
+        path = out / "badges" / f"{name}.json"
+        path.write_text(
+            json.dumps(s.badge(name, site.scores[name]), sort_keys=True) + "\n", "utf-8"
+        )
         written.append(path)
     return written

@@ -3,10 +3,9 @@
 A column runs some version of an implementation: its adapter's pinned one (`zarr-python`, which
 pins zarr 3.1.6), or another (`zarr-python@3.0.10`, a version row of the harness). Columns whose
 adapters drive the same package (pip `zarr` for zarr-python and zarr-python2) form one sweep,
-ordered by version. For each version the sweep counts passed, failed (failed, known-failure and
-errored) and wrong-data cases per tier, over the single-implementation tests on the case's own
-store, as the headline does; and between consecutive versions it lists the cases whose outcome
-changed, so that regressions and fixes show up release by release.
+ordered by version. Between consecutive versions it lists the cases whose outcome changed (single
+tests on the case's own store), so that regressions and fixes show up release by release; each
+version's figures are those of conformance/report/scores.py, like every other column's.
 
 Everything comes from the results file; the adapters' configurations only say which package a
 column's adapter drives and which version it pins (a column's recorded `versions` win).
@@ -14,15 +13,12 @@ column's adapter drives and which version it pins (a column's recorded `versions
 
 from __future__ import annotations
 
-import html
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass
 from itertools import pairwise
 
 from . import matrices as m
-
-FAILED = ("failed", "known-failure", "errored")
 
 
 @dataclass(frozen=True)
@@ -81,21 +77,6 @@ def _single(records: list[dict], name: str) -> list[dict]:
     ]
 
 
-def tier_counts(records: list[dict], name: str) -> dict[str, Counter]:
-    """tier -> Counter of passed / failed / wrong-data / total for one column."""
-    out: dict[str, Counter] = defaultdict(Counter)
-    for r in _single(records, name):
-        counts = out[r["tier"]]
-        counts["total"] += 1
-        if r["outcome"] == "passed":
-            counts["passed"] += 1
-        elif r["outcome"] in FAILED:
-            counts["failed"] += 1
-        elif r["outcome"] == "wrong-data":
-            counts["wrong-data"] += 1
-    return out
-
-
 def outcomes(records: list[dict], name: str) -> dict[tuple[str, str], str]:
     """(test, case) -> outcome for one column."""
     return {(r["test"], r["case"]): r["outcome"] for r in _single(records, name)}
@@ -112,33 +93,16 @@ def changes(records: list[dict], older: str, newer: str) -> list[tuple[str, str,
     ]
 
 
-def _cell(counts: Counter) -> str:
-    if not counts["total"]:
-        return "–"
-    text = f"{counts['passed']}/{counts['total']}"
-    if counts["failed"]:
-        text += f", {counts['failed']} failed"
-    if counts["wrong-data"]:
-        text += f", **{counts['wrong-data']} wrong**"
-    return text
-
-
 MAX_LISTED = 40  # changed cases listed per pair of versions; the rest are counted
 
 
 def markdown(records: list[dict]) -> str:
-    """The sweep as Markdown (empty when no package was run at two versions)."""
+    """The cases whose outcome changed from one version to the next, per package (empty when no
+    package was run at two versions); the versions' figures are rows of the conformance table."""
     lines = []
     for package, cols in sweeps(records).items():
-        tiers = [t for t in m.TIERS if any(tier_counts(records, c.name)[t] for c in cols)]
         lines += [f"### {package.split(':', 1)[1]} ({package.split(':', 1)[0]})", ""]
-        lines.append("| version | column | " + " | ".join(tiers) + " |")
-        lines.append("|---|---|" + "---|" * len(tiers))
-        for c in cols:
-            counts = tier_counts(records, c.name)
-            lines.append(
-                f"| {c.version} | {c.name} | " + " | ".join(_cell(counts[t]) for t in tiers) + " |"
-            )
+        lines.append("Versions: " + ", ".join(f"{c.version} (`{c.name}`)" for c in cols))
         lines.append("")
         for older, newer in pairwise(cols):
             changed = changes(records, older.name, newer.name)
@@ -150,50 +114,3 @@ def markdown(records: list[dict]) -> str:
                 lines.append(f"- ... and {len(changed) - MAX_LISTED} more")
             lines.append("")
     return "\n".join(lines)
-
-
-def _e(text) -> str:
-    return html.escape(str(text), quote=True)
-
-
-def html_section(records: list[dict]) -> str:
-    """The sweep as an HTML section of the report page (empty when there is none)."""
-    found = sweeps(records)
-    if not found:
-        return ""
-    parts = [
-        "<h2>Version sweep</h2><p class=small>One implementation at several versions (version "
-        "rows, <code>--impl NAME@VERSION</code>): cases passed / run per tier, with failed "
-        "(failed, known failure, crashed) and wrong data; then the cases whose outcome changed "
-        "from one version to the next.</p>"
-    ]
-    for package, cols in found.items():
-        tiers = [t for t in m.TIERS if any(tier_counts(records, c.name)[t] for c in cols)]
-        head = "".join(f"<th>{_e(t)}</th>" for t in tiers)
-        rows = ""
-        for c in cols:
-            counts = tier_counts(records, c.name)
-            cells = "".join(
-                f"<td class='{'bad' if counts[t]['wrong-data'] else 'name'}'>{_e(_cell(counts[t]).replace('**', ''))}</td>"
-                for t in tiers
-            )
-            rows += f"<tr><td class=name>{_e(c.version)}</td><td class=name>{_e(c.name)}</td>{cells}</tr>"
-        parts.append(
-            f"<h3>{_e(package)}</h3><table><tr><th class=name>version</th><th class=name>column</th>{head}</tr>{rows}</table>"
-        )
-        for older, newer in pairwise(cols):
-            changed = changes(records, older.name, newer.name)
-            items = "".join(
-                f"<li><code>{_e(case)}</code> ({_e(test)}): {_e(was)} &rarr; {_e(now)}</li>"
-                for test, case, was, now in changed[:MAX_LISTED]
-            )
-            more = (
-                f"<li>... and {len(changed) - MAX_LISTED} more</li>"
-                if len(changed) > MAX_LISTED
-                else ""
-            )
-            parts.append(
-                f"<details><summary>{_e(older.version)} &rarr; {_e(newer.version)}: {len(changed)} case(s) changed</summary>"
-                f"<ul class=small>{items}{more}</ul></details>"
-            )
-    return "".join(parts)

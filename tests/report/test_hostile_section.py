@@ -91,11 +91,6 @@ def rendered(tmp_path):
     return out
 
 
-def embedded(page: str, name: str):
-    match = re.search(rf"<script type=application/json id={name}>(.*?)</script>", page, re.S)
-    return json.loads(match.group(1).replace("<\\/", "</"))
-
-
 def section(text: str, start: str, end: str) -> str:
     assert start in text, f"no {start!r} in the report"
     body = text.split(start, 1)[1]
@@ -126,33 +121,36 @@ def test_results_json_counts(rendered):
     assert alpha["all"] == {"passed": 2, "errored": 2, "wrong-data": 1, "unsupported": 1}
     assert alpha["fault"] == {"passed": 1, "errored": 1}
     assert summary["hostile"]["beta"]["all"] == {"wrong-data": 1}
-    # not counted as conformance: the headline holds the two read records only
-    assert summary["implementations"]["alpha"] == {"v3": {"required": {"passed": 1}}}
+    # not counted as conformance: the figures hold the read record only
+    assert summary["implementations"]["alpha"]["outcomes"] == {
+        "v3": {"required": {"read": {"passed": 1}}}
+    }
+    assert summary["implementations"]["beta"]["scores"]["wrong_data"] == {"cases": 0, "known": 0}
 
 
-def test_page_section_and_drill_down(rendered):
-    page = (rendered / "index.html").read_text("utf-8")
-    html_part = section(page, "<h2 id=hostile>Hostile stores and faults</h2>", "<h2")
-    assert "do not gate" in html_part and "<code>--adapter-memory</code>" in html_part
-    row = re.search(r"<tr><td class=name>alpha</td>(.*?)</tr>", html_part).group(1)
-    keys = re.findall(r'data-cell="(c\d+)"', row)
-    assert len(keys) == 3  # hostile stores, faults, all
-    assert re.findall(r"<td(?: class=bad)?>(\d+)</td>", row) == ["2", "1", "0", "1"]
-    cells, views = embedded(page, "cells"), embedded(page, "records")
-    every = cells[keys[2]]
-    assert every["title"] == "alpha: hostile stores and faults"
-    shown = [views[i] for i in every["records"]]
-    assert [(v["outcome"], v["case"]) for v in shown] == [
-        ("wrong-data", "hostile/path-node-dotdot"),
-        ("errored", "hostile/bomb-v3-zstd-1gib"),
-        ("errored", "fault/http-500/v3/codecs/a"),
-        ("unsupported", "hostile/special-fifo-chunk"),
+def test_hostile_page_and_case_pages(rendered):
+    page = (rendered / "hostile.html").read_text("utf-8")
+    assert "do not gate" in page and "--adapter-memory" in page
+    row = re.search(
+        r'<tr><th scope="row"><a href="impl/alpha.html">alpha</a></th>(.*?)</tr>', page
+    ).group(1)
+    # hostile stores, faults, then errored, wrong data, failed, unsupported
+    assert re.findall(r">([^<>]+)</td>", row) == ["1/4", "1/2", "2", "1", "0", "1"]
+    listed = page.split('id="hostile-alpha"', 1)[1].split("</details>", 1)[0]
+    assert re.findall(r'<a href="case/([^"]+)\.html"', listed) == [
+        "hostile/path-node-dotdot",
+        "fault/http-500/v3/codecs/a",
+        "hostile/bomb-v3-zstd-1gib",
     ]
-    assert shown[1]["message"] == "Crashed: MemoryError reading <scratch>"
-    assert "/tmp/" not in page
-    # a fault case has no case.json: its drill-down still says what the fault was
-    fault = embedded(page, "cases")["fault/http-500/v3/codecs/a"]
-    assert fault["description"].startswith("the chunk's GET answers 500")
+    assert "Crashed: MemoryError reading &lt;scratch&gt;" in listed and "/tmp/" not in page
+    # a fault case has no case.json: its page still says what the fault was
+    fault = (rendered / "case" / "fault" / "http-500" / "v3" / "codecs" / "a.html").read_text(
+        "utf-8"
+    )
+    assert "the chunk&#x27;s GET answers 500" in fault and "hung: killed after 40 s" in fault
+    # and hostile records are not in any conformance figure
+    index = (rendered / "index.html").read_text("utf-8")
+    assert 'href="impl/beta.html?outcome=wrong-data#misses"' not in index
 
 
 def test_published_beside_the_report_redacted(rendered):
@@ -167,8 +165,8 @@ def test_no_section_without_hostile_records(tmp_path):
     results = tmp_path / "results.jsonl"
     results.write_text("".join(json.dumps(r) + "\n" for r in MAIN[:2]), "utf-8")
     publish(results, tmp_path / "out", tmp_path)
-    assert "Hostile stores" not in (tmp_path / "out" / "README.md").read_text("utf-8")
-    assert "id=hostile" not in (tmp_path / "out" / "index.html").read_text("utf-8")
+    assert "## Hostile stores" not in (tmp_path / "out" / "README.md").read_text("utf-8")
+    assert "No hostile or fault records" in (tmp_path / "out" / "hostile.html").read_text("utf-8")
 
 
 def test_cli_hostile_option(tmp_path, capsys):

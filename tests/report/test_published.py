@@ -1,10 +1,11 @@
 """The committed report (reports/) is what a fresh run of this checkout renders.
 
-`./dev test` records the matrix into results/matrix.jsonl before pytest runs; the counts of that
-fresh run must equal the committed reports/results.json for every implementation column the
-fresh run has (the published run may have more: version rows, adapters not in the default
-matrix). A corpus, adapter or known-failure change without a re-rendered report fails here,
-with the commands that fix it."""
+`./dev test` records the matrix into results/matrix.jsonl before pytest runs; the figures of that
+fresh run (conformance/report/scores.py: conformance, wrong data, crashes, round trips) and the
+outcome counts behind them must equal the committed reports/results.json for every implementation
+column the fresh run has (the published run may have more: version rows, adapters not in the
+default matrix), and so must the interop grid and score. A corpus, adapter or known-failure
+change without a re-rendered report fails here, with the commands that fix it."""
 
 import json
 from pathlib import Path
@@ -12,11 +13,12 @@ from pathlib import Path
 import pytest
 
 from conformance.report import matrices as m
-from conformance.report.publish import publish
+from conformance.report.publish import load_site, summary_json
 
 ROOT = Path(__file__).resolve().parents[2]
 FRESH = ROOT / "results" / "matrix.jsonl"
 PUBLISHED = ROOT / "reports" / "results.json"
+SCHEMA = "zarr-conformance-results/2"
 HOW_TO_FIX = (
     "re-render the published report from this run: cp results/matrix.jsonl "
     "reports/latest/results.jsonl && cp results/matrix.meta.json reports/latest/results.meta.json "
@@ -24,20 +26,28 @@ HOW_TO_FIX = (
 )
 
 
-def counts_of(summary: dict) -> tuple[dict, dict]:
-    return summary["implementations"], summary.get("interop", {})
+def figures_of(summary: dict) -> tuple[dict, dict]:
+    """(implementation -> its figures and outcome counts, format -> interop score and grid)."""
+    impls = {
+        name: {"scores": entry["scores"], "outcomes": entry["outcomes"]}
+        for name, entry in summary.get("implementations", {}).items()
+    }
+    return impls, summary.get("interop", {})
 
 
-def fresh_counts(records: list[dict], tmp_path: Path) -> tuple[dict, dict]:
+def fresh_figures(
+    records: list[dict], tmp_path: Path, fixtures: Path = ROOT / "fixtures"
+) -> tuple[dict, dict]:
+    """What results.json would say for these records (the figures only: no pages are rendered)."""
     tmp_path.mkdir(parents=True, exist_ok=True)
-    publish_into = tmp_path / "report"
     results = tmp_path / "fresh.jsonl"
     results.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
-    publish(results, publish_into, ROOT / "fixtures")
-    return counts_of(json.loads((publish_into / "results.json").read_text("utf-8")))
+    site, _, _ = load_site(results, fixtures)
+    summary = json.loads(json.dumps(summary_json(site, site.ranges, site.hostile), sort_keys=True))
+    return figures_of(summary)
 
 
-def differences(published: dict, fresh: dict, columns: set[str], what: str) -> list[str]:
+def differences(published: dict, fresh: dict, what: str) -> list[str]:
     out = []
     for name in sorted(fresh):
         if name not in published:
@@ -47,33 +57,41 @@ def differences(published: dict, fresh: dict, columns: set[str], what: str) -> l
     return out
 
 
-def pair_columns(pairs: dict, columns: set[str]) -> dict:
-    return {k: v for k, v in pairs.items() if set(k.split("->")) <= columns}
+def interop_differences(published: dict, fresh: dict, columns: set[str]) -> list[str]:
+    out = []
+    for fmt in sorted(set(published) | set(fresh)):
+        old, new = published.get(fmt, {}), fresh.get(fmt, {})
+        pairs = {k: val for k, val in old.get("pairs", {}).items() if set(k.split("->")) <= columns}
+        out += differences(pairs, new.get("pairs", {}), f"interop {fmt}")
+        members = set(old.get("score", {}).get("members", []))
+        if members <= columns and old.get("score") != new.get("score"):
+            out.append(
+                f"interop {fmt} score: published {old.get('score')} != fresh {new.get('score')}"
+            )
+    return out
 
 
 @pytest.mark.skipif(not FRESH.is_file(), reason="no fresh matrix: `./dev test` records one first")
-def test_published_counts_match_the_fresh_matrix(tmp_path):
+def test_published_figures_match_the_fresh_matrix(tmp_path):
     records = m.load_records(FRESH)
     columns = {r["impl"] for r in records}
-    published_impls, published_interop = counts_of(json.loads(PUBLISHED.read_text("utf-8")))
-    fresh_impls, fresh_interop = fresh_counts(records, tmp_path)
-    problems = differences(published_impls, fresh_impls, columns, "implementation")
-    for fmt in sorted(set(fresh_interop) | set(published_interop)):
-        problems += differences(
-            pair_columns(published_interop.get(fmt, {}), columns),
-            fresh_interop.get(fmt, {}),
-            columns,
-            f"interop {fmt}",
-        )
+    summary = json.loads(PUBLISHED.read_text("utf-8"))
+    assert summary.get("schema") == SCHEMA, f"reports/results.json predates {SCHEMA}: {HOW_TO_FIX}"
+    published_impls, published_interop = figures_of(summary)
+    fresh_impls, fresh_interop = fresh_figures(records, tmp_path)
+    problems = differences(published_impls, fresh_impls, "implementation")
+    problems += interop_differences(published_interop, fresh_interop, columns)
     assert not problems, "\n".join(problems[:40] + [HOW_TO_FIX])
 
 
-def test_a_changed_count_is_caught(tmp_path):
-    """The comparison above is not vacuous: one record's outcome changed is reported."""
+def test_a_changed_figure_is_caught(tmp_path):
+    """The comparison above is not vacuous: one record's outcome changed is reported, in the
+    figures and in the counts behind them."""
     record = {"test": "read", "case": "v3/x", "impl": "a", "format": "v3", "tier": "required"}
     base = [dict(record, outcome="passed"), dict(record, case="v3/y", outcome="passed")]
     changed = [base[0], dict(base[1], outcome="wrong-data")]
-    published, _ = fresh_counts(base, tmp_path / "one")
-    fresh, _ = fresh_counts(changed, tmp_path / "two")
-    assert differences(published, fresh, {"a"}, "implementation")
-    assert not differences(published, published, {"a"}, "implementation")
+    published, _ = fresh_figures(base, tmp_path / "one", tmp_path)
+    fresh, _ = fresh_figures(changed, tmp_path / "two", tmp_path)
+    found = differences(published, fresh, "implementation")
+    assert found and "'wrong_data': {'cases': 1" in found[0]
+    assert not differences(published, published, "implementation")
