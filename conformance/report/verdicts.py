@@ -1,10 +1,8 @@
 """What the site needs to know about a record: its outcome's rank and meaning, which side of a pair
-the verdict is about, and which implementations it counts for.
-
-Records are plain dicts as written by the harness (result-record.json). Schema 2 records name the
-side at fault (`blame.side`) and make `impl` that side; schema 1 records (before the verdict model)
-do not, so for them the side is read from the refusal's wording ("(writer) lacks ...") and, failing
-that, is the reader, which is what schema 1 filed them under.
+the verdict is about, and which implementations it counts for. The words come from
+conformance.model (one home); records are the plain dicts of a results file, validated by its
+loader (conformance.harness.records.read_records): schema 2, where `blame.side` names the side at
+fault and `impl` is that side.
 """
 
 from __future__ import annotations
@@ -12,32 +10,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from conformance.model import MEANING, PAIR_KINDS, Outcome
+
 Record = dict[str, Any]  # a result record as the harness writes it (result-record.json)
 
 # Worst first. The meanings are the legend of every page and of results.json.
-OUTCOMES: dict[str, str] = {
-    "wrong-data": "values differ, bit for bit after a lossless widening, and no error was raised: "
-    "a silent corruption",
-    "errored": "a crash, a hang, running out of memory, or an answer outside the protocol",
-    "failed": "a behaviour the spec forbids: a valid required case refused, an invalid one "
-    "accepted, wrong metadata or attributes, wrong keys written",
-    "known-failure": "a failure explained by a known-failures.toml entry of the side at fault "
-    "(its upstream issue or ready-to-file report is linked)",
-    "type-changed": "every value exact, but returned in another data type (both types are named)",
-    "lenient": "accepted an invalid document where its tier allows it (strict, optional or "
-    "extension reject cases)",
-    "declined": "cleanly refused an optional or extension case the spec lets it refuse",
-    "unsupported": "a declared lack of capability, seen to refuse cleanly",
-    "passed": "did what the case requires",
-}
+OUTCOMES: dict[str, str] = {o.value: MEANING[o] for o in Outcome}
 WORST_FIRST = tuple(OUTCOMES)
 BAD = ("wrong-data", "errored", "failed")  # shown in red: unexplained or silent
 NOT_TRIED = ("unsupported", "declined")  # clean refusals of what it does not do
 SINGLE_TESTS = ("read", "reject", "write", "zom")
-PAIR_TESTS = ("cross", "roundtrip", "property")
+PAIR_TESTS = tuple(sorted(k.value for k in PAIR_KINDS))
 LOCAL_STORES = ("directory", "zip")  # a case's own store; http and s3 are re-runs of it
-
-_NAMED = re.compile(r"^(?:unsupported: )?([\w.@+-]+?)(?::| lacks| could not| answered| \()")
 
 
 def rank(outcome: str) -> int:
@@ -67,34 +51,20 @@ def is_version_row(name: str) -> bool:
 
 def side(record: Record) -> str:
     """ "writer" or "reader": the side the verdict is about."""
-    blamed_side = str((record.get("blame") or {}).get("side"))
-    if blamed_side in ("writer", "reader"):
-        return blamed_side
-    if record["test"] == "write":
-        return "writer"
-    if not is_pair(record):
-        return "reader"
-    message = record.get("message") or ""
-    if "(writer) lacks" in message or " could not write" in message:
-        return "writer"
-    if "(reader) lacks" in message:
-        return "reader"
-    named = _NAMED.match(message)
-    if named and named.group(1) == record.get("writer") != record.get("reader"):
-        return "writer"
-    return "reader"
+    found = str((record.get("blame") or {}).get("side"))
+    if found in ("writer", "reader"):
+        return found
+    return "writer" if record["test"] == "write" else "reader"
 
 
 def blamed(record: Record) -> str:
-    """The implementation a verdict is about."""
-    if is_pair(record) and record.get(side(record)):
-        return str(record[side(record)])
+    """The implementation a verdict is about (the record's `impl`)."""
     return str(record["impl"])
 
 
 def counted_for(record: Record) -> tuple[str, ...]:
     """The implementations a record counts for: a passed pair for both sides, anything else for
-    the side at fault only."""
+    the side at fault only (conformance.model.Record.counted_for)."""
     if is_pair(record) and record["outcome"] == "passed":
         return tuple(dict.fromkeys(n for n in (record.get("writer"), record.get("reader")) if n))
     return (blamed(record),)

@@ -67,9 +67,9 @@ def test_a_passed_pair_counts_for_both_sides_a_failed_one_for_the_blamed_side_on
     assert v.counted_for(dict(rec, outcome="wrong-data", blame={"side": "writer"}, impl="a")) == (
         "a",
     )
-    # schema 1 records: the refusing side is read from the refusal
-    old = dict(rec, outcome="unsupported", message="unsupported: a (writer) lacks op:write")
-    assert v.counted_for(old) == ("a",)
+    # a pair skipped because a side lacks a capability is that side's (its record's impl)
+    lacking = dict(rec, outcome="unsupported", impl="a", blame={"side": "writer"})
+    assert v.counted_for(lacking) == ("a",)
 
 
 def test_interop_leaves_out_version_rows_the_reference_and_refusals():
@@ -257,4 +257,7 @@ def test_every_figure_has_a_permalink(site):
     assert "V3-FILL-001--zarr-python" in parsed(site / "requirements.html").ids
     assert "dtype_3astring--zarr-python--read" in parsed(site / "features" / "v3.html").ids
     assert "v3--tensorstore--zarrita-js" in parsed(site / "interop.html").ids
-    assert "zarr-python--reject--http" in parsed(site / "case" / "v3" / "fill" / "reject-bool-0.html").ids
+    assert (
+        "zarr-python--reject--http"
+        in parsed(site / "case" / "v3" / "fill" / "reject-bool-0.html").ids
+    )
