@@ -163,13 +163,14 @@ class TensorStore:
             store[...] = data
 
 
+# the zarr name of a job's data type where it is not the NumPy one (zarrista takes zarr names)
+ZARR_NAMES = {"str": "string", "bytes-object": "bytes", "float8_e4m3fn": "float8_e4m3"}
+
+
 class Zarrs:
     """zarrs through zarrista: ArrayBuilder with the grid, the data type and a fill value, which
     zarrista requires (the type's zero: all-zero bytes, "" for string, b"" for bytes); codecs, chunk
     key encoding and attributes are zarrs' defaults."""
-
-    # the zarr name of a job's data type where it is not the NumPy one
-    NAMES = {"str": "string", "bytes-object": "bytes", "float8_e4m3fn": "float8_e4m3"}
 
     def __init__(self):
         import zarrista
@@ -195,7 +196,7 @@ class Zarrs:
 
     def write(self, root: Path, case: dict, data) -> None:
         z = self.zarrista
-        dtype = z.DataType.from_string(self.NAMES.get(case["dtype"], case["dtype"]))
+        dtype = z.DataType.from_string(ZARR_NAMES.get(case["dtype"], case["dtype"]))
         grid = z.ChunkGrid.regular(case["shape"], chunk_shape=case["chunks"])
         fill = z.FillValue(bytes(dtype.size or 0))
         array = z.ArrayBuilder(grid, dtype, fill).create(z.store.FilesystemStore(str(root)), "/")
