@@ -242,7 +242,8 @@ function errorOf(err) {
   for (let cause = err?.cause, depth = 0; cause != null && depth < 5; cause = cause.cause, depth++) {
     message += ` (cause: ${cause?.name ?? typeof cause}: ${cause?.message ?? cause})`;
   }
-  return { type: err?.name || err?.constructor?.name || typeof err, module: null, message };
+  // zarr.js's errors carry their class name in `__zarr__` (their `name` is "Error")
+  return { type: err?.__zarr__ || err?.name || err?.constructor?.name || typeof err, module: null, message };
 }
 
 function finish(behaviour, problems = [], error = null, expected = ["passed"]) {

@@ -315,7 +315,13 @@ def judge_read(expect, result):
 
 def error_of(exc):
     kind = type(exc)
-    return {"type": kind.__name__, "module": kind.__module__, "message": str(exc)}
+    message = str(exc)
+    if not message and exc.__cause__ is not None:  # raised bare `from` what says why (zarrs)
+        message = str(exc.__cause__)
+    error = {"type": kind.__name__, "module": kind.__module__, "message": message}
+    if isinstance(getattr(exc, "reason", None), str):
+        error["reason"] = exc.reason  # a reason code (conformance/reference/errors.py)
+    return error
 
 
 def finish(behaviour, problems=(), error=None, expected=("passed",)):
@@ -340,7 +346,12 @@ def run_read(read, case):
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as exc:  # a refusal; whether its type is a crash, the audit decides
-        finish("refused", error=error_of(exc), expected=("refused",) if reject else ("passed",))
+        error = error_of(exc)
+        want = case["expect"].get("reason") if reject and case.get("reason_codes") else None
+        if want is not None and error.get("reason") != want:
+            wrong = [f"rejected with reason {error.get('reason')!r}, expected {want!r}"]
+            finish("mismatch", wrong, error=error, expected=("refused",))
+        finish("refused", error=error, expected=("refused",) if reject else ("passed",))
     if reject:
         what = result.node_type
         if result.data is not None:
@@ -396,8 +407,11 @@ def run_write(write, case):
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as exc:
-        expected = ("refused",) if must_fail else ("written",)
-        finish("refused", error=error_of(exc), expected=expected)
+        error = error_of(exc)
+        if must_fail and case.get("reason_codes") and error.get("reason") != case["must_fail"]:
+            wrong = [f"refused with reason {error.get('reason')!r}, expected {case['must_fail']!r}"]
+            finish("mismatch", wrong, error=error, expected=("refused",))
+        finish("refused", error=error, expected=("refused",) if must_fail else ("written",))
     show_store(store)
     if must_fail:
         finish(

@@ -444,6 +444,7 @@ def script_text(
     """(the script, its language: "py" or "mjs")."""
     template = template_path(config, target.script)
     language = language_of(template)
-    return render(
-        template, target.case, header(record, config, target, language, impl_env)
-    ), language
+    case = dict(target.case)
+    if config.reason_codes and case["kind"] in ("reject", "write"):
+        case["reason_codes"] = True  # its errors carry reason codes: a refusal must give the case's
+    return render(template, case, header(record, config, target, language, impl_env)), language
