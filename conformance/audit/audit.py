@@ -554,5 +554,6 @@ def table(audit: Audit) -> str:
         lines.append(
             f"  script: zarr-conformance reproduce RESULTS {r.case} --impl {r.impl} "
             f"--test {r.test.value} --store-kind {r.store.kind.value}"
+            + (f" --writer {r.writer} --reader {r.reader}" if r.is_pair else "")
         )
     return "\n".join(lines)

@@ -50,6 +50,8 @@ def register(subparsers: Any) -> None:
         choices=("directory", "zip", "http", "s3"),
         help="the record's store kind, where the case ran over several",
     )
+    p.add_argument("--writer", help="the writer of a pair record (cross, roundtrip, property)")
+    p.add_argument("--reader", help="the reader of a pair record")
     p.add_argument("--fixtures", type=Path, help="corpus root (default: the run's)")
     p.add_argument("--out", type=Path, help="write the script to this file instead of stdout")
     p.set_defaults(func=reproduce_main)
@@ -138,8 +140,10 @@ def reproduce_main(args: argparse.Namespace) -> int:
         case_value,
         corpus_case,
         find_record,
+        language_of,
         script_text,
         target_of,
+        template_path,
     )
 
     meta = _meta(args.results)
@@ -148,7 +152,9 @@ def reproduce_main(args: argparse.Namespace) -> int:
     impl_env = meta.get("impl_env") or "pinned"
     try:
         try:
-            record = find_record(records, args.case, args.impl, args.test, args.store_kind)
+            record = find_record(
+                records, args.case, args.impl, args.test, args.store_kind, args.writer, args.reader
+            )
         except LookupError as exc:
             if args.test is None or args.test not in ("read", "reject", "write"):
                 print(f"zarr-conformance reproduce: {exc}", file=sys.stderr)
@@ -165,10 +171,15 @@ def reproduce_main(args: argparse.Namespace) -> int:
         return 2
     if target.store_from is not None:
         writer, write_case = target.store_from
+        try:
+            ext = language_of(template_path(resolve_adapter(writer, impl_env), "write"))
+        except (NotReproducible, AdapterConfigError):
+            ext = "py"
         print(
             f"zarr-conformance reproduce: the run kept no store for this pair: make it first with\n"
             f"  zarr-conformance reproduce {args.results} {write_case.id} --impl {writer} "
-            f"--test write --out write.py && python write.py {target.case['store']}",
+            f"--test write --out write.{ext}\n"
+            f"and run write.{ext} (its header says how) with the argument {target.case['store']}",
             file=sys.stderr,
         )
     if args.out is not None:

@@ -63,10 +63,13 @@ def find_record(
     impl: str,
     test: str | None = None,
     store_kind: str | None = None,
+    writer: str | None = None,
+    reader: str | None = None,
 ) -> Record:
     """The one record of `case` about `impl` (the blamed side; a passed pair record is about its
-    reader). Several (test kinds, store kinds, pairs): the non-pass one if it is alone, else a
-    LookupError listing them so that --test / --store-kind can choose."""
+    reader); `writer`, `reader`: the sides of a pair record. Several (test kinds, store kinds,
+    pairs): the non-pass one if it is alone, else a LookupError listing them so that --test,
+    --store-kind, --writer and --reader can choose."""
     found = [
         r
         for r in records
@@ -74,6 +77,8 @@ def find_record(
         and r.impl == impl
         and (test is None or r.test.value == test)
         and (store_kind is None or r.store.kind.value == store_kind)
+        and (writer is None or r.writer == writer)
+        and (reader is None or r.reader == reader)
     ]
     if not found:
         about = [r for r in records if r.case == case]
@@ -87,8 +92,9 @@ def find_record(
     if len(found) == 1 or len(failing) == 1:
         return failing[0] if failing else found[0]
     listed = "\n".join(
-        f"  --test {r.test.value} --store-kind {r.store.kind.value}: {r.outcome.value}"
-        + (f" ({r.writer} -> {r.reader})" if r.is_pair else "")
+        f"  --test {r.test.value} --store-kind {r.store.kind.value}"
+        + (f" --writer {r.writer} --reader {r.reader}" if r.is_pair else "")
+        + f": {r.outcome.value}"
         for r in found
     )
     raise LookupError(
