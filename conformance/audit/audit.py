@@ -393,12 +393,14 @@ def eligible(
     impls: Iterable[str] = (),
     tests: Iterable[str] = (),
     store_kinds: Iterable[str] = (),
+    passed: bool = False,
 ) -> tuple[list[Record], Counter[str]]:
-    """The non-pass records a reproducer can show, and why the others cannot."""
+    """The non-pass records (with `passed`, all records) a reproducer can show, and why the
+    others cannot."""
     wanted, kinds, stores = set(impls), set(tests), set(store_kinds)
     out, excluded = [], Counter[str]()
     for record in records:
-        if record.outcome is Outcome.PASSED:
+        if record.outcome is Outcome.PASSED and not passed:
             continue
         if wanted and record.impl not in wanted:
             continue
@@ -426,12 +428,13 @@ def run_audit(
     timeout: float = DEFAULT_TIMEOUT,
     memory: int | None = DEFAULT_MEMORY,
     impl_env: str = "pinned",
+    passed: bool = False,
     progress: Any = None,
 ) -> Audit:
     from conformance.harness.envs import cache_root
     from conformance.harness.variants import resolve_adapter
 
-    candidates, excluded = eligible(records, impls, tests, store_kinds)
+    candidates, excluded = eligible(records, impls, tests, store_kinds, passed)
     strata = Counter(stratum(r) for r in candidates)
     sample = draw(candidates, size, seed)
     configs: dict[str, AdapterConfig] = {}
@@ -526,7 +529,7 @@ def table(audit: Audit) -> str:
     lines.append("")
     strata = len(audit.strata)
     lines.append(
-        f"sample: {n} of {audit.candidates} reproducible non-pass records, {strata} strata "
+        f"sample: {n} of {audit.candidates} reproducible records, {strata} strata "
         f"(adapter x outcome x test kind), seed {audit.seed}"
     )
     for why, count in sorted(audit.excluded.items()):

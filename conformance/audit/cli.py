@@ -77,6 +77,11 @@ def register(subparsers: Any) -> None:
     a.add_argument(
         "--memory", default="4GiB", help="memory cap per script's process tree (default 4GiB)"
     )
+    a.add_argument(
+        "--with-passed",
+        action="store_true",
+        help="draw passed records too (a check of the templates: they must pass as recorded)",
+    )
     a.add_argument("--json", action="store_true", help="print the audit as JSON")
     a.set_defaults(func=audit_main)
 
@@ -229,6 +234,7 @@ def audit_main(args: argparse.Namespace) -> int:
         timeout=args.timeout,
         memory=memory or None,
         impl_env=meta.get("impl_env") or "pinned",
+        passed=args.with_passed,
         progress=progress,
     )
     if args.json:
