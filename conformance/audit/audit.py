@@ -232,6 +232,7 @@ def judge_written(target: Target, store: Path) -> tuple[str, list[str]]:
     from conformance.corpus.jsonstrict import differences
     from conformance.corpus.judge import DataProblem, TypeProblem, compare_arrays, judge_write
     from conformance.reference import get_format, open_store
+    from conformance.reference.array import Array
     from conformance.reference.errors import ZarrError
 
     case = target.source
@@ -248,7 +249,10 @@ def judge_written(target: Target, store: Path) -> tuple[str, list[str]]:
                 node = fmt.open_node(opened, fmt.normalize_path(request.path))
                 problems += differences(request.attributes or {}, node.attrs, "attributes")
                 if request.data is not None:
-                    problems += compare_arrays(request.data, node.read(), "data read back")
+                    if isinstance(node, Array):
+                        problems += compare_arrays(request.data, node.read(), "data read back")
+                    else:
+                        problems.append(f"the reference opens a {node.kind}, not the array written")
             finally:
                 opened.close()
         except (ZarrError, OSError) as exc:

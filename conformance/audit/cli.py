@@ -7,7 +7,10 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from conformance.model import Record
 
 REPRODUCE_HELP = """\
 Print a standalone script that shows, through the implementation's public API alone, what the
@@ -124,7 +127,7 @@ def parse_size(text: str) -> int | None:
     return int(float(match.group(1)) * 1024 ** " kmgt".index(match.group(2) or " "))
 
 
-def _load(results: Path):
+def _load(results: Path) -> list[Record]:
     from conformance.model import RecordError, load_records
 
     if not results.is_file():
@@ -155,11 +158,13 @@ def reproduce_main(args: argparse.Namespace) -> int:
     records = _load(args.results)
     root = corpus_root(args.fixtures, meta)
     impl_env = meta.get("impl_env") or "pinned"
+    record: Record | None
     try:
         try:
-            record = find_record(
+            found = find_record(
                 records, args.case, args.impl, args.test, args.store_kind, args.writer, args.reader
             )
+            record = found
         except LookupError as exc:
             if args.test is None or args.test not in ("read", "reject", "write"):
                 print(f"zarr-conformance reproduce: {exc}", file=sys.stderr)
@@ -168,7 +173,7 @@ def reproduce_main(args: argparse.Namespace) -> int:
             script = "write" if case.kind == "write" else "read"
             target, record = Target(args.impl, script, case_value(case), source=case), None
         else:
-            target = target_of(record, root)
+            target = target_of(found, root)
         config = resolve_adapter(target.impl, impl_env)
         text, _language = script_text(target, config, record, impl_env)
     except (NotReproducible, AdapterConfigError) as exc:

@@ -229,8 +229,9 @@ def target_of(record: Record, root: Path) -> Target:
     write_case = corpus_case(root, record.case)
     if side is Side.WRITER:
         return Target(writer, "write", case_value(write_case), source=write_case, pair=True)
-    store = kept_store(record)
-    if store is not None:
+    kept = kept_store(record)
+    if kept is not None:
+        store = kept
         note = f"the store {writer} wrote, kept by the run"
         return Target(
             reader, "read", pair_read_value(write_case, store, writer), pair=True, notes=[note]
