@@ -18,6 +18,7 @@ SUBCOMMAND_MODULES = [
     "conformance.harness.drafts_cli",
     "conformance.bench.cli",
     "conformance.report.cli",
+    "conformance.audit.cli",
 ]
 
 

@@ -44,6 +44,19 @@ def failures_root() -> Path:
     return cache_root() / "failures"
 
 
+def keep_store(case_id: str, writer: str, reader: str, store: Path, store_kind: str) -> Path:
+    """Keep the store a cross test's writer wrote, once the test has not passed, under
+    <cache>/failures/cross/<writer>--<reader>/<case id>/store (the record's `example` names the
+    folder): the reader's reproducer reads it (conformance/audit/reproduce.py). Replaced by the
+    next failure of the same pair and case."""
+    suffix = "" if store_kind == "directory" else f"@{store_kind}"
+    folder = failures_root() / "cross" / f"{writer}--{reader}{suffix}" / case_id
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    shutil.copytree(store, folder / "store", symlinks=True)
+    return folder
+
+
 def example_needs(example) -> set[str]:
     meta, data = example.metadata, example.data
     needs = {f"format:{example.format}", f"dtype:{data.dtype.name}"}

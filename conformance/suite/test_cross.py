@@ -5,7 +5,9 @@ recorded as test `roundtrip` (conformance.harness.plan).
 
 Blame follows evidence: a refusal or crash is the side's that refused or crashed; when the reader
 sees something other than the input, the reference reads the writer's store: read back exactly,
-the reader is at fault; otherwise the writer (steps.reference_reads_as)."""
+the reader is at fault; otherwise the writer (steps.reference_reads_as). When the test does not
+pass, the writer's store is kept (failures.keep_store; the record's `example`), for the reader's
+reproducer."""
 
 import pytest
 
@@ -13,6 +15,7 @@ from conformance.corpus.jsonstrict import differences
 from conformance.corpus.judge import compare_arrays
 from conformance.harness.outcomes import fail, refused
 from conformance.harness.session import case_needs
+from conformance.suite.failures import keep_store
 from conformance.suite.steps import pair_blame, read_node, reference_reads_as, write_node
 
 
@@ -33,6 +36,17 @@ def test_cross(harness, writer, reader, case):
         )
         return pair_blame(writer, seen)
 
+    try:
+        read_back(harness, writer, reader, case, store, at_fault)
+    except Exception:  # not passed (a skip is no Exception): keep the store for the reproducer
+        harness.fields["example"] = str(
+            keep_store(case.id, writer, reader, store, harness.store_kind or "directory")
+        )
+        raise
+
+
+def read_back(harness, writer: str, reader: str, case, store, at_fault) -> None:
+    request = case.write_request()
     response, result = read_node(
         harness, reader, store, case.format, request.path, case_needs("cross", case, "reader")
     )
