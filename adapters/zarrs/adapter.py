@@ -50,6 +50,7 @@ from conformance.harness.adapter_api import (
     from_implementation,
     load_data,
     save_data,
+    verbatim_path,
     write_file,
 )
 
@@ -65,14 +66,17 @@ def check_format(request: dict) -> int:
     return FORMATS[fmt]
 
 
-def node_path(raw: str | None) -> str:
-    """The node's path from the store root, '/'-separated, no leading or trailing '/'."""
-    return (raw or "").strip("/")
+def node_path(raw: str | None, format: str | None = None) -> str:
+    """A requested node path as zarrs gets it (feature:verbatim-paths): unchanged but for the
+    leading '/' of a v3 path. Without a format: a path zarrs reports, relative to the root."""
+    if format is None:
+        return (raw or "").strip("/")
+    return verbatim_path(raw, format)
 
 
 def zarrs_path(path: str) -> str:
-    """zarrs' absolute node path."""
-    return "/" + path
+    """zarrs' absolute node path: zarrs takes paths from the root, with their leading '/'."""
+    return path if path.startswith("/") else "/" + path
 
 
 def call(function, *args, **kwargs):
@@ -294,7 +298,7 @@ class Adapter:
 
     async def _read(self, request: dict) -> dict:
         zf = check_format(request)
-        path = node_path(request.get("node"))
+        path = node_path(request.get("node"), request.get("format"))
         store = Store(request["store"])
         key = key_in(path, "zarr.json" if zf == 3 else ".zarray")
         if self._is_group(store, path, zf):
@@ -344,7 +348,7 @@ class Adapter:
 
     async def _list(self, request: dict) -> dict:
         zf = check_format(request)
-        path = node_path(request.get("node"))
+        path = node_path(request.get("node"), request.get("format"))
         store = Store(request["store"])
         if not self._is_group(store, path, zf):
             await settle(call(store.array_class.open, store.store, zarrs_path(path)))
@@ -378,7 +382,7 @@ class Adapter:
         if document.get("zarr_format") != zf:
             raise ValueError(f"metadata zarr_format {document.get('zarr_format')!r} != {zf}")
         document["attributes"] = attributes
-        path = zarrs_path(node_path(request.get("path")))
+        path = zarrs_path(node_path(request.get("path"), request.get("format")))
         array = call(store.array_class.from_metadata, document, store.store, path)
         await settle(call(array.store_metadata))
         return array
@@ -399,7 +403,7 @@ class Adapter:
             "cpus": os.cpu_count(),
             "codec_options": "defaults (validate_checksums, store_empty_chunks=False)",
         }
-        path = node_path(request.get("path"))
+        path = node_path(request.get("path"), request.get("format"))
         if write:
             array = await self._create(store, request, zf, {})
             data = array_input(load_data(request["data"]))

@@ -70,7 +70,7 @@ def test_adapters_without_it_skip_the_same_way_on_every_store_kind(adapter, faul
 
 
 @pytest.mark.parametrize(
-    "adapter", ["reference", "zarr-python", "zarr-python2", "zarrita-js", "zarr-js", "z5py"]
+    "adapter", ["reference", "zarr-python", "zarr-python2", "zarrita-js", "zarr-js", "zarrs"]
 )
 def test_adapters_with_it_run_every_path_fault(adapter, fault_cases):
     config = find_adapter(adapter)
