@@ -7,7 +7,7 @@ import numcodecs
 import numpy as np
 
 from ..data import strings
-from ..generator import add_case, case
+from ..generator import add_case, case, verdict
 from .v2_kit import COMPRESSORS, compress, dumps, grid, region, reject_case, zarray
 
 VLEN = {"vlen-utf8": numcodecs.VLenUTF8(), "vlen-bytes": numcodecs.VLenBytes()}
@@ -51,43 +51,45 @@ def _put_object_array(
     return expected, undefined
 
 
-for _codec, _fill, _fill_json, _comp in [
-    ("vlen-utf8", "", "", "zlib"),
-    ("vlen-bytes", None, None, "none"),
-    ("vlen-utf8", "\u00e9t\u00e9", "\u00e9t\u00e9", "none"),
-]:
-    _slug = f"{_codec}-{_comp}" + ("-fill-text" if _fill else "")
+with verdict(question="registered-extension"):
+    for _codec, _fill, _fill_json, _comp in [
+        ("vlen-utf8", "", "", "zlib"),
+        ("vlen-bytes", None, None, "none"),
+        ("vlen-utf8", "\u00e9t\u00e9", "\u00e9t\u00e9", "none"),
+    ]:
+        _slug = f"{_codec}-{_comp}" + ("-fill-text" if _fill else "")
 
-    def _build(w, codec=_codec, fill=_fill, fill_json=_fill_json, comp=COMPRESSORS[_comp]):
-        doc = zarray((5, 4), (2, 3), "|O", fill_json, compressor=comp, filters=[{"id": codec}])
-        w.put(".zarray", dumps(doc))
-        data = _values(w.rng, (5, 4), codec)
-        expected, undefined = _put_object_array(w, doc, data, fill, skip={(1, 1)})
-        w.expect_array(expected, undefined=undefined)
+        def _build(w, codec=_codec, fill=_fill, fill_json=_fill_json, comp=COMPRESSORS[_comp]):
+            doc = zarray((5, 4), (2, 3), "|O", fill_json, compressor=comp, filters=[{"id": codec}])
+            w.put(".zarray", dumps(doc))
+            data = _values(w.rng, (5, 4), codec)
+            expected, undefined = _put_object_array(w, doc, data, fill, skip={(1, 1)})
+            w.expect_array(expected, undefined=undefined)
 
-    add_case(
-        f"v2/objects/{_slug}",
-        kind="read",
-        build=_build,
+        add_case(
+            f"v2/objects/{_slug}",
+            kind="read",
+            build=_build,
+            tier="extension",
+            needs=["dtype:object", f"codec:{_codec}"]
+            + ([f"codec:{_comp}"] if _comp != "none" else [])
+            + (["feature:fill-null"] if _fill is None else []),
+            requirements=["V2-CHUNK-002", "V2-CHUNK-004"],
+            description=f"v2 '|O' (5,4) in (2,3) chunks with filters [{_codec}], compressor {_comp}, fill "
+            f"{_fill_json!r}: variable-length values incl. '' and non-ASCII, chunk 1.1 missing",
+        )
+
+
+with verdict(question="codec-input"):
+    reject_case(
+        "v2/objects/reject-no-object-codec",
+        zarray((4,), (4,), "|O", None),
+        "invalid-codec",
+        ["V2-CHUNK-002"],
+        "v2 '|O' array with no object codec among its filters is rejected (the chunks cannot be decoded)",
+        needs=["dtype:object"],
         tier="extension",
-        needs=["dtype:object", f"codec:{_codec}"]
-        + ([f"codec:{_comp}"] if _comp != "none" else [])
-        + (["feature:fill-null"] if _fill is None else []),
-        requirements=["V2-CHUNK-002", "V2-CHUNK-004"],
-        description=f"v2 '|O' (5,4) in (2,3) chunks with filters [{_codec}], compressor {_comp}, fill "
-        f"{_fill_json!r}: variable-length values incl. '' and non-ASCII, chunk 1.1 missing",
     )
-
-
-reject_case(
-    "v2/objects/reject-no-object-codec",
-    zarray((4,), (4,), "|O", None),
-    "invalid-codec",
-    ["V2-CHUNK-002"],
-    "v2 '|O' array with no object codec among its filters is rejected (the chunks cannot be decoded)",
-    needs=["dtype:object"],
-    tier="extension",
-)
 # (No case for the pickle object codec: the reference refuses to unpickle for safety, but the spec
 # does not forbid it, so other readers may read it; that refusal is a reference unit test.)
 
@@ -99,6 +101,7 @@ reject_case(
     needs=["dtype:object", "codec:vlen-utf8", "codec:zlib", "op:write"],
     requirements=["V2-CHUNK-002", "V2-META-005"],
     description="v2 write of '|O' (5,4) text with filters [vlen-utf8] and zlib: reads back exactly, filters listed",
+    question="registered-extension",
 )
 def _(w):
     doc = zarray(

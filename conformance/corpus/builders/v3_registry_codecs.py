@@ -35,6 +35,7 @@ def _read(slug, name, quote, section, description, build, needs, point="codec"):
         quote=quote,
         section=section,
         kind="read",
+        question="registered-extension",
         description=description,
         build=build,
         needs=needs,
@@ -677,6 +678,7 @@ registry_case(
     "that exceeds `idx[n]`.",
     section="Indexing",
     kind="read",
+    question="registered-extension",
     description="v3 int32 (5, 7) on the rectilinear grid [[2, 3], [3, [2, 2]]] (an integer edge "
     "and a run-length pair): exact values; the missing chunk (1, 1) covers rows 2-4, columns 3-4",
     build=_rectilinear,
@@ -747,6 +749,7 @@ def _write_case(slug, point, name, quote, section, data_type, fill, codecs, make
         quote=quote,
         section=section,
         kind="write",
+        question="registered-extension",
         description=f"v3 write of {slug.replace('-', ' ')}: the written store reads back exactly "
         "and means the requested array",
         build=build,

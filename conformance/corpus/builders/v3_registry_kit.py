@@ -46,10 +46,11 @@ def registry_case(
     kind: str,
     description: str,
     build: Callable,
+    question: str,
     needs=(),
-    question: str | None = None,
 ) -> None:
-    """One extension-tier case citing `quote` of the registry README of (`point`, `name`)."""
+    """One extension-tier case citing `quote` of the registry README of (`point`, `name`); a read
+    or write case asks `registered-extension`, a reject case the question of its fault."""
     requirement = REQUIREMENT[point]
     add_case(
         f"v3/registry/{slug}",

@@ -75,6 +75,7 @@ def _read(slug, name, quote, section, description, build, needs=()):
         quote=quote,
         section=section,
         kind="read",
+        question="registered-extension",
         description=description,
         build=build,
         needs=[f"dtype:{name}", "codec:bytes", *needs],
@@ -483,6 +484,7 @@ for _slug, _fill_json, _quote in (
         quote=_quote,
         section="Fill value encoding",
         kind="read",
+        question="registered-extension",
         description=f"v3 bytes data type with vlen-bytes and the fill {_fill_json!r} (the byte "
         "string 01 02 03): a missing chunk reads as it",
         build=_vlen("bytes", "vlen-bytes", _fill_json, b"\x01\x02\x03", _BYTES),
@@ -511,6 +513,7 @@ registry_case(
     quote="The value of the `fill_value` metadata key must be unicode string.",
     section="Permitted fill values",
     kind="read",
+    question="registered-extension",
     description="v3 string data type with vlen-utf8 and the fill 'f\u00f6\u00f6': a missing chunk "
     "reads as it",
     build=_vlen(
