@@ -1,6 +1,10 @@
 """Checks `corpus check` runs on top of byte-for-byte regeneration: every verdict the corpus asks for
 must hold up.
 
+- questions: every case names the question it asks (questions.QUESTIONS), or carries a tier and a
+  `tier_reason` of its own: no case is required by default;
+- conventions: an accepting case that relies on a convention the corpus tiers as refusable elsewhere
+  asks that question (conventions.py);
 - citations: every required and strict case carries a `citation`; when the spec texts are at hand
   (citations.specs_root) every quote, of cases and of adjudications, occurs in its spec file;
 - tiers: cases that ask the same question, or share a requirement ID in the same kind of test,
@@ -55,6 +59,25 @@ def _quote_problems(where: str, citations, specs: Path) -> list[str]:
         if problem:
             out.append(f"{where}: {problem}")
     return out
+
+
+def question_problems(cases: list[Case]) -> list[str]:
+    """Cases without a question (and without a tier_reason of their own), or with an unknown one."""
+    from .questions import QUESTIONS
+
+    problems = []
+    for case in cases:
+        question = case.raw.get("question")
+        if question is None:
+            if not case.raw.get("tier_reason"):
+                problems.append(
+                    f"{case.id}: no question and no tier_reason: name the question the case asks in "
+                    "its builder row (gold stores: scripts/gold_verdicts.py), or give it a tier and "
+                    "a reason of its own"
+                )
+        elif question not in QUESTIONS:
+            problems.append(f"{case.id}: unknown question {question!r} (questions.QUESTIONS)")
+    return problems
 
 
 def tier_problems(cases: list[Case]) -> list[str]:
@@ -162,7 +185,11 @@ _MISSING = object()
 
 
 def all_problems(cases: list[Case], specs: Path | None) -> dict[str, list[str]]:
+    from .conventions import convention_problems
+
     return {
+        "questions": question_problems(cases),
+        "conventions": convention_problems(cases),
         "citations": citation_problems(cases, specs),
         "tiers": tier_problems(cases),
         "exact checks": exact_check_problems(cases),

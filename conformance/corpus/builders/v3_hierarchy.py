@@ -610,7 +610,7 @@ each(_bad_name, NAME_FAULTS, question="invalid-node-name")
     requirements=["V3-NAME-004", "V3-GRP-008"],
     description="v3 group with a real child and reserved '__' prefixes holding zarr.json documents: only the "
     "real child is listed",
-    question="spec-read",
+    question="invalid-node-name",
 )
 def _(w):
     put_group(w, "")

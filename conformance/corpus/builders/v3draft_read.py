@@ -357,7 +357,7 @@ def _(w):
     needs=I4,
     requirements=["V3DRAFT-META-017", "V3DRAFT-META-004"],
     description="draft array attributes with nested objects, null, unicode keys and large integers read exactly",
-    question="spec-read",
+    question="json-number-precision",
 )
 def _(w):
     attrs = {
