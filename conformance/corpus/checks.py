@@ -5,7 +5,9 @@ must hold up.
   `tier_reason` of its own: no case is required by default;
 - conventions: an accepting case that relies on a convention the corpus tiers as refusable elsewhere
   asks that question (conventions.py);
-- citations: every required and strict case carries a `citation`; when the spec texts are at hand
+- citations: every required and strict case carries a `citation`, and a cited reject case says which
+  member or property it `tests` and cites a sentence that names it (in its quote or its section
+  heading), or says in a `citation_note` why no sentence can; when the spec texts are at hand
   (citations.specs_root) every quote, of cases and of adjudications, occurs in its spec file;
 - tiers: cases that ask the same question, or share a requirement ID in the same kind of test,
   carry one tier unless a written `tier_reason` says why not (questions.py holds the policy);
@@ -47,6 +49,34 @@ def citation_problems(cases: list[Case], specs: Path | None) -> list[str]:
                 problems += _quote_problems(
                     f"{case.id} (adjudication)", [adjudication.get("citation") or {}], specs
                 )
+    return problems
+
+
+def cited_member_problems(cases: list[Case]) -> list[str]:
+    """Cited reject cases that do not say what they test, or whose citations do not name it."""
+    from .citations import names
+
+    problems = []
+    for case in cases:
+        citations = case.raw.get("citation") or []
+        if case.kind != "reject" or not citations:
+            continue
+        tests = case.raw.get("tests")
+        if not tests:
+            problems.append(
+                f"{case.id}: a cited reject case must say which member or property it tests (`tests`)"
+            )
+            continue
+        named = any(
+            names(c.get("quote") or "", tests) or names(c.get("section") or "", tests)
+            for c in citations
+        )
+        if not named and not case.raw.get("citation_note"):
+            problems.append(
+                f"{case.id}: no cited sentence names {tests!r}, the member it tests: cite the sentence "
+                "that decides the case (citations.toml may hold one per member) or say why not in a "
+                "citation_note"
+            )
     return problems
 
 
@@ -191,6 +221,7 @@ def all_problems(cases: list[Case], specs: Path | None) -> dict[str, list[str]]:
         "questions": question_problems(cases),
         "conventions": convention_problems(cases),
         "citations": citation_problems(cases, specs),
+        "tested members": cited_member_problems(cases),
         "tiers": tier_problems(cases),
         "exact checks": exact_check_problems(cases),
         "adjudications": adjudication_problems(cases),

@@ -445,7 +445,14 @@ def build_case(spec: CaseSpec) -> dict[str, bytes]:
     }
     doc.update(
         verdict_members(
-            spec.id, spec.tier, spec.requirements, spec.question, spec.tier_reason, spec.citation
+            spec.id,
+            spec.tier,
+            spec.requirements,
+            spec.question,
+            spec.tier_reason,
+            spec.citation,
+            tests=spec.tests,
+            citation_note=spec.citation_note,
         )
     )
     files["case.json"] = (
@@ -470,11 +477,20 @@ def reference_read_expectations(format_name: str, store, node: str) -> dict:
 
 
 def verdict_members(
-    case_id: str, tier: str, requirements, question: str | None, tier_reason: str | None, citation
+    case_id: str,
+    tier: str,
+    requirements,
+    question: str | None,
+    tier_reason: str | None,
+    citation,
+    *,
+    tests: str | None = None,
+    citation_note: str | None = None,
 ) -> dict:
-    """The case.json members that say why the verdict holds: `question`, `tier_reason`, `citation`
-    (required and strict cases: the builder's own list, else the question's sentences and the
-    citations.toml entries of the requirements) and `adjudication` (adjudications.toml)."""
+    """The case.json members that say why the verdict holds: `question`, `tier_reason`, `tests`
+    (what a reject case tests), `citation` (required and strict cases: the builder's own list, else
+    the question's sentences and the citations.toml entries of the requirements, of several the
+    ones naming `tests`), `citation_note` and `adjudication` (adjudications.toml)."""
     from .adjudications import adjudication_for
     from .citations import citations_for
     from .questions import QUESTIONS
@@ -484,10 +500,14 @@ def verdict_members(
         out["question"] = question
     if tier_reason:
         out["tier_reason"] = tier_reason
+    if tests:
+        out["tests"] = tests
+    if citation_note:
+        out["citation_note"] = citation_note
     if citation is None and tier in ("required", "strict"):
         extra = QUESTIONS[question].citation if question in QUESTIONS else ()
         citation = [{"requirement": requirements[0], **c} for c in extra] + citations_for(
-            requirements
+            requirements, tests=tests
         )
     if citation:
         unique = []

@@ -138,7 +138,7 @@ HAND_BUILT = [
 ]
 # fmt: on
 
-each(hand_case, HAND_BUILT)
+each(hand_case, HAND_BUILT, tests="JSON")
 
 
 @case(
@@ -274,6 +274,7 @@ with verdict(question="missing-member"):
             needs=["dtype:int32", "codec:zlib"],
             requirements=["V1-META-002"],
             description=f"v1 meta without the required key {_key!r} is rejected",
+            tests=_key,
         )
 
 
@@ -299,11 +300,11 @@ def _reject(case_id, reason, requirement, description, tier=None, **changes):
 # fmt: off
 REJECTS = [
     # case_id, reason, requirement, description[, options]
-    ("v1/reject/zarr-format-2", "invalid-zarr-format", "V1-META-003", "v1 meta with zarr_format 2 is rejected", {"question": "other-format", "zarr_format": 2}),
-    ("v1/reject/zarr-format-string", "invalid-zarr-format", "V1-META-003", 'v1 meta with zarr_format "1" (a string) is rejected', {"question": "scalar-spelling", "zarr_format": "1"}),
-    ("v1/reject/dtype-no-byte-order", "invalid-data-type", "V1-DTYPE-001", 'v1 dtype "i4" without a byte-order character is rejected', {"question": "byte-order-unspecified", "dtype": "i4"}),
-    ("v1/reject/order-A", "invalid-order", "V1-META-005", 'v1 order "A" is rejected', {"question": "invalid-value", "order": "A"}),
-    ("v1/reject/shape-chunks-rank", "invalid-chunk-shape", "V1-META-002", "v1 shape [4] with chunks [2, 2] is rejected", {"question": "invalid-value", "chunks": [2, 2]}),
+    ("v1/reject/zarr-format-2", "invalid-zarr-format", "V1-META-003", "v1 meta with zarr_format 2 is rejected", {"tests": "zarr_format", "question": "other-format", "zarr_format": 2}),
+    ("v1/reject/zarr-format-string", "invalid-zarr-format", "V1-META-003", 'v1 meta with zarr_format "1" (a string) is rejected', {"tests": "zarr_format", "question": "scalar-spelling", "zarr_format": "1"}),
+    ("v1/reject/dtype-no-byte-order", "invalid-data-type", "V1-DTYPE-001", 'v1 dtype "i4" without a byte-order character is rejected', {"tests": "byte order", "question": "byte-order-unspecified", "dtype": "i4"}),
+    ("v1/reject/order-A", "invalid-order", "V1-META-005", 'v1 order "A" is rejected', {"tests": "order", "question": "invalid-value", "order": "A"}),
+    ("v1/reject/shape-chunks-rank", "invalid-chunk-shape", "V1-META-002", "v1 shape [4] with chunks [2, 2] is rejected", {"tests": "chunks", "question": "invalid-value", "chunks": [2, 2]}),
 ]
 # fmt: on
 
@@ -317,6 +318,7 @@ each(_reject, REJECTS)
     requirements=["V1-CHUNK-001"],
     description="v1 chunk whose zlib stream is truncated fails on read",
     question="corrupt-chunk",
+    tests="compressed bytes",
 )
 def _(w):
     w.put("meta", json.dumps(meta((4,), (4,), "<i4")).encode())

@@ -134,6 +134,7 @@ def _(w):
     requirements=["V2-GROUP-001"],
     description="v2 store with a/b/.zarray and no a/.zgroup: opening a fails (a group exists only with .zgroup)",
     question="no-metadata-document",
+    tests=".zgroup",
 )
 def _(w):
     put_group(w, "")
@@ -145,10 +146,10 @@ def _(w):
 # fmt: off
 REJECTS = [
     # case_id, doc_or_bytes, reason, requirements, description[, options]
-    ("v2/groups/reject-zgroup-zarr-format-3", {"zarr_format": 3}, "invalid-zarr-format", ["V2-GROUP-002"], 'v2 .zgroup {"zarr_format": 3} is rejected', {"question": "other-format", "key": ".zgroup", "chunk": False, "needs": ["node:group"]}),
-    ("v2/groups/reject-zgroup-empty-object", {}, "missing-field", ["V2-GROUP-002"], "v2 .zgroup {} (no zarr_format) is rejected", {"question": "missing-member", "key": ".zgroup", "chunk": False, "needs": ["node:group"]}),
-    ("v2/groups/reject-zgroup-not-json", b'{"zarr_format": 2', "invalid-json", ["V2-GROUP-002"], "v2 .zgroup that is not JSON (unterminated object) is rejected", {"question": "unreadable-document", "key": ".zgroup", "chunk": False, "needs": ["node:group"]}),
-    ("v2/groups/reject-zgroup-list", b"[2]", "invalid-metadata", ["V2-GROUP-002"], "v2 .zgroup that is a JSON list is rejected", {"question": "unreadable-document", "key": ".zgroup", "chunk": False, "needs": ["node:group"]}),
+    ("v2/groups/reject-zgroup-zarr-format-3", {"zarr_format": 3}, "invalid-zarr-format", ["V2-GROUP-002"], 'v2 .zgroup {"zarr_format": 3} is rejected', {"tests": "zarr_format", "question": "other-format", "key": ".zgroup", "chunk": False, "needs": ["node:group"]}),
+    ("v2/groups/reject-zgroup-empty-object", {}, "missing-field", ["V2-GROUP-002"], "v2 .zgroup {} (no zarr_format) is rejected", {"tests": "zarr_format", "question": "missing-member", "key": ".zgroup", "chunk": False, "needs": ["node:group"]}),
+    ("v2/groups/reject-zgroup-not-json", b'{"zarr_format": 2', "invalid-json", ["V2-GROUP-002"], "v2 .zgroup that is not JSON (unterminated object) is rejected", {"tests": "JSON", "question": "unreadable-document", "key": ".zgroup", "chunk": False, "needs": ["node:group"]}),
+    ("v2/groups/reject-zgroup-list", b"[2]", "invalid-metadata", ["V2-GROUP-002"], "v2 .zgroup that is a JSON list is rejected", {"tests": "JSON", "question": "unreadable-document", "key": ".zgroup", "chunk": False, "needs": ["node:group"]}),
     ("v2/groups/reject-array-and-group", zarray((4,), (4,), "<i4", 0), "invalid-node-type", ["V2-GROUP-001"], "v2 node with both .zarray and .zgroup is rejected (it cannot be both)", {"question": "spec-silent", "needs": I4, "extra": {".zgroup": dumps(GROUP_DOC)}}),
 ]
 # fmt: on
@@ -164,7 +165,7 @@ _PATH_STORE = {
     "bar/0": np.arange(4, dtype="<i4").tobytes(),
     "foo/.zattrs": dumps({"decoy": True}),
 }
-with verdict(question="invalid-path"):
+with verdict(question="invalid-path", tests="path segment"):
     for _slug, _node in [
         ("dotdot-inside", "foo/../bar"),
         ("dot-leading", "./foo"),
@@ -364,7 +365,7 @@ ATTRIBUTE_REJECTS = [
 ]
 # fmt: on
 
-each(reject_case, ATTRIBUTE_REJECTS)
+each(reject_case, ATTRIBUTE_REJECTS, tests="JSON object")
 
 
 # ---- consolidated metadata (zarr-python convention, optional) -------------------------------

@@ -148,57 +148,57 @@ _NAN_TOKEN = dumps(zarray((4,), (4,), "<f8", "NaN")).replace(b'"NaN"', b"NaN")
 
 # fmt: off
 REJECTS = [
-    # slug, question, reason, requirements, description, the document (a dict or raw bytes)[, needs]
-    *[(f"missing-{key.replace('_', '-')}", "missing-member", "missing-field", "V2-META-001", f"v2 .zarray without the required key {key!r} is rejected", _without(key))
+    # slug, question, tests, reason, requirements, description, the document (a dict or raw bytes)[, needs]
+    *[(f"missing-{key.replace('_', '-')}", "missing-member", key, "missing-field", "V2-META-001", f"v2 .zarray without the required key {key!r} is rejected", _without(key))
       for key in ("zarr_format", "shape", "chunks", "dtype", "compressor", "fill_value", "order", "filters")],
     # "v2 .zarray with <what> is rejected"
-    *[(slug, question, reason, req, f"v2 .zarray with {what} is rejected", _valid(**changes)) for slug, question, changes, reason, req, what in [
-        ("zarr-format-3", "other-format", {"zarr_format": 3}, "invalid-zarr-format", "V2-META-002", "zarr_format 3"),
-        ("zarr-format-string", "scalar-spelling", {"zarr_format": "2"}, "invalid-zarr-format", "V2-META-002", 'zarr_format "2" (a string)'),
-        ("zarr-format-1", "other-format", {"zarr_format": 1}, "invalid-zarr-format", "V2-META-002", "zarr_format 1"),
-        ("zarr-format-float", "integer-as-float", {"zarr_format": 2.0}, "invalid-zarr-format", "V2-META-002", "zarr_format 2.0 (not an integer literal)"),
-        ("shape-chunks-rank", "invalid-value", {"shape": [10, 10], "chunks": [5]}, "invalid-chunk-shape", "V2-META-003", "shape [10, 10] with chunks [5]"),
-        ("chunks-zero", "invalid-value", {"chunks": [0]}, "invalid-chunk-shape", "V2-META-003", "chunks [0]"),
-        ("chunks-null", "null-mandatory", {"chunks": None}, "invalid-chunk-shape", "V2-META-003", "chunks null"),
-        ("shape-negative", "invalid-value", {"shape": [-4]}, "invalid-shape", "V2-META-003", "shape [-4]"),
-        ("shape-string", "wrong-structure", {"shape": "4"}, "invalid-shape", "V2-META-003", 'shape "4" (not a list)'),
-        ("shape-fraction", "invalid-value", {"shape": [4.5]}, "invalid-shape", "V2-META-003", "shape [4.5]"),
-        ("compressor-without-id", "unknown-extension", {"compressor": {"level": 1}}, "invalid-codec", "V2-META-004", 'compressor {"level": 1} (no "id")'),
-        ("compressor-string", "wrong-structure", {"compressor": "zlib"}, "invalid-codec", "V2-META-004", 'compressor "zlib" (a string, not an object)'),
-        ("filters-entry-without-id", "unknown-extension", {"filters": [{"dtype": "<f8"}]}, "invalid-codec", "V2-META-005", 'filters [{"dtype": "<f8"}] (an entry without "id")'),
-        ("filters-object", "wrong-structure", {"filters": {"id": "delta", "dtype": "<i4"}}, "invalid-codec", "V2-META-005", "filters as one object instead of a list"),
-        ("filters-string-entry", "wrong-structure", {"filters": ["delta"]}, "invalid-codec", "V2-META-005", 'filters ["delta"] (an entry that is not an object)'),
-        ("order-A", "invalid-value", {"order": "A"}, "invalid-order", "V2-META-006", 'order "A"'),
-        ("order-lowercase", "case-variant", {"order": "c"}, "invalid-order", "V2-META-006", 'order "c" (lower case)'),
-        ("order-null", "null-mandatory", {"order": None}, "invalid-order", "V2-META-006", "order null"),
-        ("dimension-separator-dash", "invalid-value", {"dimension_separator": "-"}, "invalid-chunk-key-encoding", "V2-META-007", 'dimension_separator "-"'),
-        ("dimension-separator-empty", "invalid-value", {"dimension_separator": ""}, "invalid-chunk-key-encoding", "V2-META-007", 'dimension_separator "" (empty)'),
+    *[(slug, question, tests, reason, req, f"v2 .zarray with {what} is rejected", _valid(**changes)) for slug, question, tests, changes, reason, req, what in [
+        ("zarr-format-3", "other-format", "zarr_format", {"zarr_format": 3}, "invalid-zarr-format", "V2-META-002", "zarr_format 3"),
+        ("zarr-format-string", "scalar-spelling", "zarr_format", {"zarr_format": "2"}, "invalid-zarr-format", "V2-META-002", 'zarr_format "2" (a string)'),
+        ("zarr-format-1", "other-format", "zarr_format", {"zarr_format": 1}, "invalid-zarr-format", "V2-META-002", "zarr_format 1"),
+        ("zarr-format-float", "integer-as-float", "zarr_format", {"zarr_format": 2.0}, "invalid-zarr-format", "V2-META-002", "zarr_format 2.0 (not an integer literal)"),
+        ("shape-chunks-rank", "invalid-value", "chunks", {"shape": [10, 10], "chunks": [5]}, "invalid-chunk-shape", "V2-META-003", "shape [10, 10] with chunks [5]"),
+        ("chunks-zero", "invalid-value", "chunks", {"chunks": [0]}, "invalid-chunk-shape", "V2-META-003", "chunks [0]"),
+        ("chunks-null", "null-mandatory", "chunks", {"chunks": None}, "invalid-chunk-shape", "V2-META-003", "chunks null"),
+        ("shape-negative", "invalid-value", "shape", {"shape": [-4]}, "invalid-shape", "V2-META-003", "shape [-4]"),
+        ("shape-string", "wrong-structure", "shape", {"shape": "4"}, "invalid-shape", "V2-META-003", 'shape "4" (not a list)'),
+        ("shape-fraction", "invalid-value", "shape", {"shape": [4.5]}, "invalid-shape", "V2-META-003", "shape [4.5]"),
+        ("compressor-without-id", "unknown-extension", "compressor", {"compressor": {"level": 1}}, "invalid-codec", "V2-META-004", 'compressor {"level": 1} (no "id")'),
+        ("compressor-string", "wrong-structure", "compressor", {"compressor": "zlib"}, "invalid-codec", "V2-META-004", 'compressor "zlib" (a string, not an object)'),
+        ("filters-entry-without-id", "unknown-extension", "filters", {"filters": [{"dtype": "<f8"}]}, "invalid-codec", "V2-META-005", 'filters [{"dtype": "<f8"}] (an entry without "id")'),
+        ("filters-object", "wrong-structure", "filters", {"filters": {"id": "delta", "dtype": "<i4"}}, "invalid-codec", "V2-META-005", "filters as one object instead of a list"),
+        ("filters-string-entry", "wrong-structure", "filters", {"filters": ["delta"]}, "invalid-codec", "V2-META-005", 'filters ["delta"] (an entry that is not an object)'),
+        ("order-A", "invalid-value", "order", {"order": "A"}, "invalid-order", "V2-META-006", 'order "A"'),
+        ("order-lowercase", "case-variant", "order", {"order": "c"}, "invalid-order", "V2-META-006", 'order "c" (lower case)'),
+        ("order-null", "null-mandatory", "order", {"order": None}, "invalid-order", "V2-META-006", "order null"),
+        ("dimension-separator-dash", "invalid-value", "dimension_separator", {"dimension_separator": "-"}, "invalid-chunk-key-encoding", "V2-META-007", 'dimension_separator "-"'),
+        ("dimension-separator-empty", "invalid-value", "dimension_separator", {"dimension_separator": ""}, "invalid-chunk-key-encoding", "V2-META-007", 'dimension_separator "" (empty)'),
         # data types
-        ("dtype-no-byte-order", "byte-order-unspecified", {"dtype": "i4"}, "invalid-data-type", "V2-DTYPE-001", 'dtype "i4" without a byte-order character (lenient readers may accept it)'),
-        ("dtype-pipe-multibyte", "spec-silent", {"dtype": "|i4"}, "invalid-data-type", "V2-DTYPE-001", 'dtype "|i4" ("not relevant" byte order on a 4-byte integer)'),
-        ("dtype-size-3", "invalid-value", {"dtype": "<i3"}, "invalid-data-type", "V2-DTYPE-001", 'dtype "<i3" (no 3-byte integer)'),
-        ("dtype-unknown-kind", "invalid-value", {"dtype": "<x4"}, "invalid-data-type", "V2-DTYPE-001", 'dtype "<x4" (unknown kind x)'),
-        ("dtype-number", "invalid-value", {"dtype": 4}, "invalid-data-type", "V2-DTYPE-001", "dtype 4 (a number)"),
-        ("dtype-empty", "invalid-value", {"dtype": ""}, "invalid-data-type", "V2-DTYPE-001", 'dtype "" (empty)'),
-        ("dtype-datetime-no-unit", "invalid-value", {"dtype": "<M8", "fill_value": None}, "invalid-data-type", "V2-DTYPE-004", 'dtype "<M8" without a unit'),
-        ("dtype-timedelta-bad-unit", "invalid-value", {"dtype": "<m8[parsec]", "fill_value": None}, "invalid-data-type", "V2-DTYPE-004", 'dtype "<m8[parsec]" (not a NumPy time unit)'),
-        ("dtype-field-negative-shape", "invalid-value", {"dtype": [["a", "<i2", [-1]]], "fill_value": None}, "invalid-data-type", "V2-DTYPE-007", 'structured dtype [["a","<i2",[-1]]] (negative subarray shape)'),
-        ("dtype-field-name-number", "scalar-spelling", {"dtype": [[1, "<i4"]], "fill_value": None}, "invalid-data-type", "V2-DTYPE-007", 'structured dtype [[1, "<i4"]] (the field name is not a string)'),
-        ("dtype-field-repeated", "invalid-value", {"dtype": [["a", "<i2"], ["a", "<i2"]], "fill_value": None}, "invalid-data-type", "V2-DTYPE-007", 'structured dtype with the field name "a" twice'),
-        ("dtype-field-four-members", "wrong-structure", {"dtype": [["a", "<i2", [2], "x"]], "fill_value": None}, "invalid-data-type", "V2-DTYPE-007", 'structured field ["a","<i2",[2],"x"] with four members'),
+        ("dtype-no-byte-order", "byte-order-unspecified", "byte order", {"dtype": "i4"}, "invalid-data-type", "V2-DTYPE-001", 'dtype "i4" without a byte-order character (lenient readers may accept it)'),
+        ("dtype-pipe-multibyte", "spec-silent", "byte order", {"dtype": "|i4"}, "invalid-data-type", "V2-DTYPE-001", 'dtype "|i4" ("not relevant" byte order on a 4-byte integer)'),
+        ("dtype-size-3", "invalid-value", "typestr", {"dtype": "<i3"}, "invalid-data-type", "V2-DTYPE-001", 'dtype "<i3" (no 3-byte integer)'),
+        ("dtype-unknown-kind", "invalid-value", "typestr", {"dtype": "<x4"}, "invalid-data-type", "V2-DTYPE-001", 'dtype "<x4" (unknown kind x)'),
+        ("dtype-number", "invalid-value", "typestr", {"dtype": 4}, "invalid-data-type", "V2-DTYPE-001", "dtype 4 (a number)"),
+        ("dtype-empty", "invalid-value", "typestr", {"dtype": ""}, "invalid-data-type", "V2-DTYPE-001", 'dtype "" (empty)'),
+        ("dtype-datetime-no-unit", "invalid-value", "units", {"dtype": "<M8", "fill_value": None}, "invalid-data-type", "V2-DTYPE-004", 'dtype "<M8" without a unit'),
+        ("dtype-timedelta-bad-unit", "invalid-value", "units", {"dtype": "<m8[parsec]", "fill_value": None}, "invalid-data-type", "V2-DTYPE-004", 'dtype "<m8[parsec]" (not a NumPy time unit)'),
+        ("dtype-field-negative-shape", "invalid-value", "fieldname", {"dtype": [["a", "<i2", [-1]]], "fill_value": None}, "invalid-data-type", "V2-DTYPE-007", 'structured dtype [["a","<i2",[-1]]] (negative subarray shape)'),
+        ("dtype-field-name-number", "scalar-spelling", "fieldname", {"dtype": [[1, "<i4"]], "fill_value": None}, "invalid-data-type", "V2-DTYPE-007", 'structured dtype [[1, "<i4"]] (the field name is not a string)'),
+        ("dtype-field-repeated", "invalid-value", "fieldname", {"dtype": [["a", "<i2"], ["a", "<i2"]], "fill_value": None}, "invalid-data-type", "V2-DTYPE-007", 'structured dtype with the field name "a" twice'),
+        ("dtype-field-four-members", "wrong-structure", "fieldname", {"dtype": [["a", "<i2", [2], "x"]], "fill_value": None}, "invalid-data-type", "V2-DTYPE-007", 'structured field ["a","<i2",[2],"x"] with four members'),
     ]],
     # JSON-level faults
-    ("not-json", "json-lenient", "invalid-json", "V2-META-001", "v2 .zarray that is not JSON (a trailing comma) is rejected", _TEXT.replace('"order": "C"', '"order": "C",', 1).encode("ascii")),
-    ("json-array", "unreadable-document", "invalid-metadata", "V2-META-001", "v2 .zarray that is a JSON array, not an object, is rejected", b"[2, [4], [4]]"),
-    ("invalid-utf8", "json-lenient", "invalid-json", "V2-META-001", "v2 .zarray with a byte that is not UTF-8 (0xFF in a string) is rejected", _TEXT.replace('"order": "C"', '"order": "C", "x": "\xff"').encode("latin-1")),
-    ("bare-nan-token", "json-lenient", "invalid-json", "V2-META-009 V2-FILL-001", "v2 .zarray with a bare NaN token as fill_value (not JSON; lenient readers may accept it) is rejected", _NAN_TOKEN, ["dtype:float64"]),
-    ("duplicate-key", "duplicate-member", "invalid-json", "V2-META-001", "v2 .zarray with the key order twice (C then F) is rejected", _TEXT.replace('"order": "C"', '"order": "C", "order": "F"').encode()),
+    ("not-json", "json-lenient", "JSON", "invalid-json", "V2-META-001", "v2 .zarray that is not JSON (a trailing comma) is rejected", _TEXT.replace('"order": "C"', '"order": "C",', 1).encode("ascii")),
+    ("json-array", "unreadable-document", "JSON", "invalid-metadata", "V2-META-001", "v2 .zarray that is a JSON array, not an object, is rejected", b"[2, [4], [4]]"),
+    ("invalid-utf8", "json-lenient", "JSON", "invalid-json", "V2-META-001", "v2 .zarray with a byte that is not UTF-8 (0xFF in a string) is rejected", _TEXT.replace('"order": "C"', '"order": "C", "x": "\xff"').encode("latin-1")),
+    ("bare-nan-token", "json-lenient", "JSON", "invalid-json", "V2-META-009 V2-FILL-001", "v2 .zarray with a bare NaN token as fill_value (not JSON; lenient readers may accept it) is rejected", _NAN_TOKEN, ["dtype:float64"]),
+    ("duplicate-key", "duplicate-member", "JSON", "invalid-json", "V2-META-001", "v2 .zarray with the key order twice (C then F) is rejected", _TEXT.replace('"order": "C"', '"order": "C", "order": "F"').encode()),
 ]
 # fmt: on
 
-for _slug, _question, _reason, _reqs, _description, _doc, *_needs in REJECTS:
+for _slug, _question, _tests, _reason, _reqs, _description, _doc, *_needs in REJECTS:
     _id = f"v2/metadata/reject-{_slug}"
-    with verdict(question=_question):
+    with verdict(question=_question, tests=_tests):
         reject_case(
             _id, _doc, _reason, _reqs.split(), _description, needs=_needs[0] if _needs else I4
         )

@@ -138,29 +138,29 @@ def _bad(
 # fmt: off
 REJECTS = [
     # slug, codecs, reason, requirements, description[, options]
-    ("reject-bytes-endian-native", [bytes_codec("native")], "invalid-codec", ["V3-BYTES-001"], "with bytes endian 'native'", {"question": "invalid-value"}),
-    ("reject-bytes-endian-uppercase", [bytes_codec("LITTLE")], "invalid-codec", ["V3-BYTES-001"], "with bytes endian 'LITTLE' (values are case-sensitive)", {"question": "case-variant"}),
-    ("reject-bytes-endian-null", [{"name": "bytes", "configuration": {"endian": None}}], "invalid-codec", ["V3-BYTES-001"], "with bytes endian null", {"question": "null-mandatory"}),
-    ("reject-bytes-endian-number", [{"name": "bytes", "configuration": {"endian": 1}}], "invalid-codec", ["V3-BYTES-001"], "with bytes endian 1", {"question": "invalid-value"}),
-    ("reject-bytes-endian-short", [bytes_codec("le")], "invalid-codec", ["V3-BYTES-001"], "with bytes endian 'le'", {"question": "invalid-value"}),
-    ("reject-bytes-int16-no-endian", [RAW], "invalid-codec", ["V3-BYTES-002"], "with {'name': 'bytes'} for the multi-byte type int16", {"question": "byte-order-unspecified", "data_type": "int16"}),
-    ("reject-bytes-float64-empty-configuration", [{"name": "bytes", "configuration": {}}], "invalid-codec", ["V3-BYTES-002"], "with bytes configuration {} for the multi-byte type float64", {"question": "byte-order-unspecified", "data_type": "float64"}),
-    ("reject-bytes-complex64-no-endian", [RAW], "invalid-codec", ["V3-BYTES-002"], "with bytes and no endian for complex64", {"question": "byte-order-unspecified", "data_type": "complex64", "fill": [0.0, 0.0]}),
-    ("reject-bytes-uint64-no-endian", [RAW], "invalid-codec", ["V3-BYTES-002"], "with bytes and no endian for uint64", {"question": "byte-order-unspecified", "data_type": "uint64"}),
-    ("reject-bytes-unknown-member", [{"name": "bytes", "configuration": {"endian": "little", "order": "C"}}], "invalid-codec", ["V3-BYTES-001"], "with an unknown bytes configuration member 'order'", {"question": "unknown-configuration-member"}),
+    ("reject-bytes-endian-native", [bytes_codec("native")], "invalid-codec", ["V3-BYTES-001"], "with bytes endian 'native'", {"tests": "endian", "question": "invalid-value"}),
+    ("reject-bytes-endian-uppercase", [bytes_codec("LITTLE")], "invalid-codec", ["V3-BYTES-001"], "with bytes endian 'LITTLE' (values are case-sensitive)", {"tests": "endian", "question": "case-variant"}),
+    ("reject-bytes-endian-null", [{"name": "bytes", "configuration": {"endian": None}}], "invalid-codec", ["V3-BYTES-001"], "with bytes endian null", {"tests": "endian", "question": "null-mandatory"}),
+    ("reject-bytes-endian-number", [{"name": "bytes", "configuration": {"endian": 1}}], "invalid-codec", ["V3-BYTES-001"], "with bytes endian 1", {"tests": "endian", "question": "invalid-value"}),
+    ("reject-bytes-endian-short", [bytes_codec("le")], "invalid-codec", ["V3-BYTES-001"], "with bytes endian 'le'", {"tests": "endian", "question": "invalid-value"}),
+    ("reject-bytes-int16-no-endian", [RAW], "invalid-codec", ["V3-BYTES-002"], "with {'name': 'bytes'} for the multi-byte type int16", {"tests": "endian", "question": "byte-order-unspecified", "data_type": "int16"}),
+    ("reject-bytes-float64-empty-configuration", [{"name": "bytes", "configuration": {}}], "invalid-codec", ["V3-BYTES-002"], "with bytes configuration {} for the multi-byte type float64", {"tests": "endian", "question": "byte-order-unspecified", "data_type": "float64"}),
+    ("reject-bytes-complex64-no-endian", [RAW], "invalid-codec", ["V3-BYTES-002"], "with bytes and no endian for complex64", {"tests": "endian", "question": "byte-order-unspecified", "data_type": "complex64", "fill": [0.0, 0.0]}),
+    ("reject-bytes-uint64-no-endian", [RAW], "invalid-codec", ["V3-BYTES-002"], "with bytes and no endian for uint64", {"tests": "endian", "question": "byte-order-unspecified", "data_type": "uint64"}),
+    ("reject-bytes-unknown-member", [{"name": "bytes", "configuration": {"endian": "little", "order": "C"}}], "invalid-codec", ["V3-BYTES-001"], "with an unknown bytes configuration member 'order'", {"tests": "configuration", "question": "unknown-configuration-member"}),
     ("reject-bytes-on-string", [bytes_codec("little")], "invalid-codec", ["V3-PIPE-004"], "of the variable-length type 'string' with the fixed-size bytes codec", {"question": "codec-input", "data_type": "string", "fill": "", "tier": "extension"}),
-    ("reject-transpose-order-F", [{"name": "transpose", "configuration": {"order": "F"}}, LE], "invalid-order", ["V3-TRANS-001"], "with transpose order 'F' (the removed pre-3.0 constant)", {"question": "other-version-form"}),
-    ("reject-transpose-order-C", [{"name": "transpose", "configuration": {"order": "C"}}, LE], "invalid-order", ["V3-TRANS-001"], "with transpose order 'C' (the removed pre-3.0 constant)", {"question": "other-version-form"}),
-    ("reject-transpose-order-duplicate", [transpose([0, 0]), LE], "invalid-order", ["V3-TRANS-001"], "with transpose order [0,0] (not a permutation)", {"question": "invalid-value"}),
-    ("reject-transpose-order-out-of-range", [transpose([0, 2]), LE], "invalid-order", ["V3-TRANS-001"], "with transpose order [0,2] for rank 2", {"question": "invalid-value"}),
-    ("reject-transpose-order-negative", [transpose([-1, 0]), LE], "invalid-order", ["V3-TRANS-001"], "with transpose order [-1,0] (no negative axes)", {"question": "invalid-value"}),
-    ("reject-transpose-order-floats", [transpose([1.0, 0.0]), LE], "invalid-order", ["V3-TRANS-001"], "with transpose order [1.0,0.0] (not integers; JSON readers without an integer type may accept it)", {"question": "integer-as-float"}),
-    ("reject-transpose-order-booleans", [transpose([True, False]), LE], "invalid-order", ["V3-TRANS-001"], "with transpose order [true,false] (booleans are not integers)", {"question": "scalar-spelling"}),
-    ("reject-transpose-order-missing", [{"name": "transpose", "configuration": {}}, LE], "invalid-codec", ["V3-TRANS-001"], "with a transpose configuration without order", {"question": "missing-member"}),
-    ("reject-transpose-no-configuration", [{"name": "transpose"}, LE], "invalid-codec", ["V3-TRANS-001"], "with a transpose codec without configuration (order is required)", {"question": "missing-member"}),
-    ("reject-transpose-rank3-order-on-rank2", [transpose([2, 1, 0]), LE], "invalid-order", ["V3-PIPE-004", "V3-TRANS-001"], "with transpose order [2,1,0] of length 3 on rank-2 chunks", {"question": "codec-input"}),
-    ("reject-transpose-rank1-order-on-rank2", [transpose([0]), LE], "invalid-order", ["V3-PIPE-004", "V3-TRANS-001"], "with transpose order [0] of length 1 on rank-2 chunks", {"question": "codec-input"}),
-    ("reject-transpose-unknown-member", [{"name": "transpose", "configuration": {"order": [1, 0], "axes": [1, 0]}}, LE], "invalid-codec", ["V3-TRANS-001"], "with an unknown transpose configuration member 'axes'", {"question": "unknown-configuration-member"}),
+    ("reject-transpose-order-F", [{"name": "transpose", "configuration": {"order": "F"}}, LE], "invalid-order", ["V3-TRANS-001"], "with transpose order 'F' (the removed pre-3.0 constant)", {"tests": "order", "question": "other-version-form"}),
+    ("reject-transpose-order-C", [{"name": "transpose", "configuration": {"order": "C"}}, LE], "invalid-order", ["V3-TRANS-001"], "with transpose order 'C' (the removed pre-3.0 constant)", {"tests": "order", "question": "other-version-form"}),
+    ("reject-transpose-order-duplicate", [transpose([0, 0]), LE], "invalid-order", ["V3-TRANS-001"], "with transpose order [0,0] (not a permutation)", {"tests": "order", "question": "invalid-value"}),
+    ("reject-transpose-order-out-of-range", [transpose([0, 2]), LE], "invalid-order", ["V3-TRANS-001"], "with transpose order [0,2] for rank 2", {"tests": "order", "question": "invalid-value"}),
+    ("reject-transpose-order-negative", [transpose([-1, 0]), LE], "invalid-order", ["V3-TRANS-001"], "with transpose order [-1,0] (no negative axes)", {"tests": "order", "question": "invalid-value"}),
+    ("reject-transpose-order-floats", [transpose([1.0, 0.0]), LE], "invalid-order", ["V3-TRANS-001"], "with transpose order [1.0,0.0] (not integers; JSON readers without an integer type may accept it)", {"tests": "order", "question": "integer-as-float"}),
+    ("reject-transpose-order-booleans", [transpose([True, False]), LE], "invalid-order", ["V3-TRANS-001"], "with transpose order [true,false] (booleans are not integers)", {"tests": "order", "question": "scalar-spelling"}),
+    ("reject-transpose-order-missing", [{"name": "transpose", "configuration": {}}, LE], "invalid-codec", ["V3-TRANS-001"], "with a transpose configuration without order", {"tests": "order", "question": "missing-member"}),
+    ("reject-transpose-no-configuration", [{"name": "transpose"}, LE], "invalid-codec", ["V3-TRANS-001"], "with a transpose codec without configuration (order is required)", {"tests": "order", "question": "missing-member"}),
+    ("reject-transpose-rank3-order-on-rank2", [transpose([2, 1, 0]), LE], "invalid-order", ["V3-PIPE-004", "V3-TRANS-001"], "with transpose order [2,1,0] of length 3 on rank-2 chunks", {"tests": "order", "question": "codec-input"}),
+    ("reject-transpose-rank1-order-on-rank2", [transpose([0]), LE], "invalid-order", ["V3-PIPE-004", "V3-TRANS-001"], "with transpose order [0] of length 1 on rank-2 chunks", {"tests": "order", "question": "codec-input"}),
+    ("reject-transpose-unknown-member", [{"name": "transpose", "configuration": {"order": [1, 0], "axes": [1, 0]}}, LE], "invalid-codec", ["V3-TRANS-001"], "with an unknown transpose configuration member 'axes'", {"tests": "order", "question": "unknown-configuration-member"}),
 ]
 # fmt: on
 
@@ -194,4 +194,4 @@ CORRUPT = [
 ]
 # fmt: on
 
-each(_bad_chunk, CORRUPT, question="corrupt-chunk")
+each(_bad_chunk, CORRUPT, question="corrupt-chunk", tests="fixed size")

@@ -157,7 +157,7 @@ GZIP_HEADERS = [
 
 each(_chunked, GZIP_HEADERS)
 
-with verdict(question="encoder-parameter"):
+with verdict(question="encoder-parameter", tests="level"):
     for _level in (10, -1):
         _bad(
             f"reject-gzip-level-{_level}".replace("--", "-minus-"),
@@ -169,14 +169,14 @@ with verdict(question="encoder-parameter"):
 # fmt: off
 GZIP_REJECTS = [
     # slug, codecs, reason, requirements, description[, options]
-    ("reject-gzip-level-string", [LE, {"name": "gzip", "configuration": {"level": "5"}}], "invalid-codec", ["V3-GZIP-001"], "v3 gzip level '5' (a string) is rejected on open", {"question": "encoder-parameter"}),
-    ("reject-gzip-level-float", [LE, {"name": "gzip", "configuration": {"level": 1.5}}], "invalid-codec", ["V3-GZIP-001"], "v3 gzip level 1.5 is rejected on open", {"question": "encoder-parameter"}),
-    ("reject-gzip-level-missing", [LE, {"name": "gzip", "configuration": {}}], "invalid-codec", ["V3-GZIP-001"], "v3 gzip configuration without level is rejected on open", {"question": "encoder-parameter"}),
+    ("reject-gzip-level-string", [LE, {"name": "gzip", "configuration": {"level": "5"}}], "invalid-codec", ["V3-GZIP-001"], "v3 gzip level '5' (a string) is rejected on open", {"tests": "level", "question": "encoder-parameter"}),
+    ("reject-gzip-level-float", [LE, {"name": "gzip", "configuration": {"level": 1.5}}], "invalid-codec", ["V3-GZIP-001"], "v3 gzip level 1.5 is rejected on open", {"tests": "level", "question": "encoder-parameter"}),
+    ("reject-gzip-level-missing", [LE, {"name": "gzip", "configuration": {}}], "invalid-codec", ["V3-GZIP-001"], "v3 gzip configuration without level is rejected on open", {"tests": "level", "question": "encoder-parameter"}),
     ("reject-gzip-zlib-stream", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002"], "v3 gzip codec with a zlib-wrapped chunk (78 9c, RFC 1950) fails on read (readers differ: recorded)", {"question": "foreign-container", "stage": "read", "chunk": zlib.compress(TWO_I4, 6)}),
     ("reject-gzip-raw-deflate", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002"], "v3 gzip codec with a raw deflate chunk (no container) fails on read", {"question": "foreign-container", "stage": "read", "chunk": zlib.compress(TWO_I4, 6)[2:-4]}),
-    ("reject-gzip-truncated", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002"], "v3 gzip chunk cut short (last 6 bytes missing) fails on read", {"question": "corrupt-chunk", "stage": "read", "chunk": gzip_bytes(TWO_I4, 5)[:-6]}),
+    ("reject-gzip-truncated", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002"], "v3 gzip chunk cut short (last 6 bytes missing) fails on read", {"tests": "gzip", "question": "corrupt-chunk", "stage": "read", "chunk": gzip_bytes(TWO_I4, 5)[:-6]}),
     ("reject-gzip-bad-trailer-crc", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002"], "v3 gzip chunk whose member trailer CRC-32 is wrong fails on read", {"question": "checksum-mismatch", "stage": "read", "chunk": (lambda g: g[:-8] + bytes([g[-8] ^ 0xFF]) + g[-7:])(gzip_bytes(TWO_I4, 5))}),
-    ("reject-gzip-wrong-size", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002", "V3-BYTES-004"], "v3 gzip chunk that inflates to 12 bytes for a (2,) int32 chunk (8 expected) fails on read", {"question": "corrupt-chunk", "stage": "read", "chunk": gzip_bytes(TWO_I4 + b"\x01\x02\x03\x04", 5)}),
+    ("reject-gzip-wrong-size", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002", "V3-BYTES-004"], "v3 gzip chunk that inflates to 12 bytes for a (2,) int32 chunk (8 expected) fails on read", {"tests": "gzip", "question": "corrupt-chunk", "stage": "read", "chunk": gzip_bytes(TWO_I4 + b"\x01\x02\x03\x04", 5)}),
     ("reject-gzip-junk-after-member", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002"], "v3 gzip chunk followed by 5 junk bytes fails on read", {"question": "trailing-junk", "stage": "read", "chunk": gzip_bytes(TWO_I4, 5) + b"junk!"}),
 ]
 # fmt: on
@@ -203,34 +203,35 @@ each(_chunked, BLOSC)
 
 # fmt: off
 _BLOSC_BAD = [
-    ("cname-lzma", "encoder-parameter", {"cname": "lzma"}, ["V3-BLOSC-001"], "cname 'lzma'"),
-    ("cname-uppercase", "encoder-parameter", {"cname": "LZ4"}, ["V3-BLOSC-001"], "cname 'LZ4'"),
-    ("clevel-10", "encoder-parameter", {"clevel": 10}, ["V3-BLOSC-001"], "clevel 10"),
-    ("clevel-minus-1", "encoder-parameter", {"clevel": -1}, ["V3-BLOSC-001"], "clevel -1"),
-    ("shuffle-int-1", "encoder-parameter", {"shuffle": 1}, ["V3-BLOSC-002"], "the v2 integer shuffle 1"),
-    ("shuffle-int-0", "encoder-parameter", {"shuffle": 0}, ["V3-BLOSC-002"], "the v2 integer shuffle 0"),
-    ("shuffle-int-minus-1", "encoder-parameter", {"shuffle": -1}, ["V3-BLOSC-002"], "the v2 automatic shuffle -1"),
-    ("shuffle-byteshuffle", "encoder-parameter", {"shuffle": "byteshuffle"}, ["V3-BLOSC-002"], "shuffle 'byteshuffle'"),
-    ("shuffle-missing-typesize", "encoder-parameter", {"typesize": None}, ["V3-BLOSC-003"], "shuffle 'shuffle' without typesize"),
-    ("typesize-0", "encoder-parameter", {"typesize": 0}, ["V3-BLOSC-003"], "typesize 0 (not positive)"),
-    ("typesize-float", "integer-as-float", {"typesize": 4.0}, ["V3-BLOSC-003"], "typesize 4.0 (a float)"),
-    ("blocksize-negative", "encoder-parameter", {"blocksize": -1}, ["V3-BLOSC-001"], "blocksize -1"),
-    ("bitshuffle-missing-typesize", "encoder-parameter", {"shuffle": "bitshuffle", "typesize": None}, ["V3-BLOSC-003"], "shuffle 'bitshuffle' without typesize"),
-    ("cname-missing", "encoder-parameter", {"cname": None}, ["V3-BLOSC-001"], "no cname (the spec gives no default)"),
-    ("clevel-missing", "encoder-parameter", {"clevel": None}, ["V3-BLOSC-001"], "no clevel (the spec gives no default)"),
-    ("shuffle-missing", "encoder-parameter", {"shuffle": None}, ["V3-BLOSC-002"], "no shuffle (the spec gives no default)"),
-    ("blocksize-missing", "encoder-parameter", {"blocksize": None}, ["V3-BLOSC-001"], "no blocksize (the spec gives no default)"),
+    ("cname-lzma", "encoder-parameter", "cname", {"cname": "lzma"}, ["V3-BLOSC-001"], "cname 'lzma'"),
+    ("cname-uppercase", "encoder-parameter", "cname", {"cname": "LZ4"}, ["V3-BLOSC-001"], "cname 'LZ4'"),
+    ("clevel-10", "encoder-parameter", "clevel", {"clevel": 10}, ["V3-BLOSC-001"], "clevel 10"),
+    ("clevel-minus-1", "encoder-parameter", "clevel", {"clevel": -1}, ["V3-BLOSC-001"], "clevel -1"),
+    ("shuffle-int-1", "encoder-parameter", "shuffle", {"shuffle": 1}, ["V3-BLOSC-002"], "the v2 integer shuffle 1"),
+    ("shuffle-int-0", "encoder-parameter", "shuffle", {"shuffle": 0}, ["V3-BLOSC-002"], "the v2 integer shuffle 0"),
+    ("shuffle-int-minus-1", "encoder-parameter", "shuffle", {"shuffle": -1}, ["V3-BLOSC-002"], "the v2 automatic shuffle -1"),
+    ("shuffle-byteshuffle", "encoder-parameter", "shuffle", {"shuffle": "byteshuffle"}, ["V3-BLOSC-002"], "shuffle 'byteshuffle'"),
+    ("shuffle-missing-typesize", "encoder-parameter", "typesize", {"typesize": None}, ["V3-BLOSC-003"], "shuffle 'shuffle' without typesize"),
+    ("typesize-0", "encoder-parameter", "typesize", {"typesize": 0}, ["V3-BLOSC-003"], "typesize 0 (not positive)"),
+    ("typesize-float", "integer-as-float", "typesize", {"typesize": 4.0}, ["V3-BLOSC-003"], "typesize 4.0 (a float)"),
+    # the text asks only for "An integer" (0: automatic) and decoding ignores it: nothing forbids -1
+    ("blocksize-negative", "spec-silent", "blocksize", {"blocksize": -1}, ["V3-BLOSC-001"], "blocksize -1 (the spec asks only for an integer; the reference refuses a negative size: recorded)"),
+    ("bitshuffle-missing-typesize", "encoder-parameter", "typesize", {"shuffle": "bitshuffle", "typesize": None}, ["V3-BLOSC-003"], "shuffle 'bitshuffle' without typesize"),
+    ("cname-missing", "encoder-parameter", "cname", {"cname": None}, ["V3-BLOSC-001"], "no cname (the spec gives no default)"),
+    ("clevel-missing", "encoder-parameter", "clevel", {"clevel": None}, ["V3-BLOSC-001"], "no clevel (the spec gives no default)"),
+    ("shuffle-missing", "encoder-parameter", "shuffle", {"shuffle": None}, ["V3-BLOSC-002"], "no shuffle (the spec gives no default)"),
+    ("blocksize-missing", "encoder-parameter", "blocksize", {"blocksize": None}, ["V3-BLOSC-001"], "no blocksize (the spec gives no default)"),
 ]
 # fmt: on
 
-for _slug, _question, _changes, _reqs, _what in _BLOSC_BAD:
+for _slug, _question, _tests, _changes, _reqs, _what in _BLOSC_BAD:
     _conf = dict(blosc_codec("lz4", 5, "shuffle", 4, 0)["configuration"])
     for _k, _v in _changes.items():
         if _v is None:
             del _conf[_k]
         else:
             _conf[_k] = _v
-    with verdict(question=_question):
+    with verdict(question=_question, tests=_tests):
         _bad(
             f"reject-blosc-{_slug}",
             [LE, {"name": "blosc", "configuration": _conf}],
@@ -250,7 +251,7 @@ BLOSC_REJECTS = [
 ]
 # fmt: on
 
-each(_bad, BLOSC_REJECTS, question="corrupt-chunk")
+each(_bad, BLOSC_REJECTS, question="corrupt-chunk", tests="encoded buffer")
 
 # ---- zstd (V3-ZSTD-001..003, zarr-extensions: tier extension) -------------------------------------
 
@@ -354,10 +355,10 @@ CRC32C_REJECTS = [
     ("reject-crc32c-bit-flip", [LE, CRC32C], "checksum-mismatch", ["V3-CRC-003"], "v3 crc32c chunk with one payload bit flipped fails on read", {"question": "checksum-mismatch", "stage": "read", "chunk": bytes([TWO_I4[0] ^ 0x10]) + TWO_I4[1:] + crc_bytes(TWO_I4)}),
     ("reject-crc32c-checksum-big-endian", [LE, CRC32C], "checksum-mismatch", ["V3-CRC-002", "V3-CRC-003"], "v3 crc32c chunk whose checksum is stored big-endian fails on read", {"question": "checksum-mismatch", "stage": "read", "chunk": TWO_I4 + crc_bytes(TWO_I4)[::-1]}),
     ("reject-crc32c-checksum-prepended", [LE, CRC32C], "checksum-mismatch", ["V3-CRC-002", "V3-CRC-003"], "v3 crc32c chunk with the checksum before the data (not appended) fails on read", {"question": "checksum-mismatch", "stage": "read", "chunk": crc_bytes(TWO_I4) + TWO_I4}),
-    ("reject-crc32c-3-bytes", [LE, CRC32C], "corrupt-chunk", ["V3-CRC-004"], "v3 crc32c chunk of 3 bytes (too short for a checksum) fails on read", {"question": "corrupt-chunk", "stage": "read", "chunk": b"\x01\x02\x03"}),
-    ("reject-crc32c-missing-checksum", [LE, CRC32C], "checksum-mismatch", ["V3-CRC-002", "V3-CRC-003"], "v3 crc32c codec with a chunk holding only the 8 data bytes (no checksum) fails on read", {"question": "corrupt-chunk", "stage": "read", "chunk": TWO_I4}),
-    ("reject-crc32c-configuration-member", [LE, {"name": "crc32c", "configuration": {"location": "end"}}], "invalid-codec", ["V3-CRC-001"], "v3 crc32c with a configuration member 'location' is rejected on open", {"question": "unknown-configuration-member"}),
-    ("reject-crc32c-configuration-string", [LE, {"name": "crc32c", "configuration": "end"}], "invalid-codec", ["V3-CRC-001"], "v3 crc32c with configuration 'end' (not an object) is rejected on open", {"question": "unknown-configuration-member"}),
+    ("reject-crc32c-3-bytes", [LE, CRC32C], "corrupt-chunk", ["V3-CRC-004"], "v3 crc32c chunk of 3 bytes (too short for a checksum) fails on read", {"tests": "checksum", "question": "corrupt-chunk", "stage": "read", "chunk": b"\x01\x02\x03"}),
+    ("reject-crc32c-missing-checksum", [LE, CRC32C], "checksum-mismatch", ["V3-CRC-002", "V3-CRC-003"], "v3 crc32c codec with a chunk holding only the 8 data bytes (no checksum) fails on read", {"tests": "checksum", "question": "corrupt-chunk", "stage": "read", "chunk": TWO_I4}),
+    ("reject-crc32c-configuration-member", [LE, {"name": "crc32c", "configuration": {"location": "end"}}], "invalid-codec", ["V3-CRC-001"], "v3 crc32c with a configuration member 'location' is rejected on open", {"tests": "configuration", "question": "unknown-configuration-member"}),
+    ("reject-crc32c-configuration-string", [LE, {"name": "crc32c", "configuration": "end"}], "invalid-codec", ["V3-CRC-001"], "v3 crc32c with configuration 'end' (not an object) is rejected on open", {"tests": "configuration", "question": "unknown-configuration-member"}),
 ]
 # fmt: on
 

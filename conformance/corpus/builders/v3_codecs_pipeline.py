@@ -98,7 +98,7 @@ _ORDERS = [
     ("transpose-transpose", [transpose([1, 0]), transpose([1, 0])], "[transpose, transpose] (no array->bytes codec)"),
 ]
 # fmt: on
-with verdict(question="codec-order"):
+with verdict(question="codec-order", tests="array -> bytes"):
     for _slug, _codecs, _what in _ORDERS:
         reject_case(
             f"v3/pipeline/reject-order-{_slug}",
@@ -130,15 +130,15 @@ def _bad(
 # fmt: off
 REJECTS = [
     # slug, codecs, reason, requirements, description[, options]
-    ("reject-unknown-array-to-bytes", [{"name": "no_such_serializer", "configuration": {}}], "unknown-codec", ["V3-EXT-004"], "v3 codecs [no_such_serializer] (an unknown codec in place of bytes) are rejected on open", {"question": "unknown-extension"}),
-    ("reject-unknown-after-crc32c", [LE, CRC32C, {"name": "lz77", "configuration": {"level": 1}}], "unknown-codec", ["V3-EXT-004"], "v3 codecs [bytes, crc32c, lz77] with an unknown last bytes->bytes codec are rejected on open", {"question": "unknown-extension"}),
-    ("reject-unknown-inner-sharding-codec", [sharding((2, 3), [LE, {"name": "no_such_codec"}], [LE, CRC32C])], "unknown-codec", ["V3-EXT-004", "V3-SHARD-003"], "v3 sharding whose inner codecs hold an unknown codec is rejected on open", {"question": "unknown-extension"}),
-    ("reject-unknown-index-codec", [sharding((2, 3), [LE], [LE, {"name": "no_such_checksum"}])], "unknown-codec", ["V3-EXT-004", "V3-SHARD-004"], "v3 sharding whose index_codecs hold an unknown codec is rejected on open", {"question": "unknown-extension"}),
-    ("reject-v2-zlib-name", [LE, {"name": "zlib", "configuration": {"level": 1}}], "unknown-codec", ["V3-EXT-004"], "v3 codecs with the v2 numcodecs id 'zlib' (not a v3 codec name) are rejected on open", {"question": "other-version-form"}),
-    ("reject-codec-entry-extra-member", [LE, {"name": "gzip", "configuration": {"level": 1}, "id": "gzip"}], "invalid-codec", ["V3-ARR-014"], "v3 codec entry with an extra member 'id' next to name and configuration is rejected on open", {"question": "unknown-configuration-member"}),
-    ("reject-codec-entry-v2-style", [LE, {"id": "gzip", "level": 1}], "invalid-codec", ["V3-ARR-014"], "v3 codec entry in the v2 style {'id': 'gzip', 'level': 1} (no name) is rejected on open", {"question": "unknown-extension"}),
-    ("reject-codec-configuration-null", [LE, {"name": "gzip", "configuration": None}], "invalid-codec", ["V3-ARR-014"], "v3 codec entry with configuration null (not an object) is rejected on open", {"question": "null-optional"}),
-    ("reject-inner-codecs-empty", [sharding((2, 3), [], [LE, CRC32C])], "codec-order", ["V3-ARR-005", "V3-SHARD-003"], "v3 sharding with inner codecs [] (no array->bytes codec) is rejected on open", {"question": "codec-order"}),
+    ("reject-unknown-array-to-bytes", [{"name": "no_such_serializer", "configuration": {}}], "unknown-codec", ["V3-EXT-004"], "v3 codecs [no_such_serializer] (an unknown codec in place of bytes) are rejected on open", {"tests": "extension points", "question": "unknown-extension"}),
+    ("reject-unknown-after-crc32c", [LE, CRC32C, {"name": "lz77", "configuration": {"level": 1}}], "unknown-codec", ["V3-EXT-004"], "v3 codecs [bytes, crc32c, lz77] with an unknown last bytes->bytes codec are rejected on open", {"tests": "extension points", "question": "unknown-extension"}),
+    ("reject-unknown-inner-sharding-codec", [sharding((2, 3), [LE, {"name": "no_such_codec"}], [LE, CRC32C])], "unknown-codec", ["V3-EXT-004", "V3-SHARD-003"], "v3 sharding whose inner codecs hold an unknown codec is rejected on open", {"tests": "extension points", "question": "unknown-extension"}),
+    ("reject-unknown-index-codec", [sharding((2, 3), [LE], [LE, {"name": "no_such_checksum"}])], "unknown-codec", ["V3-EXT-004", "V3-SHARD-004"], "v3 sharding whose index_codecs hold an unknown codec is rejected on open", {"tests": "extension points", "question": "unknown-extension"}),
+    ("reject-v2-zlib-name", [LE, {"name": "zlib", "configuration": {"level": 1}}], "unknown-codec", ["V3-EXT-004"], "v3 codecs with the v2 numcodecs id 'zlib' (not a v3 codec name) are rejected on open", {"tests": "extension points", "question": "other-version-form"}),
+    ("reject-codec-entry-extra-member", [LE, {"name": "gzip", "configuration": {"level": 1}, "id": "gzip"}], "invalid-codec", ["V3-ARR-014"], "v3 codec entry with an extra member 'id' next to name and configuration is rejected on open", {"tests": "configuration", "question": "unknown-configuration-member"}),
+    ("reject-codec-entry-v2-style", [LE, {"id": "gzip", "level": 1}], "invalid-codec", ["V3-ARR-014"], "v3 codec entry in the v2 style {'id': 'gzip', 'level': 1} (no name) is rejected on open", {"tests": "name", "question": "unknown-extension"}),
+    ("reject-codec-configuration-null", [LE, {"name": "gzip", "configuration": None}], "invalid-codec", ["V3-ARR-014"], "v3 codec entry with configuration null (not an object) is rejected on open", {"tests": "configuration", "question": "null-optional"}),
+    ("reject-inner-codecs-empty", [sharding((2, 3), [], [LE, CRC32C])], "codec-order", ["V3-ARR-005", "V3-SHARD-003"], "v3 sharding with inner codecs [] (no array->bytes codec) is rejected on open", {"tests": "array -> bytes", "question": "codec-order"}),
 ]
 # fmt: on
 

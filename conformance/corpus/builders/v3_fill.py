@@ -185,7 +185,7 @@ REJECTS = [
 ]
 # fmt: on
 
-each(_bad, REJECTS)
+each(_bad, REJECTS, tests="fill_value")
 
 
 # ---- what writers put in fill_value (V3-ARR-011, V3-FILL-002/004/006) -----------------------------
@@ -238,6 +238,7 @@ each(_write, WRITES)
     requirements=["V3-FILL-004", "V3-ARR-013"],
     description="v3 zarr.json with a bare NaN token as fill_value (not strict JSON) is rejected",
     question="json-lenient",
+    tests="fill_value",
 )
 def _(w):
     text = (

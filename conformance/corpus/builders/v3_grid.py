@@ -32,7 +32,7 @@ HAND_BUILT = [
 ]
 # fmt: on
 
-each(hand_case, HAND_BUILT)
+each(hand_case, HAND_BUILT, tests="full chunk size")
 
 
 @case(
@@ -161,17 +161,17 @@ def _regular(chunk_shape):
 # fmt: off
 GRID_FAULTS = [
     # slug, shape, chunk_grid, reason, requirements, what[, options]
-    ("draft-form", [4], {"name": "regular", "chunk_shape": [2]}, "invalid-chunk-grid", ["V3-GRID-001"], "in the draft form {'name': 'regular', 'chunk_shape': [2]} (no configuration)", {"question": "other-version-form"}),
-    ("no-configuration", [4], {"name": "regular"}, "invalid-chunk-grid", ["V3-GRID-001"], "{'name': 'regular'} without a configuration", {"question": "missing-member"}),
-    ("chunk-shape-missing", [4], {"name": "regular", "configuration": {}}, "invalid-chunk-grid", ["V3-GRID-001"], "whose configuration lacks chunk_shape", {"question": "missing-member"}),
-    ("chunk-zero", [10], _regular([0]), "invalid-chunk-shape", ["V3-GRID-009"], "chunk_shape [0] for shape [10]", {"question": "invalid-value"}),
+    ("draft-form", [4], {"name": "regular", "chunk_shape": [2]}, "invalid-chunk-grid", ["V3-GRID-001"], "in the draft form {'name': 'regular', 'chunk_shape': [2]} (no configuration)", {"tests": "chunk_shape", "question": "other-version-form"}),
+    ("no-configuration", [4], {"name": "regular"}, "invalid-chunk-grid", ["V3-GRID-001"], "{'name': 'regular'} without a configuration", {"tests": "chunk_shape", "question": "missing-member"}),
+    ("chunk-shape-missing", [4], {"name": "regular", "configuration": {}}, "invalid-chunk-grid", ["V3-GRID-001"], "whose configuration lacks chunk_shape", {"tests": "chunk_shape", "question": "missing-member"}),
+    ("chunk-zero", [10], _regular([0]), "invalid-chunk-shape", ["V3-GRID-009"], "chunk_shape [0] for shape [10]", {"tests": "chunk_shape", "question": "invalid-value"}),
     ("chunk-zero-empty-dim", [0], _regular([0]), "invalid-chunk-shape", ["V3-GRID-009"], "chunk_shape [0] for shape [0] (3.0 allows it, HEAD-2026 does not; the reference takes the stricter reading)", {"question": "versions-disagree"}),
-    ("chunk-negative", [4], _regular([-2]), "invalid-chunk-shape", ["V3-GRID-009"], "chunk_shape [-2]", {"question": "invalid-value"}),
-    ("chunk-float", [4], _regular([2.0]), "invalid-chunk-shape", ["V3-GRID-001"], "chunk_shape [2.0]", {"question": "integer-as-float"}),
-    ("chunk-string", [4], _regular("2"), "invalid-chunk-shape", ["V3-GRID-001"], "chunk_shape '2'", {"question": "wrong-structure"}),
-    ("rank-too-small", [10, 10], _regular([5]), "invalid-chunk-shape", ["V3-ARR-012"], "chunk_shape [5] for the 2-d shape [10, 10]", {"question": "invalid-value"}),
-    ("rank-too-large", [10], _regular([5, 5]), "invalid-chunk-shape", ["V3-ARR-012"], "chunk_shape [5, 5] for the 1-d shape [10]", {"question": "invalid-value"}),
-    ("0d-with-chunk", [], _regular([1]), "invalid-chunk-shape", ["V3-ARR-012", "V3-GRID-007"], "chunk_shape [1] for a 0-d array", {"question": "invalid-value"}),
+    ("chunk-negative", [4], _regular([-2]), "invalid-chunk-shape", ["V3-GRID-009"], "chunk_shape [-2]", {"tests": "chunk_shape", "question": "invalid-value"}),
+    ("chunk-float", [4], _regular([2.0]), "invalid-chunk-shape", ["V3-GRID-001"], "chunk_shape [2.0]", {"tests": "chunk_shape", "question": "integer-as-float"}),
+    ("chunk-string", [4], _regular("2"), "invalid-chunk-shape", ["V3-GRID-001"], "chunk_shape '2'", {"tests": "chunk_shape", "question": "wrong-structure"}),
+    ("rank-too-small", [10, 10], _regular([5]), "invalid-chunk-shape", ["V3-ARR-012"], "chunk_shape [5] for the 2-d shape [10, 10]", {"tests": "dimensionality", "question": "invalid-value"}),
+    ("rank-too-large", [10], _regular([5, 5]), "invalid-chunk-shape", ["V3-ARR-012"], "chunk_shape [5, 5] for the 1-d shape [10]", {"tests": "dimensionality", "question": "invalid-value"}),
+    ("0d-with-chunk", [], _regular([1]), "invalid-chunk-shape", ["V3-ARR-012", "V3-GRID-007"], "chunk_shape [1] for a 0-d array", {"tests": "dimensionality", "question": "invalid-value"}),
 ]
 # fmt: on
 

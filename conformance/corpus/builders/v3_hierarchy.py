@@ -252,15 +252,15 @@ def _bad_group(slug, doc, reason, requirements, what, tier=None, needs=()):
 # fmt: off
 GROUP_FAULTS = [
     # slug, doc, reason, requirements, what[, options]
-    ("missing-node-type", {"zarr_format": 3}, "invalid-node-type", ["V3-GRP-001"], "document without node_type", {"question": "missing-member"}),
-    ("node-type-capitalised", {"zarr_format": 3, "node_type": "Group"}, "invalid-node-type", ["V3-GRP-001"], "document with node_type 'Group'", {"question": "case-variant"}),
-    ("zarr-format-2", {"zarr_format": 2, "node_type": "group"}, "invalid-zarr-format", ["V3-GRP-001"], "document in zarr.json with zarr_format 2", {"question": "other-format"}),
-    ("missing-zarr-format", {"node_type": "group"}, "missing-field", ["V3-GRP-001"], "document without zarr_format", {"question": "missing-member"}),
-    ("unknown-member", {"zarr_format": 3, "node_type": "group", "foo": 1}, "unknown-field", ["V3-GRP-003"], "with the unknown member 'foo': 1", {"question": "unknown-member"}),
-    ("unknown-member-object", {"zarr_format": 3, "node_type": "group", "foo": {"bar": 1}}, "unknown-field", ["V3-GRP-003"], "with the unknown member 'foo': {'bar': 1}", {"question": "unknown-member"}),
-    ("array-member-in-group", {"zarr_format": 3, "node_type": "group", "shape": [4]}, "unknown-field", ["V3-GRP-003"], "with the array member 'shape'", {"question": "unknown-member"}),
-    ("attributes-list", {"zarr_format": 3, "node_type": "group", "attributes": ["a"]}, "invalid-attributes", ["V3-GRP-002", "V3-ATTR-001"], "with attributes ['a'] (not an object)", {"question": "wrong-structure"}),
-    ("consolidated-metadata-number", {"zarr_format": 3, "node_type": "group", "consolidated_metadata": 5}, "invalid-metadata", ["V3-GRP-004"], "with consolidated_metadata 5", {"question": "unknown-member", "needs": ["feature:consolidated"]}),
+    ("missing-node-type", {"zarr_format": 3}, "invalid-node-type", ["V3-GRP-001"], "document without node_type", {"tests": "node_type", "question": "missing-member"}),
+    ("node-type-capitalised", {"zarr_format": 3, "node_type": "Group"}, "invalid-node-type", ["V3-GRP-001"], "document with node_type 'Group'", {"tests": "node_type", "question": "case-variant"}),
+    ("zarr-format-2", {"zarr_format": 2, "node_type": "group"}, "invalid-zarr-format", ["V3-GRP-001"], "document in zarr.json with zarr_format 2", {"tests": "zarr_format", "question": "other-format"}),
+    ("missing-zarr-format", {"node_type": "group"}, "missing-field", ["V3-GRP-001"], "document without zarr_format", {"tests": "zarr_format", "question": "missing-member"}),
+    ("unknown-member", {"zarr_format": 3, "node_type": "group", "foo": 1}, "unknown-field", ["V3-GRP-003"], "with the unknown member 'foo': 1", {"tests": "unknown metadata fields", "question": "unknown-member"}),
+    ("unknown-member-object", {"zarr_format": 3, "node_type": "group", "foo": {"bar": 1}}, "unknown-field", ["V3-GRP-003"], "with the unknown member 'foo': {'bar': 1}", {"tests": "unknown metadata fields", "question": "unknown-member"}),
+    ("array-member-in-group", {"zarr_format": 3, "node_type": "group", "shape": [4]}, "unknown-field", ["V3-GRP-003"], "with the array member 'shape'", {"tests": "unknown metadata fields", "question": "unknown-member"}),
+    ("attributes-list", {"zarr_format": 3, "node_type": "group", "attributes": ["a"]}, "invalid-attributes", ["V3-GRP-002", "V3-ATTR-001"], "with attributes ['a'] (not an object)", {"tests": "attributes", "question": "wrong-structure"}),
+    ("consolidated-metadata-number", {"zarr_format": 3, "node_type": "group", "consolidated_metadata": 5}, "invalid-metadata", ["V3-GRP-004"], "with consolidated_metadata 5", {"tests": "consolidated_metadata", "question": "unknown-member", "needs": ["feature:consolidated"]}),
 ]
 # fmt: on
 
@@ -275,6 +275,7 @@ each(_bad_group, GROUP_FAULTS)
     description="v3 store with zarr.json (root group) and a/b/zarr.json (array) but no a/zarr.json: opening "
     "'a' as a node fails (there are no implicit groups)",
     question="no-metadata-document",
+    tests="zarr.json",
 )
 def _(w):
     put_group(w, "")
@@ -290,6 +291,7 @@ def _(w):
     requirements=["V3-GRP-009"],
     description="v3 node z with keys below it (z/c/0) but no z/zarr.json does not exist",
     question="no-metadata-document",
+    tests="meta_key",
 )
 def _(w):
     put_group(w, "")
@@ -305,6 +307,7 @@ def _(w):
     requirements=["V3-GRP-009"],
     description="v3 opening the path 'nope' where nothing is stored fails: no node exists there",
     question="no-node",
+    tests="meta_key",
 )
 def _(w):
     put_group(w, "")
@@ -321,6 +324,7 @@ def _(w):
     description="v3 store holding only x/zarr.json (an array) and its chunks: the root has no zarr.json and "
     "is not a group",
     question="no-metadata-document",
+    tests="zarr.json",
 )
 def _(w):
     put_small_array(w, "x")
@@ -590,12 +594,12 @@ def _bad_name(
 # fmt: off
 NAME_FAULTS = [
     # slug, node, stored, requirements, what[, options]
-    ("empty-segment", "a//b", ["a/b"], ["V3-NAME-001"], "the path 'a//b' (an empty name) beside a real a/b"),
-    ("dot-segment", "a/./b", ["a/b"], ["V3-NAME-003"], "the path 'a/./b' (a name '.') beside a real a/b"),
-    ("dotdot-segment", "a/../a/b", ["a/b"], ["V3-NAME-003"], "the path 'a/../a/b' (a name '..')"),
-    ("three-periods", "...", ["..."], ["V3-NAME-003"], "a stored child named '...' (only periods)", {"zip_store": True}),
-    ("reserved-prefix", "__foo", ["__foo"], ["V3-NAME-004"], "a stored child named '__foo' (reserved prefix)"),
-    ("reserved-zarr-prefix", "__zarr_meta", ["__zarr_meta"], ["V3-NAME-004"], "a stored child named '__zarr_meta' (reserved for the core)"),
+    ("empty-segment", "a//b", ["a/b"], ["V3-NAME-001"], "the path 'a//b' (an empty name) beside a real a/b", {"tests": "empty string"}),
+    ("dot-segment", "a/./b", ["a/b"], ["V3-NAME-003"], "the path 'a/./b' (a name '.') beside a real a/b", {"tests": "period characters"}),
+    ("dotdot-segment", "a/../a/b", ["a/b"], ["V3-NAME-003"], "the path 'a/../a/b' (a name '..')", {"tests": "period characters"}),
+    ("three-periods", "...", ["..."], ["V3-NAME-003"], "a stored child named '...' (only periods)", {"tests": "period characters", "zip_store": True}),
+    ("reserved-prefix", "__foo", ["__foo"], ["V3-NAME-004"], "a stored child named '__foo' (reserved prefix)", {"tests": "reserved prefix"}),
+    ("reserved-zarr-prefix", "__zarr_meta", ["__zarr_meta"], ["V3-NAME-004"], "a stored child named '__zarr_meta' (reserved for the core)", {"tests": "reserved prefix"}),
 ]
 # fmt: on
 

@@ -300,12 +300,12 @@ def _bad_encoding(slug, encoding, requirements, what, tier=None):
 # fmt: off
 ENCODING_FAULTS = [
     # slug, encoding, requirements, what[, options]
-    ("separator-dash", {"name": "default", "configuration": {"separator": "-"}}, ["V3-CKE-003"], "with separator '-'", {"question": "invalid-value"}),
-    ("separator-empty", {"name": "default", "configuration": {"separator": ""}}, ["V3-CKE-003"], "with separator ''", {"question": "invalid-value"}),
-    ("separator-two-chars", {"name": "default", "configuration": {"separator": "/."}}, ["V3-CKE-003"], "with separator '/.'", {"question": "invalid-value"}),
-    ("separator-null", {"name": "default", "configuration": {"separator": None}}, ["V3-CKE-003"], "with separator null", {"question": "null-optional"}),
-    ("v2-separator-underscore", {"name": "v2", "configuration": {"separator": "_"}}, ["V3-CKE-003", "V3-CKE-005"], "v2 with separator '_'", {"question": "invalid-value"}),
-    ("unknown-configuration-member", {"name": "default", "configuration": {"separator": "/", "pad": 3}}, ["V3-CKE-001"], "default with an unknown configuration member 'pad'", {"question": "unknown-configuration-member"}),
+    ("separator-dash", {"name": "default", "configuration": {"separator": "-"}}, ["V3-CKE-003"], "with separator '-'", {"tests": "separator", "question": "invalid-value"}),
+    ("separator-empty", {"name": "default", "configuration": {"separator": ""}}, ["V3-CKE-003"], "with separator ''", {"tests": "separator", "question": "invalid-value"}),
+    ("separator-two-chars", {"name": "default", "configuration": {"separator": "/."}}, ["V3-CKE-003"], "with separator '/.'", {"tests": "separator", "question": "invalid-value"}),
+    ("separator-null", {"name": "default", "configuration": {"separator": None}}, ["V3-CKE-003"], "with separator null", {"tests": "separator", "question": "null-optional"}),
+    ("v2-separator-underscore", {"name": "v2", "configuration": {"separator": "_"}}, ["V3-CKE-003", "V3-CKE-005"], "v2 with separator '_'", {"tests": "separator", "question": "invalid-value"}),
+    ("unknown-configuration-member", {"name": "default", "configuration": {"separator": "/", "pad": 3}}, ["V3-CKE-001"], "default with an unknown configuration member 'pad'", {"tests": "configuration", "question": "unknown-configuration-member"}),
 ]
 # fmt: on
 

@@ -17,6 +17,7 @@ import gzip
 
 import numpy as np
 
+from ..generator import verdict
 from .v3_registry_kit import doc, hand_store, le_bytes, reference_store, registry_case, reject
 from .v3_registry_kit import with_fill as filled
 
@@ -92,27 +93,48 @@ _read(
     _bitround("numcodecs.bitround", 6),
     BR,
 )
-for _slug, _config, _question, _what in (
-    ("keepbits-missing", {}, "missing-member", "without keepbits"),
-    ("keepbits-negative", {"keepbits": -1}, "invalid-value", "with keepbits -1"),
-    ("keepbits-string", {"keepbits": "10"}, "scalar-spelling", "with keepbits '10'"),
+for _slug, _config, _question, _what, _verdict in (
+    ("keepbits-missing", {}, "missing-member", "without keepbits", {"tests": "keepbits"}),
+    (
+        "keepbits-negative",
+        {"keepbits": -1},
+        "invalid-value",
+        "with keepbits -1",
+        {"tests": "keepbits"},
+    ),
+    (
+        "keepbits-string",
+        {"keepbits": "10"},
+        "scalar-spelling",
+        "with keepbits '10'",
+        {"tests": "keepbits"},
+    ),
     (
         "unknown-member",
         {"keepbits": 10, "mode": "up"},
         "unknown-configuration-member",
         "with a member 'mode'",
+        {
+            "tests": "configuration",
+            "citation_note": "the README defines keepbits as the only configuration parameter; "
+            "its schema.json (additionalProperties false) forbids others, and no README sentence "
+            "names them",
+        },
     ),
 ):
-    _bad(
-        f"bitround-reject-{_slug}",
-        "bitround",
-        doc((6,), (4,), "float32", 0.0, [{"name": "bitround", "configuration": _config}, LITTLE]),
-        _question,
-        f"whose bitround codec is {_what}",
-        "An integer specifying the number of bits to keep after rounding.",
-        "keepbits (Required)",
-        BR,
-    )
+    with verdict(**_verdict):
+        _bad(
+            f"bitround-reject-{_slug}",
+            "bitround",
+            doc(
+                (6,), (4,), "float32", 0.0, [{"name": "bitround", "configuration": _config}, LITTLE]
+            ),
+            _question,
+            f"whose bitround codec is {_what}",
+            "An integer specifying the number of bits to keep after rounding.",
+            "keepbits (Required)",
+            BR,
+        )
 
 
 # ---- cast_value and scale_offset ------------------------------------------------------------------
@@ -230,7 +252,7 @@ _read(
     ["dtype:float32", f"codec:{SO}", "codec:bytes"],
 )
 CV_NEEDS = ["dtype:float32", f"codec:{CV}", "codec:bytes"]
-for _slug, _config, _question, _what, _quote, _section in (
+for _slug, _config, _question, _what, _quote, _section, _tests in (
     (
         "data-type-missing",
         {},
@@ -238,6 +260,7 @@ for _slug, _config, _question, _what, _quote, _section in (
         "without data_type",
         "| data_type | Zarr V3 data type metadata | yes |",
         "Configuration",
+        "data_type",
     ),
     (
         "rounding-unknown",
@@ -245,6 +268,7 @@ for _slug, _config, _question, _what, _quote, _section in (
         "invalid-value",
         "with rounding 'up'",
         "The following values are permitted:",
+        "rounding",
         "rounding",
     ),
     (
@@ -254,6 +278,7 @@ for _slug, _config, _question, _what, _quote, _section in (
         "with out_of_range 'saturate'",
         "The following values are permitted:",
         "out_of_range",
+        "out_of_range",
     ),
     (
         "unknown-member",
@@ -262,46 +287,54 @@ for _slug, _config, _question, _what, _quote, _section in (
         "with an additional key 'mode'",
         EXTRA_KEYS,
         "Configuration",
+        "additional keys",
     ),
 ):
+    with verdict(tests=_tests):
+        _bad(
+            f"cast_value-reject-{_slug}",
+            CV,
+            doc((6,), (2,), "float32", 3.0, [{"name": CV, "configuration": _config}, LITTLE]),
+            _question,
+            f"whose cast_value codec is {_what}",
+            _quote,
+            _section,
+            CV_NEEDS,
+        )
+with verdict(tests="fill value"):
     _bad(
-        f"cast_value-reject-{_slug}",
+        "cast_value-reject-fill-not-round-trip",
         CV,
-        doc((6,), (2,), "float32", 3.0, [{"name": CV, "configuration": _config}, LITTLE]),
-        _question,
-        f"whose cast_value codec is {_what}",
-        _quote,
-        _section,
+        doc(
+            (6,),
+            (2,),
+            "float32",
+            0.5,
+            [{"name": CV, "configuration": {"data_type": "int16"}}, LITTLE],
+        ),
+        "invalid-value",
+        "whose float32 fill 0.5 cannot survive the cast to int16 and back",
+        "If the fill value cannot survive a round-trip cast, implementations MUST treat this as an error.",
+        "data_type",
         CV_NEEDS,
     )
-_bad(
-    "cast_value-reject-fill-not-round-trip",
-    CV,
-    doc(
-        (6,), (2,), "float32", 0.5, [{"name": CV, "configuration": {"data_type": "int16"}}, LITTLE]
-    ),
-    "invalid-value",
-    "whose float32 fill 0.5 cannot survive the cast to int16 and back",
-    "If the fill value cannot survive a round-trip cast, implementations MUST treat this as an error.",
-    "data_type",
-    CV_NEEDS,
-)
-_bad(
-    "scale_offset-reject-unknown-member",
-    SO,
-    doc(
-        (6,),
-        (6,),
-        "float32",
-        5.0,
-        [{"name": SO, "configuration": {"offset": 5, "factor": 2}}, LITTLE],
-    ),
-    "unknown-configuration-member",
-    "whose scale_offset configuration has the additional key 'factor'",
-    EXTRA_KEYS,
-    "Configuration",
-    ["dtype:float32", f"codec:{SO}", "codec:bytes"],
-)
+with verdict(tests="additional keys"):
+    _bad(
+        "scale_offset-reject-unknown-member",
+        SO,
+        doc(
+            (6,),
+            (6,),
+            "float32",
+            5.0,
+            [{"name": SO, "configuration": {"offset": 5, "factor": 2}}, LITTLE],
+        ),
+        "unknown-configuration-member",
+        "whose scale_offset configuration has the additional key 'factor'",
+        EXTRA_KEYS,
+        "Configuration",
+        ["dtype:float32", f"codec:{SO}", "codec:bytes"],
+    )
 
 
 # ---- reshape: the lexicographical order of a chunk is kept ------------------------------------------
@@ -335,13 +368,14 @@ for _slug, _config, _transpose, _what in (
         _reshape(_config, _transpose),
         RS_NEEDS + (["codec:transpose"] if _transpose else []),
     )
-for _slug, _config, _question, _what, _quote in (
+for _slug, _config, _question, _what, _quote, _tests in (
     (
         "product-mismatch",
         {"shape": [4]},
         "codec-input",
         "[4] for chunks of 6 elements",
         "Implementations MUST return an error if the invariant",
+        "invariant",
     ),
     (
         "dims-not-increasing",
@@ -349,6 +383,7 @@ for _slug, _config, _question, _what, _quote in (
         "invalid-value",
         "[[1], [0]]",
         "Additionally, when `shape[i]` is specified as an array of integers `input_dims`, implementations MUST return an error if the following constraints are not satisfied:",
+        "input_dims",
     ),
     (
         "two-minus-one",
@@ -356,25 +391,31 @@ for _slug, _config, _question, _what, _quote in (
         "invalid-value",
         "[-1, -1]",
         "the special value `-1`, which must occur at most once, specifying that",
+        "-1",
     ),
     (
         "shape-missing",
         {},
         "missing-member",
         "without shape",
-        "Implementations MUST return an error if the invariant",
+        "An array specifying the size `B_shape[i]` of each dimension `i` of the *output* array `B` "
+        "as a function of the shape `A_shape` of the input array `A`.",
+        "shape",
     ),
 ):
-    _bad(
-        f"reshape-reject-{_slug}",
-        "reshape",
-        doc((4, 6), (2, 3), "int16", 0, [{"name": "reshape", "configuration": _config}, LITTLE]),
-        _question,
-        f"whose reshape shape is {_what}",
-        _quote,
-        "Configuration parameters",
-        RS_NEEDS,
-    )
+    with verdict(tests=_tests):
+        _bad(
+            f"reshape-reject-{_slug}",
+            "reshape",
+            doc(
+                (4, 6), (2, 3), "int16", 0, [{"name": "reshape", "configuration": _config}, LITTLE]
+            ),
+            _question,
+            f"whose reshape shape is {_what}",
+            _quote,
+            "Configuration parameters",
+            RS_NEEDS,
+        )
 
 
 # ---- packbits (written by the reference) ----------------------------------------------------------
@@ -426,7 +467,7 @@ for _slug, _type, _values, _config, _fill, _what in (
         _packbits(_type, _values, _config, _fill),
         [f"dtype:{_type}", "codec:packbits-v3"],
     )
-for _slug, _config, _question, _what, _quote, _section in (
+for _slug, _config, _question, _what, _quote, _section, _tests in (
     (
         "padding-unknown",
         {"padding_encoding": "middle"},
@@ -434,6 +475,7 @@ for _slug, _config, _question, _what, _quote, _section in (
         "padding_encoding 'middle'",
         "Specifies how the number of padding bits is encoded, such that the number of decoded elements may be determined from the encoded representation alone.",
         "padding_encoding (Optional)",
+        "padding_encoding",
     ),
     (
         "last-before-first",
@@ -442,18 +484,20 @@ for _slug, _config, _question, _what, _quote, _section in (
         "last_bit 2 below first_bit 5",
         "It is invalid for `last_bit` to be less than `first_bit`.",
         "last_bit (Optional)",
+        "last_bit",
     ),
 ):
-    _bad(
-        f"packbits-reject-{_slug}",
-        "packbits",
-        doc((11,), (4,), "uint8", 0, [{"name": "packbits", "configuration": _config}]),
-        _question,
-        f"whose packbits codec has {_what}",
-        _quote,
-        _section,
-        ["dtype:uint8", "codec:packbits-v3"],
-    )
+    with verdict(tests=_tests):
+        _bad(
+            f"packbits-reject-{_slug}",
+            "packbits",
+            doc((11,), (4,), "uint8", 0, [{"name": "packbits", "configuration": _config}]),
+            _question,
+            f"whose packbits codec has {_what}",
+            _quote,
+            _section,
+            ["dtype:uint8", "codec:packbits-v3"],
+        )
 
 
 # ---- zfp (reversible), n5_default, conditional -----------------------------------------------------
@@ -484,32 +528,35 @@ _read(
     _zfp,
     ZFP_NEEDS,
 )
-for _slug, _config, _question, _what in (
-    ("no-mode", {}, "missing-member", "without a mode"),
-    ("mode-unknown", {"mode": "lossless"}, "invalid-value", "with mode 'lossless'"),
+for _slug, _config, _question, _what, _tests in (
+    ("no-mode", {}, "missing-member", "without a mode", "mode"),
+    ("mode-unknown", {"mode": "lossless"}, "invalid-value", "with mode 'lossless'", "mode"),
     (
         "accuracy-without-tolerance",
         {"mode": "fixed_accuracy"},
         "missing-member",
         "in fixed_accuracy mode without tolerance",
+        "mode",
     ),
     (
         "expert-without-minexp",
         {"mode": "expert", "minbits": 0, "maxbits": 64, "maxprec": 32},
         "missing-member",
         "in expert mode without minexp",
+        "mode",
     ),
 ):
-    _bad(
-        f"zfp-reject-{_slug}",
-        "zfp",
-        doc((6, 5), (4, 4), "float64", 0.0, [{"name": "zfp", "configuration": _config}]),
-        _question,
-        f"whose zfp codec is {_what}",
-        "The other required parameters are dependent on the `mode`:",
-        "Configuration parameters",
-        ZFP_NEEDS,
-    )
+    with verdict(tests=_tests):
+        _bad(
+            f"zfp-reject-{_slug}",
+            "zfp",
+            doc((6, 5), (4, 4), "float64", 0.0, [{"name": "zfp", "configuration": _config}]),
+            _question,
+            f"whose zfp codec is {_what}",
+            "The other required parameters are dependent on the `mode`:",
+            "Configuration parameters",
+            ZFP_NEEDS,
+        )
 
 N5 = "n5_default"
 N5_NEEDS = ["dtype:int16", f"codec:{N5}", "feature:chunk-key-encoding-v2"]
@@ -541,40 +588,45 @@ for _slug, _extra in (("", []), ("-gzip", [{"name": "gzip", "configuration": {"l
         _n5(_extra),
         N5_NEEDS + (["codec:gzip"] if _extra else []),
     )
-for _slug, _codecs, _what, _quote in (
+for _slug, _codecs, _what, _quote, _tests in (
     (
         "no-transpose",
         [BIG],
         "[bytes big] (no transpose first)",
         "The first codec MUST be a transpose codec which performs a full transposition;",
+        "transpose",
     ),
     (
         "little-endian",
         [{"name": "transpose", "configuration": {"order": [1, 0]}}, LITTLE],
         "a little-endian bytes codec",
-        'Otherwise, it MUST have the value `"big"`.',
+        "The codec's `configuration.endian` MAY be omitted for single-byte data types such as "
+        '`int8` and `uint8`. Otherwise, it MUST have the value `"big"`.',
+        "endian",
     ),
     (
         "partial-transpose",
         [{"name": "transpose", "configuration": {"order": [0, 1]}}, BIG],
         "transpose [0, 1] (not a full transposition)",
         "The first codec MUST be a transpose codec which performs a full transposition;",
+        "transpose",
     ),
 ):
-    _document = doc(
-        (5, 7), (2, 3), "int16", 0, [{"name": N5, "configuration": {"codecs": _codecs}}]
-    )
-    _document["chunk_key_encoding"] = N5_CKE
-    _bad(
-        f"n5_default-reject-{_slug}",
-        N5,
-        _document,
-        "invalid-value",
-        f"whose n5_default codecs are {_what}",
-        _quote,
-        "Configuration parameters",
-        N5_NEEDS,
-    )
+    with verdict(tests=_tests):
+        _document = doc(
+            (5, 7), (2, 3), "int16", 0, [{"name": N5, "configuration": {"codecs": _codecs}}]
+        )
+        _document["chunk_key_encoding"] = N5_CKE
+        _bad(
+            f"n5_default-reject-{_slug}",
+            N5,
+            _document,
+            "invalid-value",
+            f"whose n5_default codecs are {_what}",
+            _quote,
+            "Configuration parameters",
+            N5_NEEDS,
+        )
 
 COND = "conditional"
 COND_NEEDS = ["dtype:int32", f"codec:{COND}", "codec:gzip", "codec:bytes"]
@@ -606,49 +658,53 @@ _read(
     _conditional,
     COND_NEEDS,
 )
-for _slug, _config, _what, _quote in (
+for _slug, _config, _what, _quote, _tests in (
     (
         "header-bits-4",
         {"codecs": [{"name": "gzip", "configuration": {"level": 5}}], "header_bits": 4},
         "header_bits 4",
         "This value must be a multiple of 8.",
+        "multiple of 8",
     ),
     (
         "nested-array-codec",
         {"codecs": [{"name": "transpose", "configuration": {"order": [0]}}]},
         "a nested transpose (not bytes->bytes)",
         "They MUST all be `bytes -> bytes` codecs.",
+        "bytes -> bytes",
     ),
 ):
-    _bad(
-        f"conditional-reject-{_slug}",
-        COND,
-        doc((6,), (3,), "int32", 0, [LITTLE, {"name": COND, "configuration": _config}]),
-        "invalid-value",
-        f"whose conditional codec has {_what}",
-        _quote,
-        "Configuration",
-        COND_NEEDS,
-    )
+    with verdict(tests=_tests):
+        _bad(
+            f"conditional-reject-{_slug}",
+            COND,
+            doc((6,), (3,), "int32", 0, [LITTLE, {"name": COND, "configuration": _config}]),
+            "invalid-value",
+            f"whose conditional codec has {_what}",
+            _quote,
+            "Configuration",
+            COND_NEEDS,
+        )
 
 # ---- vlen codecs take no configuration members -------------------------------------------------------
-for _codec, _type in (("vlen-utf8", "string"), ("vlen-bytes", "bytes")):
-    _bad(
-        f"{_codec}-reject-configuration-member",
-        _codec,
-        doc(
-            (6,),
-            (3,),
-            _type,
-            "",
-            [{"name": _codec, "configuration": {"encoding": "x"}}],
-        ),
-        "unknown-configuration-member",
-        f"whose {_codec} codec has the configuration member 'encoding'",
-        NAME_RULE.format(name=_codec),
-        "Codec name",
-        [f"dtype:{_type}", f"codec:{_codec}"],
-    )
+with verdict(tests="configuration"):
+    for _codec, _type in (("vlen-utf8", "string"), ("vlen-bytes", "bytes")):
+        _bad(
+            f"{_codec}-reject-configuration-member",
+            _codec,
+            doc(
+                (6,),
+                (3,),
+                _type,
+                "",
+                [{"name": _codec, "configuration": {"encoding": "x"}}],
+            ),
+            "unknown-configuration-member",
+            f"whose {_codec} codec has the configuration member 'encoding'",
+            "None.",
+            "Configuration parameters",
+            [f"dtype:{_type}", f"codec:{_codec}"],
+        )
 
 
 # ---- the rectilinear chunk grid ----------------------------------------------------------------------
@@ -684,13 +740,14 @@ registry_case(
     build=_rectilinear,
     needs=RECT_NEEDS,
 )
-for _slug, _config, _question, _what, _quote in (
+for _slug, _config, _question, _what, _quote, _tests in (
     (
         "kind-missing",
         {"chunk_shapes": [[2, 3], 3]},
         "missing-member",
         "without kind",
         '| kind | Literal "inline" | yes |',
+        "kind",
     ),
     (
         "edge-zero",
@@ -698,6 +755,7 @@ for _slug, _config, _question, _what, _quote in (
         "invalid-value",
         "with an edge length 0",
         "All edge lengths MUST be positive integers (i.e., at least 1).",
+        "edge lengths",
     ),
     (
         "sum-short",
@@ -705,6 +763,7 @@ for _slug, _config, _question, _what, _quote in (
         "invalid-value",
         "whose edges [2, 2] do not reach the length 5",
         "The sum of the edge lengths MUST equal or exceed `L`.",
+        "edge lengths",
     ),
     (
         "rank-mismatch",
@@ -712,27 +771,29 @@ for _slug, _config, _question, _what, _quote in (
         "invalid-value",
         "with one edge list for two dimensions",
         "The length of `chunk_shapes` MUST match the number of dimensions of the array.",
+        "chunk_shapes",
     ),
 ):
-    reject(
-        f"rectilinear-reject-{_slug}",
-        doc(
-            (5, 7),
-            (1, 1),
-            "int32",
-            -1,
-            [LITTLE],
-            chunk_grid={"name": "rectilinear", "configuration": _config},
-        ),
-        "invalid-chunk-shape" if _slug == "rank-mismatch" else "invalid-chunk-grid",
-        _question,
-        f"whose rectilinear chunk grid is {_what}",
-        point="grid",
-        name="rectilinear",
-        quote=_quote,
-        section="Configuration",
-        needs=RECT_NEEDS,
-    )
+    with verdict(tests=_tests):
+        reject(
+            f"rectilinear-reject-{_slug}",
+            doc(
+                (5, 7),
+                (1, 1),
+                "int32",
+                -1,
+                [LITTLE],
+                chunk_grid={"name": "rectilinear", "configuration": _config},
+            ),
+            "invalid-chunk-shape" if _slug == "rank-mismatch" else "invalid-chunk-grid",
+            _question,
+            f"whose rectilinear chunk grid is {_what}",
+            point="grid",
+            name="rectilinear",
+            quote=_quote,
+            section="Configuration",
+            needs=RECT_NEEDS,
+        )
 
 
 # ---- writes: a writer that supports the entry writes it so that it reads back exactly ------------------
