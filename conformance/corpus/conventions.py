@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from ..reference.formats.v2.metadata import OPTIONAL_ARRAY_KEYS, REQUIRED_ARRAY_KEYS
 from .case import Case
 
 # ---- JSON as written: float tokens keep their text, NaN tokens and repeated names are noticed ----
@@ -517,19 +518,6 @@ def _v2_zgroup_extra(h: Holdings) -> Iterator[str]:
                 yield f"{key}: members {extra}"
 
 
-V2_ZARRAY_MEMBERS = {
-    "zarr_format",
-    "shape",
-    "chunks",
-    "dtype",
-    "compressor",
-    "fill_value",
-    "order",
-    "filters",
-    "dimension_separator",
-}
-
-
 @convention(
     "v2-zarray-extra-member",
     "should",
@@ -537,7 +525,7 @@ V2_ZARRAY_MEMBERS = {
 )
 def _v2_zarray_extra(h: Holdings) -> Iterator[str]:
     for prefix, doc, _ in _v2_arrays(h):
-        extra = sorted(set(doc) - V2_ZARRAY_MEMBERS)
+        extra = sorted(set(doc) - set(REQUIRED_ARRAY_KEYS) - set(OPTIONAL_ARRAY_KEYS))
         if extra:
             yield f"{prefix}.zarray: members {extra}"
 

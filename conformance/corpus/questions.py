@@ -133,6 +133,14 @@ QUESTIONS: dict[str, Question] = {
         "required", "a v2 path with a '.' or '..' segment: the spec says an error MUST be raised"
     ),
     "no-node": Question("required", "nothing is stored at the path: there is no node to open"),
+    "code-execution": Question(
+        "required",
+        "a codec whose decoding runs code the store carries (numcodecs' pickle): what it decodes to "
+        "is whatever that code returns in the reader's process, not data the store determines, and "
+        "running it hands the store's author the reader's process; no spec defines it (v2 leaves "
+        "codecs to their ids), so a reader must refuse it unless its user opts in (zarr-python "
+        "3.4.2 and numcodecs 0.17.1 do so by default)",
+    ),
     "writer-records-fill": Question(
         "required",
         "a writer records the fill value it was asked for: fill values are compared as bytes of the data "
@@ -201,6 +209,21 @@ QUESTIONS: dict[str, Question] = {
         "strict",
         "a special float value spelled other than the spec's strings ('inf', 'nan', '+Infinity', "
         "'INFINITY', '-NaN', '[1, \"inf\"]'): one reading remains",
+    ),
+    "chunk-size-zero": Question(
+        "strict",
+        "a stored chunk size of 0 (or false) on a dimension that is not empty: the chunk shape "
+        "elements must be non-zero, but such a grid has no chunks, so the array holds only its fill "
+        "value and one reading remains; zarr-python 3.4.1 reads it, on purpose and with a warning, "
+        "as chunk size 1, because its releases 2.18.7 to 3.2.1 wrote such metadata for arrays that "
+        "hold no data: refusing is right, reading the fill is leniency",
+    ),
+    "rectilinear-in-regular": Question(
+        "strict",
+        "a regular chunk_shape that gives one dimension as a list of edge lengths ([2, [5, 10, 5]], "
+        "as zarr-python 3.2.0 and 3.2.1 wrote for chunks=(2, (5, 10, 5))): the regular grid takes "
+        "one integer per dimension, but the list describes one rectilinear grid, which zarr-python "
+        "3.4.1 reads, on purpose and with a warning: refusing is right, reading it is leniency",
     ),
     "hex-digits": Question(
         "strict",

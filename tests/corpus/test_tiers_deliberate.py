@@ -159,3 +159,35 @@ def test_a_gold_store_whose_question_is_stale_is_refused(tmp_path):
     case = _copy(tmp_path, "v2/writers-zarr-python/complex128", question="writer-store")
     assert case.provenance is not None
     assert any("question" in p for p in gold_problems([case]))
+
+
+def test_the_tier_policy_for_stored_chunk_size_zero():
+    """A stored chunk size 0 (or false) on a dimension that is not empty: strict (zarr-python 3.4.1
+    reads it as 1 on purpose: leniency, not a failure); on an empty dimension the versions disagree
+    (optional); an inner sharding size 0 cannot divide the shard (required)."""
+    tiers = {
+        case_id: (CASES[case_id].tier, CASES[case_id].raw["question"])
+        for case_id in (
+            "v3/grid/reject-chunk-zero",
+            "v3/grid/reject-chunk-false",
+            "v2/metadata/reject-chunks-zero",
+            "v2/metadata/reject-chunks-false",
+            "v3/grid/reject-chunk-zero-empty-dim",
+            "v3/sharding/reject-inner-shape-zero",
+            "v3/sharding/reject-nested-inner-shape-zero",
+        )
+    }
+    assert tiers == {
+        "v3/grid/reject-chunk-zero": ("strict", "chunk-size-zero"),
+        "v3/grid/reject-chunk-false": ("strict", "chunk-size-zero"),
+        "v2/metadata/reject-chunks-zero": ("strict", "chunk-size-zero"),
+        "v2/metadata/reject-chunks-false": ("strict", "chunk-size-zero"),
+        "v3/grid/reject-chunk-zero-empty-dim": ("optional", "versions-disagree"),
+        "v3/sharding/reject-inner-shape-zero": ("required", "codec-input"),
+        "v3/sharding/reject-nested-inner-shape-zero": ("required", "codec-input"),
+    }
+
+
+def test_a_code_executing_codec_must_be_refused():
+    case = CASES["v2/objects/reject-pickle-object-codec"]
+    assert (case.kind, case.tier, case.raw["question"]) == ("reject", "required", "code-execution")

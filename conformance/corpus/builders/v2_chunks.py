@@ -115,12 +115,15 @@ def _filter_case(
     compressor=None,
     tier=None,
     check_order=True,
+    order="C",
 ):
     """A read case whose chunks go through `filters` (in list order) then `compressor`; with
     `check_order` the builder proves that decoding in the wrong order gives different values."""
 
     def build(w):
-        doc = zarray((9, 4), (4, 3), dtype, fill, compressor=compressor, filters=filters)
+        doc = zarray(
+            (9, 4), (4, 3), dtype, fill, compressor=compressor, filters=filters, order=order
+        )
         data = (
             values(w.rng) if values else sample(w.rng, (9, 4), dtype, avoid=np.array(fill, dtype))
         )
@@ -150,10 +153,8 @@ def _assert_round_trip(doc: dict, stored: bytes, block: np.ndarray) -> None:
     )
     for config in reversed(doc["filters"]):
         buf = numcodecs.get_codec(dict(config)).decode(buf)
-    got = np.frombuffer(numcodecs.compat.ensure_bytes(buf), dtype=block.dtype)[
-        : block.size
-    ].reshape(block.shape)
-    if got.tobytes() != np.ascontiguousarray(block).tobytes():
+    got = np.frombuffer(numcodecs.compat.ensure_bytes(buf), dtype=block.dtype)[: block.size]
+    if got.tobytes() != np.asarray(block).ravel(order=doc["order"]).tobytes():
         raise AssertionError(f"{doc['filters']}: the stored chunk does not decode to the data")
 
 
@@ -187,6 +188,8 @@ FILTERS = [
     ("v2/chunks/filters-crc32", "<i4", [{"id": "crc32"}], ["V2-CHUNK-002"], "v2 filters [crc32]: each chunk carries numcodecs' CRC-32 prefix, checked and stripped on read", {"fill": 3, "check_order": False}),
     ("v2/chunks/filters-adler32-then-zlib", "<u2", [{"id": "adler32"}], ["V2-CHUNK-002"], "v2 filters [adler32] then zlib: decompress, then verify and strip the Adler-32 prefix", {"fill": 7, "compressor": COMPRESSORS["zlib"], "check_order": False}),
     ("v2/chunks/filters-packbits-bool", "|b1", [{"id": "packbits"}], ["V2-CHUNK-002", "V2-DTYPE-003"], "v2 |b1 with filters [packbits]: eight booleans per byte after numcodecs' padding header", {"fill": False, "check_order": False}),
+    # zarr-python before 3.3 passed F-ordered chunks to numcodecs filters as they lay in memory: stored transposed
+    ("v2/chunks/filters-delta-order-F", "<i4", [{"id": "delta", "dtype": "<i4", "astype": "<i4"}], ["V2-CHUNK-002", "V2-CHUNK-006"], "v2 <i4 (9,4) in (4,3) chunks with order F and filters [delta <i4]: the deltas run down the columns of each chunk (its F-order sequence), not along its rows", {"fill": 0, "check_order": False, "order": "F"}),
     ("v2/chunks/filters-delta-zstd-big-endian", ">i8", [{"id": "delta", "dtype": ">i8", "astype": ">i8"}], ["V2-CHUNK-002", "V2-DTYPE-002"], "v2 >i8 with filters [delta >i8] then zstd: big-endian deltas are summed back", {"fill": 0, "compressor": COMPRESSORS["zstd"], "check_order": False, "values": lambda rng: rng.integers(-(2**40), 2**40, (9, 4)).astype(">i8")}),
 ]
 # fmt: on
@@ -451,6 +454,27 @@ def _(w):
         ],
     )
     w.expect_write(metadata=doc, data=data, required_keys=[".zarray", *_keys((3, 2))])
+
+
+@case(
+    "v2/chunks/write-filters-delta-order-F",
+    kind="write",
+    needs=[*I4, "codec:delta", "feature:order-F", "op:write"],
+    requirements=["V2-CHUNK-002", "V2-CHUNK-006"],
+    description="v2 write with order F and filters [delta <i4]: each chunk is delta-encoded in its F-order "
+    "sequence, so the reference reads the data back exactly (not transposed)",
+    question="spec-write",
+)
+def _(w):
+    doc = zarray(
+        (9, 4),
+        (4, 3),
+        "<i4",
+        0,
+        order="F",
+        filters=[{"id": "delta", "dtype": "<i4", "astype": "<i4"}],
+    )
+    w.expect_write(metadata=doc, data=sample(w.rng, (9, 4), "<i4", avoid=np.int32(0)))
 
 
 # The compressor's own stream format starts every chunk: Zarr adds no header (V2-CHUNK-001). zlib:

@@ -54,6 +54,36 @@ def _(w):
 
 
 @case(
+    "v2/groups/v3-array-not-a-member",
+    kind="read",
+    needs=["node:group", *I4, "codec:zlib"],
+    requirements=["V2-GROUP-005", "V2-GROUP-001"],
+    description="v2 root group with a v2 array a and, under b, a v3 zarr.json array (as zarr-python "
+    "before 3.4.1 wrote from a v2 group's zeros/full): its members are exactly {a: array}",
+    question="spec-read",
+)
+def _(w):
+    put_group(w, "")
+    _small_array(w, "a")
+    w.put_json(
+        "b/zarr.json",
+        {
+            "zarr_format": 3,
+            "node_type": "array",
+            "shape": [4],
+            "data_type": "int32",
+            "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4]}},
+            "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
+            "fill_value": 0,
+            "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+            "attributes": {},
+        },
+    )
+    w.put("b/c/0", np.arange(4, dtype="<i4").tobytes())
+    w.expect_group(members={"a": "array"})
+
+
+@case(
     "v2/groups/open-below-root",
     kind="read",
     needs=["node:group", *I4, "codec:zlib"],

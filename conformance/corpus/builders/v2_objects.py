@@ -90,8 +90,57 @@ with verdict(question="codec-input"):
         needs=["dtype:object"],
         tier="extension",
     )
-# (No case for the pickle object codec: the reference refuses to unpickle for safety, but the spec
-# does not forbid it, so other readers may read it; that refusal is a reference unit test.)
+
+
+# ---- F order through the object codec (zarr-python before 3.3 stored F-ordered chunks transposed) ----
+@case(
+    "v2/objects/vlen-utf8-order-F",
+    kind="read",
+    needs=["dtype:object", "codec:vlen-utf8", "feature:order-F"],
+    requirements=["V2-CHUNK-002", "V2-CHUNK-006"],
+    description="v2 '|O' (5,4) in (2,3) chunks with order F and filters [vlen-utf8]: each chunk's values "
+    "are encoded column by column, chunk 1.1 missing (fill '')",
+    question="registered-extension",
+)
+def _(w):
+    doc = zarray((5, 4), (2, 3), "|O", "", order="F", filters=[{"id": "vlen-utf8"}])
+    w.put(".zarray", dumps(doc))
+    expected, _ = _put_object_array(w, doc, _values(w.rng, (5, 4), "vlen-utf8"), "", skip={(1, 1)})
+    w.expect_array(expected)
+
+
+@case(
+    "v2/objects/write-vlen-utf8-order-F",
+    kind="write",
+    needs=["dtype:object", "codec:vlen-utf8", "feature:order-F", "op:write"],
+    requirements=["V2-CHUNK-002", "V2-CHUNK-006"],
+    description="v2 write of '|O' (5,4) text with order F and filters [vlen-utf8]: each chunk holds its "
+    "values column by column, so the reference reads them back exactly",
+    question="registered-extension",
+)
+def _(w):
+    doc = zarray((5, 4), (2, 3), "|O", "", order="F", filters=[{"id": "vlen-utf8"}])
+    w.expect_write(metadata=doc, data=_values(w.rng, (5, 4), "vlen-utf8"))
+
+
+# ---- pickle: decoding runs code the store carries -----------------------------------------------
+@case(
+    "v2/objects/reject-pickle-object-codec",
+    kind="reject",
+    needs=["dtype:object"],
+    requirements=["V2-CHUNK-002"],
+    description="v2 '|O' array whose object codec is pickle (as zarr-python 2 wrote with "
+    "object_codec=Pickle()): unpickling runs code from the store, so reading must fail unless the "
+    "user opts in",
+    question="code-execution",
+    tests="filters",
+)
+def _(w):
+    doc = zarray((3,), (3,), "|O", None, filters=[{"id": "pickle", "protocol": 5}])
+    w.put(".zarray", dumps(doc))
+    values = np.array(["a", "bb", ""], dtype=object)
+    w.put("0", bytes(numcodecs.Pickle(protocol=5).encode(values)))
+    w.expect_reject("unsupported", "read")
 
 
 @case(

@@ -164,7 +164,11 @@ GRID_FAULTS = [
     ("draft-form", [4], {"name": "regular", "chunk_shape": [2]}, "invalid-chunk-grid", ["V3-GRID-001"], "in the draft form {'name': 'regular', 'chunk_shape': [2]} (no configuration)", {"tests": "chunk_shape", "question": "other-version-form"}),
     ("no-configuration", [4], {"name": "regular"}, "invalid-chunk-grid", ["V3-GRID-001"], "{'name': 'regular'} without a configuration", {"tests": "chunk_shape", "question": "missing-member"}),
     ("chunk-shape-missing", [4], {"name": "regular", "configuration": {}}, "invalid-chunk-grid", ["V3-GRID-001"], "whose configuration lacks chunk_shape", {"tests": "chunk_shape", "question": "missing-member"}),
-    ("chunk-zero", [10], _regular([0]), "invalid-chunk-shape", ["V3-GRID-009"], "chunk_shape [0] for shape [10]", {"tests": "chunk_shape", "question": "invalid-value"}),
+    ("chunk-zero", [10], _regular([0]), "invalid-chunk-shape", ["V3-GRID-009"], "chunk_shape [0] for shape [10]", {"tests": "chunk_shape", "question": "chunk-size-zero"}),
+    # zarr-python 2.18.7 to 3.2.1 stored 0 or false for some chunk sizes; 3.4.1 reads both as 1 on purpose
+    ("chunk-false", [10], _regular([False]), "invalid-chunk-shape", ["V3-GRID-009"], "chunk_shape [false] for shape [10] (a boolean for the size, as zarr-python wrote for chunks=False)", {"tests": "chunk_shape", "question": "chunk-size-zero"}),
+    ("chunk-true", [4], _regular([True]), "invalid-chunk-shape", ["V3-GRID-001"], "chunk_shape [true] for shape [4] (zarr-python 3.0 and 3.2 wrote it for chunks=True)", {"tests": "chunk_shape", "question": "scalar-spelling"}),
+    ("chunk-shape-mixed-list", [2, 20], _regular([2, [5, 10, 5]]), "invalid-chunk-shape", ["V3-GRID-001"], "chunk_shape [2, [5, 10, 5]] under the regular grid (zarr-python 3.2.0 and 3.2.1 wrote rectilinear edges there)", {"tests": "chunk_shape", "question": "rectilinear-in-regular"}),
     ("chunk-zero-empty-dim", [0], _regular([0]), "invalid-chunk-shape", ["V3-GRID-009"], "chunk_shape [0] for shape [0] (3.0 allows it, HEAD-2026 does not; the reference takes the stricter reading)", {"question": "versions-disagree"}),
     ("chunk-negative", [4], _regular([-2]), "invalid-chunk-shape", ["V3-GRID-009"], "chunk_shape [-2]", {"tests": "chunk_shape", "question": "invalid-value"}),
     ("chunk-float", [4], _regular([2.0]), "invalid-chunk-shape", ["V3-GRID-001"], "chunk_shape [2.0]", {"tests": "chunk_shape", "question": "integer-as-float"}),

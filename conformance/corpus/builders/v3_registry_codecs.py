@@ -766,6 +766,15 @@ for _slug, _config, _question, _what, _quote, _tests in (
         "edge lengths",
     ),
     (
+        # zarr-python 3.2 stored integral edges as JSON floats; 3.4.1 reads them as integers
+        "edge-float",
+        {"kind": "inline", "chunk_shapes": [[2.0, 3], 7]},
+        "integer-as-float",
+        "with the edge length 2.0 (a float)",
+        "All edge lengths MUST be positive integers (i.e., at least 1).",
+        "edge lengths",
+    ),
+    (
         "rank-mismatch",
         {"kind": "inline", "chunk_shapes": [[2, 3]]},
         "invalid-value",
@@ -887,6 +896,24 @@ _write_case(
     _struct_data,
     ["dtype:struct", "codec:bytes"],
 )
+# big-endian fields swapped one by one (zarr-python before 3.3 stored structured fields unswapped)
+_write_case(
+    "struct-big-endian",
+    "dtype",
+    "struct",
+    "All multi-byte fields MUST use the byte order specified by the `endian` parameter.",
+    "Endianness",
+    {
+        "name": "struct",
+        "configuration": {
+            "fields": [{"name": "x", "data_type": "int16"}, {"name": "y", "data_type": "float32"}]
+        },
+    },
+    {"x": 0, "y": 0.0},
+    [BIG],
+    _struct_data,
+    ["dtype:struct", "codec:bytes", "dtype:big-endian"],
+)
 _write_case(
     "rectilinear",
     "grid",
@@ -904,3 +931,249 @@ _write_case(
         "configuration": {"kind": "inline", "chunk_shapes": [[1, 2], [2, [1, 3]]]},
     },
 )
+
+
+# ---- what zarr-python 3.2 to 3.4 fixed, for every other implementation too --------------------------
+# cast_value to a wider type: the bytes codec after it encodes the cast type (int16 needs an endian
+# even though the array is int8; zarr-python 3.2.0 checked the array's type and refused the array).
+def _int8_as_int16(w):
+    data = w.rng.integers(-128, 128, (6,)).astype("i1")
+    data[data == 5] = 6
+    codecs = [{"name": CV, "configuration": {"data_type": "int16"}}, LITTLE]
+    hand_store(
+        w, doc((6,), (2,), "int8", 5, codecs), data, lambda b: b.astype("<i2").tobytes(), {(2,)}
+    )
+    w.expect_array(filled(data, (2,), {(2,)}, np.array(5, "i1")))
+
+
+_read(
+    "cast_value-int8-int16",
+    CV,
+    "It also defines the data type of the input to the decoding routine.",
+    "data_type",
+    "v3 int8 stored as little-endian int16 through cast_value: the bytes codec encodes the cast type; "
+    "a missing chunk reads as the fill 5",
+    _int8_as_int16,
+    ["dtype:int8", "dtype:int16", f"codec:{CV}", "codec:bytes"],
+)
+
+
+def _int16_without_endian(w):
+    codecs = [{"name": CV, "configuration": {"data_type": "int16"}}, {"name": "bytes"}]
+    w.put_json("zarr.json", doc((6,), (2,), "int8", 0, codecs))
+    w.expect_reject("invalid-codec")
+
+
+with verdict(tests="endian"):
+    registry_case(
+        "cast_value-reject-int16-bytes-no-endian",
+        point="codec",
+        name=CV,
+        quote="It also defines the data type of the input to the decoding routine.",
+        section="data_type",
+        kind="reject",
+        question="byte-order-unspecified",
+        description="v3 int8 array cast to int16 by cast_value and then a bytes codec without endian "
+        "is rejected on open: the bytes codec encodes int16, whose byte order is not given",
+        build=_int16_without_endian,
+        needs=["dtype:int8", "dtype:int16", f"codec:{CV}", "codec:bytes"],
+        also_cite=[
+            {
+                "requirement": "V3-BYTES-002",
+                "spec": "zarr-specs-v3.0/docs/v3/codecs/bytes/v1.0.rst",
+                "section": "Configuration parameters",
+                "quote": "endian: Required for data types for which endianness is applicable.",
+            }
+        ],
+    )
+
+
+# cast_value beside transpose: the codec gets a transposed (not C-contiguous) chunk; cast-value-rs
+# before 0.4.2 under zarr-python 3.2 and 3.3 wrote its values transposed without an error.
+def _transpose_cast(w):
+    data = w.rng.integers(-3000, 3000, (4, 6)).astype("f4")
+    data[data == 1.0] = 2.0
+    codecs = [
+        {"name": "transpose", "configuration": {"order": [1, 0]}},
+        {"name": CV, "configuration": {"data_type": "int16"}},
+        LITTLE,
+    ]
+    hand_store(
+        w,
+        doc((4, 6), (2, 3), "float32", 1.0, codecs),
+        data,
+        lambda b: np.ascontiguousarray(b.T).astype("<i2").tobytes(),
+        {(1, 1)},
+    )
+    w.expect_array(filled(data, (2, 3), {(1, 1)}, np.array(1.0, "f4")))
+
+
+_read(
+    "cast_value-transpose",
+    CV,
+    "This codec does not re-interpret binary representations, and it leaves all other array "
+    "properties intact.",
+    "Cast_value codec",
+    "v3 float32 (4,6) in (2,3) chunks through [transpose [1,0], cast_value int16, bytes]: each chunk "
+    "is stored as its transpose in int16, values exact; chunk (1,1) missing reads as the fill 1.0",
+    _transpose_cast,
+    ["dtype:float32", "dtype:int16", f"codec:{CV}", "codec:transpose", "codec:bytes"],
+)
+_write_case(
+    "cast_value-transpose",
+    "codec",
+    CV,
+    "This codec does not re-interpret binary representations, and it leaves all other array "
+    "properties intact.",
+    "Cast_value codec",
+    "float32",
+    0.0,
+    [
+        {"name": "transpose", "configuration": {"order": [1, 0]}},
+        {"name": CV, "configuration": {"data_type": "int16"}},
+        LITTLE,
+    ],
+    lambda rng: rng.integers(-3000, 3000, (3, 5)).astype("f4"),
+    ["dtype:float32", "dtype:int16", f"codec:{CV}", "codec:transpose", "codec:bytes"],
+)
+_write_case(
+    "int8-cast_value-int16",
+    "codec",
+    CV,
+    "It also defines the data type of the input to the decoding routine.",
+    "data_type",
+    "int8",
+    0,
+    [{"name": CV, "configuration": {"data_type": "int16"}}, LITTLE],
+    lambda rng: rng.integers(-128, 128, (3, 5)).astype("i1"),
+    ["dtype:int8", "dtype:int16", f"codec:{CV}", "codec:bytes"],
+)
+
+# scale_offset and cast_value inside sharding, as EOPF Sentinel-2 L2A reflectances are stored:
+# uint16 digital numbers n read as n / 10000 - 0.1 (float32), 0 as NaN, sharded with zstd.
+EOPF_CODECS = [
+    {"name": SO, "configuration": {"offset": -0.1, "scale": 10000}},
+    {
+        "name": CV,
+        "configuration": {
+            "data_type": "uint16",
+            "rounding": "nearest-even",
+            "scalar_map": {"encode": [["NaN", 0]], "decode": [[0, "NaN"]]},
+        },
+    },
+    LITTLE,
+    {"name": "zstd", "configuration": {"level": 3, "checksum": False}},
+]
+EOPF_SHARDING = {
+    "name": "sharding_indexed",
+    "configuration": {
+        "chunk_shape": [2, 2],
+        "codecs": EOPF_CODECS,
+        "index_codecs": [LITTLE, {"name": "crc32c"}],
+        "index_location": "end",
+    },
+}
+EOPF_NEEDS = [
+    "dtype:float32",
+    "dtype:uint16",
+    f"codec:{CV}",
+    f"codec:{SO}",
+    "codec:bytes",
+    "codec:zstd",
+    "codec:crc32c",
+    "codec:sharding_indexed",
+]
+
+
+def _reflectance(numbers: np.ndarray) -> np.ndarray:
+    """The README's decoding in float32: n / scale + offset, the number 0 as NaN."""
+    values = numbers.astype("f4") / np.float32(10000) + np.float32(-0.1)
+    values[numbers == 0] = np.float32("nan")
+    return values
+
+
+def _eopf(w):
+    from .v3_codecs_kit import assemble_shard, inner_blocks, zstd_bytes
+
+    numbers = w.rng.integers(0, 12000, (8, 8)).astype("<u2")
+    numbers[0, 1] = numbers[5, 6] = 0  # NaN in two places
+    w.put_json("zarr.json", doc((8, 8), (4, 4), "float32", "NaN", [EOPF_SHARDING]))
+    expected = _reflectance(numbers)
+    conf = EOPF_SHARDING["configuration"]
+    for index in ((0, 0), (0, 1), (1, 0)):  # shard (1, 1) is missing
+        block = numbers[index[0] * 4 : index[0] * 4 + 4, index[1] * 4 : index[1] * 4 + 4]
+        blobs = {
+            pos: zstd_bytes(inner.astype("<u2").tobytes(), 3)
+            for pos, inner in inner_blocks(block, (2, 2)).items()
+            if not (index == (1, 0) and pos == (0, 1))  # one inner chunk is empty
+        }
+        w.put(f"c/{index[0]}/{index[1]}", assemble_shard(blobs, conf, (2, 2)))
+    expected[4:8, 4:8] = np.float32("nan")
+    expected[4:6, 2:4] = np.float32("nan")
+    w.expect_array(expected)
+
+
+_read(
+    "sharding-scale_offset-cast_value",
+    SO,
+    "In conjunction with the `cast_value` codec, the `scale_offset` codec supersedes the "
+    "`numcodecs.fixedscaleoffset` codec.",
+    "Legacy `numcodecs.fixedscaleoffset` codec",
+    "v3 float32 (8,8) in (4,4) shards of (2,2) inner chunks coded [scale_offset (offset -0.1, scale "
+    "10000), cast_value uint16 with 0 <-> NaN, bytes, zstd], as EOPF Sentinel-2 stores reflectances: "
+    "n reads as n / 10000 - 0.1, 0 and a missing shard or inner chunk as NaN",
+    _eopf,
+    EOPF_NEEDS,
+)
+_write_case(
+    "sharding-scale_offset-cast_value",
+    "codec",
+    SO,
+    "In conjunction with the `cast_value` codec, the `scale_offset` codec supersedes the "
+    "`numcodecs.fixedscaleoffset` codec.",
+    "Legacy `numcodecs.fixedscaleoffset` codec",
+    "float32",
+    "NaN",
+    [{**EOPF_SHARDING, "configuration": {**EOPF_SHARDING["configuration"], "chunk_shape": [1, 1]}}],
+    lambda rng: _reflectance(rng.integers(0, 12000, (3, 5)).astype("<u2")),
+    EOPF_NEEDS,
+)
+
+# A zero scale has no inverse: float data written with it read back as NaN (zarr-python before 3.4
+# let a string zero through its check). "0" is no fill-value encoding of a float; the hex zero is.
+for _slug, _scale, _question, _what, _reason, _stage in (
+    ("scale-zero-string", "0", "scalar-spelling", "scale '0' (a string)", "invalid-codec", "open"),
+    (
+        "scale-zero-hex",
+        "0x00000000",
+        "invalid-value",
+        "scale 0x00000000 (zero: a stored chunk cannot be decoded)",
+        "corrupt-chunk",
+        "read",
+    ),
+):
+    _bad_chunked = {"c/0": np.array([1, 2, 3], "<f4").tobytes()} if _stage == "read" else None
+    with verdict(tests="scale"):
+        reject(
+            f"scale_offset-reject-{_slug}",
+            doc(
+                (3,),
+                (3,),
+                "float32",
+                0.0,
+                [{"name": SO, "configuration": {"scale": _scale}}, LITTLE],
+            ),
+            _reason,
+            _question,
+            f"whose scale_offset codec has {_what}",
+            chunks=_bad_chunked,
+            stage=_stage,
+            point="codec",
+            name=SO,
+            quote="If present, this value MUST be encoded to JSON using the Zarr V3 fill value "
+            "encoding for the input array's data type."
+            if _stage == "open"
+            else "out = (in / scale) + offset",
+            section="scale" if _stage == "open" else "Decoding",
+            needs=["dtype:float32", f"codec:{SO}", "codec:bytes"],
+        )

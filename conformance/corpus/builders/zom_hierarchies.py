@@ -291,6 +291,27 @@ def _not_members(w) -> None:
     put(w, "__ext/zarr.json", v3_group())  # '__' names are reserved, never members
 
 
+def _consolidated_siblings(w) -> None:
+    """Sibling groups a and b whose children interleave in the consolidated metadata, as written
+    (a, b, a/x, b/y, a/z: a JSON object's member order means nothing): zarr-python before 3.4 grouped
+    the keys with itertools.groupby, which only groups neighbours, and lost a's child x."""
+    leaf = v3_array((2,), (2,), "uint8", 0, codecs=[{"name": "bytes"}], attributes={})
+    nodes = {
+        "a": v3_group(attributes={"n": 1}),
+        "b": v3_group(attributes={"n": 2}),
+        "a/x": leaf,
+        "b/y": leaf,
+        "a/z": leaf,
+    }
+    consolidated = {"kind": "inline", "must_understand": False, "metadata": nodes}
+    root = v3_group(attributes={}, consolidated_metadata=consolidated)
+    w.put("zarr.json", json.dumps(root).encode())  # member order as listed, not sorted
+    for path, doc in nodes.items():
+        put(w, f"{path}/zarr.json", doc)
+    for path in ("a/x", "b/y", "a/z"):
+        w.put(f"{path}/c/0", b"\x01\x02")
+
+
 def _deep(w) -> None:
     put(w, "zarr.json", v3_group())
     path = ""
@@ -338,6 +359,7 @@ STORES = [
     ("v3/zom/store-members-name-clash-twice", ["ZOM-006"], "model of a v3 group whose zarr.json has both 'members' and '_members': they become '__members' and '_members'", _clash_twice, {"question": "zom-model", "members": {"y": "group"}, "needs": ["node:group", "feature:must-understand-false"]}),
     ("v3/zom/store-attributes-absent", ["ZOM-001"], "model of v3 documents that have no attributes member: every node gets attributes {}", _no_attributes, {"question": "zom-model", "members": {"a": "array", "b": "group"}, "needs": ["dtype:int32", "node:group"]}),
     ("v3/zom/store-only-real-members", ["ZOM-004", "ZOM-005"], "model of a v3 root with arrays/groups a and b plus e/ (no zarr.json), __meta and __ext: members are {a, b}, and b has no members", _not_members, {"question": "invalid-node-name", "attributes": {"k": "v"}, "members": {"a": "array", "b": "group"}, "needs": ["dtype:int32", "node:group"]}),
+    ("v3/zom/store-consolidated-sibling-groups", ["ZOM-004", "V3-GRP-004"], "model of a v3 root whose consolidated metadata (must_understand false) lists a, b, a/x, b/y, a/z in that order: the model holds a with members x and z and b with y, whether or not a reader uses the consolidated metadata", _consolidated_siblings, {"question": "zom-model", "members": {"a": "group", "b": "group"}, "needs": ["dtype:uint8", "codec:bytes", "node:group", "feature:consolidated"]}),
     ("v3/zom/store-deep", ["ZOM-004"], "model of a v3 chain of groups l1/l2/l3/l4 holding an array leaf: members nest one level per group", _deep, {"question": "zom-model", "members": {"l1": "group"}, "needs": ["dtype:uint8", "node:group"]}),
     ("v3/zom/store-array-root", ["ZOM-002", "ZOM-003", "ZOM-008"], "model of a v3 store whose root is an array with dimension_names and a must_understand-false member: its zarr.json unchanged, no members", _v3_root_array, {"question": "zom-model", "attributes": {"units": "m"}, "array": True, "needs": ["dtype:int16", "codec:bytes", "feature:dimension-names", "feature:must-understand-false"]}),
 ]
