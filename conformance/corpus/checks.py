@@ -1,7 +1,13 @@
 """Checks `corpus check` runs on top of byte-for-byte regeneration: every verdict the corpus asks for
 must hold up.
 
-- citations: every required and strict case carries a `citation`; when the spec texts are at hand
+- questions: every case names the question it asks (questions.QUESTIONS), or carries a tier and a
+  `tier_reason` of its own: no case is required by default;
+- conventions: an accepting case that relies on a convention the corpus tiers as refusable elsewhere
+  asks that question (conventions.py);
+- citations: every required and strict case carries a `citation`, and a cited reject case says which
+  member or property it `tests` and cites a sentence that names it (in its quote or its section
+  heading), or says in a `citation_note` why no sentence can; when the spec texts are at hand
   (citations.specs_root) every quote, of cases and of adjudications, occurs in its spec file;
 - tiers: cases that ask the same question, or share a requirement ID in the same kind of test,
   carry one tier unless a written `tier_reason` says why not (questions.py holds the policy);
@@ -46,6 +52,34 @@ def citation_problems(cases: list[Case], specs: Path | None) -> list[str]:
     return problems
 
 
+def cited_member_problems(cases: list[Case]) -> list[str]:
+    """Cited reject cases that do not say what they test, or whose citations do not name it."""
+    from .citations import names
+
+    problems = []
+    for case in cases:
+        citations = case.raw.get("citation") or []
+        if case.kind != "reject" or not citations:
+            continue
+        tests = case.raw.get("tests")
+        if not tests:
+            problems.append(
+                f"{case.id}: a cited reject case must say which member or property it tests (`tests`)"
+            )
+            continue
+        named = any(
+            names(c.get("quote") or "", tests) or names(c.get("section") or "", tests)
+            for c in citations
+        )
+        if not named and not case.raw.get("citation_note"):
+            problems.append(
+                f"{case.id}: no cited sentence names {tests!r}, the member it tests: cite the sentence "
+                "that decides the case (citations.toml may hold one per member) or say why not in a "
+                "citation_note"
+            )
+    return problems
+
+
 def _quote_problems(where: str, citations, specs: Path) -> list[str]:
     from .citations import quote_problem
 
@@ -55,6 +89,25 @@ def _quote_problems(where: str, citations, specs: Path) -> list[str]:
         if problem:
             out.append(f"{where}: {problem}")
     return out
+
+
+def question_problems(cases: list[Case]) -> list[str]:
+    """Cases without a question (and without a tier_reason of their own), or with an unknown one."""
+    from .questions import QUESTIONS
+
+    problems = []
+    for case in cases:
+        question = case.raw.get("question")
+        if question is None:
+            if not case.raw.get("tier_reason"):
+                problems.append(
+                    f"{case.id}: no question and no tier_reason: name the question the case asks in "
+                    "its builder row (gold stores: scripts/gold_verdicts.py), or give it a tier and "
+                    "a reason of its own"
+                )
+        elif question not in QUESTIONS:
+            problems.append(f"{case.id}: unknown question {question!r} (questions.QUESTIONS)")
+    return problems
 
 
 def tier_problems(cases: list[Case]) -> list[str]:
@@ -162,8 +215,13 @@ _MISSING = object()
 
 
 def all_problems(cases: list[Case], specs: Path | None) -> dict[str, list[str]]:
+    from .conventions import convention_problems
+
     return {
+        "questions": question_problems(cases),
+        "conventions": convention_problems(cases),
         "citations": citation_problems(cases, specs),
+        "tested members": cited_member_problems(cases),
         "tiers": tier_problems(cases),
         "exact checks": exact_check_problems(cases),
         "adjudications": adjudication_problems(cases),

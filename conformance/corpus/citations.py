@@ -7,8 +7,10 @@
     section = "fill_value"
     quote = "The value must be a JSON number with no fraction or exponent part ..."
 
-(an array of tables, `[[V3-FILL-002]]`, gives several sentences). The generator copies the entries
-of a case's requirements into its case.json `citation` list. `corpus check` then verifies that every
+(an array of tables, `[[V3-BLOSC-001]]`, gives several sentences; a sentence with `key = "clevel"`
+decides only the cases that test that member, e.g. "clevel: An integer from 0 to 9 ..."). The
+generator copies the entries of a case's requirements into its case.json `citation` list: the
+unkeyed ones, and the ones keyed by the member or property the case `tests` (`picks`). `corpus check` then verifies that every
 required and strict case carries one and, when the spec texts are at hand, that every quote occurs
 in its file: the specs folder is $ZARR_CONFORMANCE_SPECS, else `../shared/specs` beside the
 repository. Quotes are compared after collapsing whitespace and dropping RST inline markup
@@ -40,17 +42,41 @@ def load_table(path: str | None = None) -> dict[str, tuple[dict, ...]]:
     out: dict[str, tuple[dict, ...]] = {}
     for rid, value in raw.items():
         entries = value if isinstance(value, list) else [value]
-        out[rid] = tuple({k: e[k] for k in ("spec", "section", "quote") if k in e} for e in entries)
+        out[rid] = tuple(
+            {k: e[k] for k in ("key", "spec", "section", "quote") if k in e} for e in entries
+        )
     return out
 
 
-def citations_for(requirements, table: dict | None = None) -> list[dict]:
-    """The citation entries of `requirements`, in order, each with its requirement ID."""
+def _words(text: str) -> str:
+    return normalize(text).replace("_", " ").casefold()
+
+
+def names(text: str, tests: str) -> bool:
+    """Whether `text` (a quote or a section heading, as it reads) names `tests`: the words, in any
+    letter case, a member's underscores read as spaces (`fill_value` is named by "fill value"), not
+    part of a longer name (`level` is not in `clevel`)."""
+    pattern = rf"(?<![\w-]){re.escape(_words(tests))}(?![\w-])"
+    return re.search(pattern, _words(text)) is not None
+
+
+def picks(entries, tests: str | None) -> list[dict]:
+    """Of one requirement's sentences, those that decide a case: every sentence without a `key`, and
+    the sentences keyed by the member or property the case `tests`; a requirement whose sentences
+    are all keyed and none of them the case's gives them all."""
+    entries = list(entries)
+    chosen = [e for e in entries if "key" not in e or e["key"] == tests]
+    return chosen or entries
+
+
+def citations_for(requirements, table: dict | None = None, tests: str | None = None) -> list[dict]:
+    """The citation entries of `requirements`, in order, each with its requirement ID; of a
+    requirement with sentences keyed by member, those of the member the case `tests` (`picks`)."""
     table = load_table() if table is None else table
     out = []
     for rid in requirements:
-        for entry in table.get(rid, ()):
-            out.append({"requirement": rid, **entry})
+        for entry in picks(table.get(rid, ()), tests):
+            out.append({"requirement": rid, **{k: v for k, v in entry.items() if k != "key"}})
     return out
 
 

@@ -18,6 +18,7 @@ touches them (scripts/gold_verdicts.py adds the verdict members to them).
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import ctypes
 import fcntl
 import hashlib
@@ -29,9 +30,10 @@ import shutil
 import sys
 import tempfile
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -57,9 +59,34 @@ class CaseSpec:
     question: str | None = None
     tier_reason: str | None = None
     citation: tuple[dict, ...] | None = None  # a builder's own citations (else from citations.toml)
+    tests: str | None = None  # the member or property a reject case tests (its quote names it)
+    citation_note: str | None = None  # why no quote of the case can name what it tests
 
 
 REGISTRY: dict[str, CaseSpec] = {}
+
+# What a builder row or table says about the cases it makes (question, tier_reason, tests,
+# citation_note): table_kit.each and `verdict` set them for every case registered meanwhile; a
+# case's own arguments win.
+VERDICT_MEMBERS = ("question", "tier_reason", "tests", "citation_note")
+_VERDICT: contextvars.ContextVar[Mapping[str, str]] = contextvars.ContextVar(
+    "verdict", default=MappingProxyType({})
+)
+
+
+@contextlib.contextmanager
+def verdict(**members: str | None) -> Iterator[None]:
+    """Name the question (and `tier_reason`, `tests`, `citation_note`) of every case registered
+    inside: how a builder row or table states what its cases ask."""
+    unknown_members = set(members) - set(VERDICT_MEMBERS)
+    if unknown_members:
+        raise TypeError(f"verdict(): unknown members {sorted(unknown_members)}")
+    given = {k: v for k, v in members.items() if v is not None}
+    token = _VERDICT.set({**_VERDICT.get(), **given})
+    try:
+        yield
+    finally:
+        _VERDICT.reset(token)
 
 
 def case(
@@ -74,6 +101,8 @@ def case(
     question: str | None = None,
     tier_reason: str | None = None,
     citation=None,
+    tests: str | None = None,
+    citation_note: str | None = None,
 ):
     """Register a case builder. The format defaults to the first segment of the id."""
 
@@ -90,6 +119,8 @@ def case(
             question=question,
             tier_reason=tier_reason,
             citation=citation,
+            tests=tests,
+            citation_note=citation_note,
         )
         return build
 
@@ -109,45 +140,58 @@ def add_case(
     question=None,
     tier_reason=None,
     citation=None,
+    tests=None,
+    citation_note=None,
 ) -> None:
     """Register a case directly (for table-driven builders that make many cases in a loop).
 
-    `question` names what the case asks (default: the first matching glob of questions.RULES; every
-    reject case must have one). A question of questions.QUESTIONS fixes the tier: `tier` may be left
-    out, and a different tier (other than `extension`) needs a case-specific `tier_reason`. Without
-    a question the tier defaults to required. `citation`: the case's own [{requirement, spec,
-    section, quote}] list instead of the citations.toml entries of its requirements."""
-    from .questions import OPTIONAL_DATA_TYPE_REASON, OPTIONAL_DATA_TYPES, QUESTIONS, question_for
+    Every case names the question it asks (`question`, here or through the row or table that makes
+    it: `verdict`, table_kit.each), and the question of questions.QUESTIONS fixes its tier; there is
+    no default. A different tier (other than `extension`) needs a case-specific `tier_reason`; a
+    case without a question needs both `tier` and a `tier_reason` of its own. A read, write or zom
+    case asking a strict question (a store a reader may refuse) is optional (questions.accepting).
+    Reject cases of v3 about a data type the core marks optional are optional
+    (questions.OPTIONAL_DATA_TYPES). `citation`: the case's own [{requirement, spec, section,
+    quote}] list instead of the citations.toml entries of its requirements; `tests`: the member or
+    property a reject case tests, which picks the sentence of a requirement that names it."""
+    from .questions import OPTIONAL_DATA_TYPE_REASON, OPTIONAL_DATA_TYPES, QUESTIONS, accepting
 
     if id in REGISTRY:
         raise ValueError(f"duplicate case id {id}")
-    question = question or question_for(id)
-    if question and question not in QUESTIONS:
+    scope = _VERDICT.get()
+    question = question or scope.get("question")
+    tier_reason = tier_reason or scope.get("tier_reason")
+    tests = tests or scope.get("tests")
+    citation_note = citation_note or scope.get("citation_note")
+    if question is not None and question not in QUESTIONS:
         raise ValueError(f"{id}: unknown question {question!r} (questions.QUESTIONS)")
-    if kind == "reject" and question is None:
+    if question is None and not (tier and tier_reason):
         raise ValueError(
-            f"{id}: a reject case must name its question (questions.RULES or question=)"
+            f"{id}: name the question the case asks (question=, or its row's or table's), or give "
+            "it a tier and a tier_reason of its own"
         )
     policy = QUESTIONS.get(question) if question else None
     if policy is not None:
+        own_tier, own_reason = (
+            accepting(question) if kind != "reject" else (policy.tier, policy.reason)
+        )
         if tier is None:
-            tier = policy.tier
-        elif tier not in (policy.tier, "extension") and not tier_reason:
+            tier = own_tier
+        elif tier not in (own_tier, "extension") and not tier_reason:
             raise ValueError(
-                f"{id}: tier {tier!r} differs from its question {question!r} ({policy.tier}) "
+                f"{id}: tier {tier!r} differs from its question {question!r} ({own_tier}) "
                 "without a tier_reason"
             )
-        if tier == policy.tier and not tier_reason:
-            tier_reason = policy.reason
+        if tier == own_tier and not tier_reason:
+            tier_reason = own_reason
     fmt = format or id.split("/")[0]
     if (
-        fmt in ("v3", "v3-draft")
-        and kind != "zom"
+        kind == "reject"
+        and fmt in ("v3", "v3-draft")
         and set(needs) & OPTIONAL_DATA_TYPES
         and tier != "extension"
     ):
         tier, tier_reason = "optional", OPTIONAL_DATA_TYPE_REASON
-    tier = tier or "required"
     if kind not in KINDS or tier not in TIERS:
         raise ValueError(f"{id}: bad kind {kind!r} or tier {tier!r}")
     needs = tuple(sorted(set(needs) | {f"format:{fmt}"}))
@@ -165,6 +209,8 @@ def add_case(
         question,
         tier_reason,
         tuple(citation) if citation is not None else None,
+        tests,
+        citation_note,
     )
 
 
@@ -399,7 +445,14 @@ def build_case(spec: CaseSpec) -> dict[str, bytes]:
     }
     doc.update(
         verdict_members(
-            spec.id, spec.tier, spec.requirements, spec.question, spec.tier_reason, spec.citation
+            spec.id,
+            spec.tier,
+            spec.requirements,
+            spec.question,
+            spec.tier_reason,
+            spec.citation,
+            tests=spec.tests,
+            citation_note=spec.citation_note,
         )
     )
     files["case.json"] = (
@@ -424,11 +477,20 @@ def reference_read_expectations(format_name: str, store, node: str) -> dict:
 
 
 def verdict_members(
-    case_id: str, tier: str, requirements, question: str | None, tier_reason: str | None, citation
+    case_id: str,
+    tier: str,
+    requirements,
+    question: str | None,
+    tier_reason: str | None,
+    citation,
+    *,
+    tests: str | None = None,
+    citation_note: str | None = None,
 ) -> dict:
-    """The case.json members that say why the verdict holds: `question`, `tier_reason`, `citation`
-    (required and strict cases: the builder's own list, else the question's sentences and the
-    citations.toml entries of the requirements) and `adjudication` (adjudications.toml)."""
+    """The case.json members that say why the verdict holds: `question`, `tier_reason`, `tests`
+    (what a reject case tests), `citation` (required and strict cases: the builder's own list, else
+    the question's sentences and the citations.toml entries of the requirements, of several the
+    ones naming `tests`), `citation_note` and `adjudication` (adjudications.toml)."""
     from .adjudications import adjudication_for
     from .citations import citations_for
     from .questions import QUESTIONS
@@ -438,10 +500,14 @@ def verdict_members(
         out["question"] = question
     if tier_reason:
         out["tier_reason"] = tier_reason
+    if tests:
+        out["tests"] = tests
+    if citation_note:
+        out["citation_note"] = citation_note
     if citation is None and tier in ("required", "strict"):
         extra = QUESTIONS[question].citation if question in QUESTIONS else ()
         citation = [{"requirement": requirements[0], **c} for c in extra] + citations_for(
-            requirements
+            requirements, tests=tests
         )
     if citation:
         unique = []

@@ -1,9 +1,11 @@
 """The verdict members of gold cases (cases with `provenance`, written once by real implementations).
 
 Gold stores are never regenerated, so what the generator adds to every case.json besides the store
-(the tier policy, `citation`, `adjudication`, and the read expectations `chunk_shape`, `fill_value`
-and `dimension_names` the reference computes from the store) is added to gold case.json files by
-`scripts/gold_verdicts.py`, touching no other member; `corpus check` fails while one is stale.
+(the question, tier and tier_reason, `citation`, `adjudication`, and the read expectations
+`chunk_shape`, `fill_value` and `dimension_names` the reference computes from the store) is added to
+gold case.json files by `scripts/gold_verdicts.py`, touching no other member; `corpus check` fails
+while one is stale. A gold case's question comes from what its store holds (conventions.py): a store
+relying on a convention the corpus tiers optional elsewhere is optional here too.
 """
 
 from __future__ import annotations
@@ -14,24 +16,29 @@ from typing import Any
 
 from .case import Case
 
-# Gold case id -> tier, where the tier policy moves a gold case (none does today).
-GOLD_TIERS: dict[str, str] = {}
+
+def gold_question(case: Case) -> str:
+    """What a gold case asks: the first convention it relies on (conventions.py, in the order of
+    CONVENTIONS: a registered extension, an optional data type, then the rest), else that every
+    reader must read what real writers write (write cases saved by property tests: that every
+    writer must write the request)."""
+    from .conventions import questions_found
+
+    found = questions_found(case)
+    if found:
+        return found[0]
+    return "spec-write" if case.kind == "write" else "writer-store"
 
 
 def gold_updates(case: Case) -> dict[str, Any]:
     """Dotted member path -> the value the gold case.json must hold."""
     from .generator import verdict_members
+    from .questions import accepting
 
-    tier = GOLD_TIERS.get(case.id, case.tier)
-    members = verdict_members(
-        case.id,
-        tier,
-        case.requirements,
-        case.raw.get("question"),
-        case.raw.get("tier_reason"),
-        None,
-    )
-    out: dict[str, Any] = {"tier": tier}
+    question = gold_question(case)
+    tier, reason = accepting(question)
+    members = verdict_members(case.id, tier, case.requirements, question, reason, None)
+    out: dict[str, Any] = {"tier": tier, "question": question, "tier_reason": reason}
     for key in ("citation", "adjudication"):
         if key in members:
             out[key] = members[key]

@@ -1,11 +1,12 @@
 """The question each case asks, and the tier policy that answers it (fixtures/README.md, "Tiers").
 
-Cases that ask the same question get the same tier. A case names its question with the `question`
-argument of its builder, or through RULES below (the first glob that matches its id). A QUESTION
-carries the tier every case asking it gets and the written reason for that tier, which the
-generator copies into case.json as `tier_reason`; a builder may give a case another tier only
-with a `tier_reason` of its own, and `corpus check` refuses a question whose cases differ in tier
-otherwise.
+Every case names its question: the builder row or table that makes it says so (`question=`, or
+`generator.verdict`), never a pattern over case ids, so renaming a case cannot move it to another
+tier. Gold stores (cases with `provenance`) get theirs from gold_verdicts.py. A QUESTION carries the
+tier every case asking it gets and the written reason for that tier, which the generator copies into
+case.json as `tier_reason`; a builder may give a case another tier only with a `tier_reason` of its
+own, and `corpus check` refuses a case without a question (or its own tier and reason), and a
+question whose cases differ in tier otherwise.
 
 The policy for documents a reader is asked to refuse:
 - required: a spec sentence demands that the implementation fail (unknown members, unknown
@@ -17,11 +18,18 @@ The policy for documents a reader is asked to refuse:
   fault in an encoder-only parameter, lenient JSON, an implicit group, a forbidden node name):
   refusing is right, accepting is leniency;
 - optional: the spec only says SHOULD, says nothing, or its versions disagree.
+
+The policy for stores a reader is asked to read (and requests a writer is asked to write): required
+when everything in them is defined by the spec of their format (`spec-read`, `spec-write`,
+`writer-store`, `zom-model`); extension when they use a registered extension; optional when they rely
+on anything a reader may refuse: an optional data type, a convention, a SHOULD, a point the spec's
+versions disagree on, or a fault a strict reject case lets readers refuse (`accepting`).
+conventions.py finds what a store relies on, and `corpus check` refuses a case that relies on one
+without asking its question.
 """
 
 from __future__ import annotations
 
-import fnmatch
 from dataclasses import dataclass
 
 V3_CORE = "zarr-specs-v3.0/docs/v3/core/v3.0.rst"
@@ -125,6 +133,14 @@ QUESTIONS: dict[str, Question] = {
         "required", "a v2 path with a '.' or '..' segment: the spec says an error MUST be raised"
     ),
     "no-node": Question("required", "nothing is stored at the path: there is no node to open"),
+    "code-execution": Question(
+        "required",
+        "a codec whose decoding runs code the store carries (numcodecs' pickle): what it decodes to "
+        "is whatever that code returns in the reader's process, not data the store determines, and "
+        "running it hands the store's author the reader's process; no spec defines it (v2 leaves "
+        "codecs to their ids), so a reader must refuse it unless its user opts in (zarr-python "
+        "3.4.2 and numcodecs 0.17.1 do so by default)",
+    ),
     "writer-records-fill": Question(
         "required",
         "a writer records the fill value it was asked for: fill values are compared as bytes of the data "
@@ -136,6 +152,37 @@ QUESTIONS: dict[str, Question] = {
                 "Provides an element value to use for uninitialised portions of the Zarr array.",
             ),
         ),
+    ),
+    # ---- required: what every reader or writer of the format must do ----------------------------
+    "spec-read": Question(
+        "required",
+        "a valid store using only what the spec of its format defines (its data types, codecs or "
+        "compressors, chunk grid, key encoding and hierarchy rules): every reader of the format must "
+        "open it and return exactly the stored values and metadata",
+    ),
+    "writer-store": Question(
+        "required",
+        "a store a released implementation wrote (its provenance names the writer and version), using "
+        "only what the spec of its format defines: every reader of the format must read what real "
+        "writers write, exactly",
+    ),
+    "spec-write": Question(
+        "required",
+        "a valid request using only what the spec of its format defines: the writer must store a node "
+        "that means the request (metadata, fill value bit for bit, keys) and data that read back exactly",
+    ),
+    "zom-model": Question(
+        "required",
+        "ZEP 6 defines the model of a hierarchy and the schema a model document must satisfy: building "
+        "the model of a valid store, or validating a model document, has one answer",
+    ),
+    # ---- extension: what a registered extension defines ---------------------------------------------
+    "registered-extension": Question(
+        "extension",
+        "the case uses a feature the core spec does not define: a zarr-extensions registration (a "
+        "codec such as zstd, a data type such as string or bfloat16, a chunk grid, a key encoding) or, "
+        "for v2 object arrays, a numcodecs object codec; only implementations of that extension are "
+        "held to it",
     ),
     # ---- strict: one reading remains; refusing is right, accepting is leniency --------------------
     "integer-as-float": Question(
@@ -162,6 +209,21 @@ QUESTIONS: dict[str, Question] = {
         "strict",
         "a special float value spelled other than the spec's strings ('inf', 'nan', '+Infinity', "
         "'INFINITY', '-NaN', '[1, \"inf\"]'): one reading remains",
+    ),
+    "chunk-size-zero": Question(
+        "strict",
+        "a stored chunk size of 0 (or false) on a dimension that is not empty: the chunk shape "
+        "elements must be non-zero, but such a grid has no chunks, so the array holds only its fill "
+        "value and one reading remains; zarr-python 3.4.1 reads it, on purpose and with a warning, "
+        "as chunk size 1, because its releases 2.18.7 to 3.2.1 wrote such metadata for arrays that "
+        "hold no data: refusing is right, reading the fill is leniency",
+    ),
+    "rectilinear-in-regular": Question(
+        "strict",
+        "a regular chunk_shape that gives one dimension as a list of edge lengths ([2, [5, 10, 5]], "
+        "as zarr-python 3.2.0 and 3.2.1 wrote for chunks=(2, (5, 10, 5))): the regular grid takes "
+        "one integer per dimension, but the list describes one rectilinear grid, which zarr-python "
+        "3.4.1 reads, on purpose and with a warning: refusing is right, reading it is leniency",
     ),
     "hex-digits": Question(
         "strict",
@@ -215,6 +277,11 @@ QUESTIONS: dict[str, Question] = {
         "given as its identifier string, but one reading remains",
     ),
     # ---- optional: SHOULD, silence, or versions that disagree ------------------------------------
+    "optional-data-type": Question(
+        "optional",
+        "the case needs a data type the core spec marks optional (float16 'optionally supported', "
+        "r<N> 'Optional'): only implementations that support it are held to it",
+    ),
     "duplicate-member": Question(
         "optional", "a JSON object with a repeated name: RFC 8259 only says names SHOULD be unique"
     ),
@@ -290,377 +357,25 @@ QUESTIONS: dict[str, Question] = {
     ),
 }
 
-# (glob over case ids, question): the first match wins.
-RULES: tuple[tuple[str, str], ...] = (
-    # -- v1 --
-    ("v1/reject/corrupt-chunk", "corrupt-chunk"),
-    ("v1/reject/dtype-no-byte-order", "byte-order-unspecified"),
-    ("v1/reject/meta-not-json", "json-lenient"),
-    ("v1/reject/missing-*", "missing-member"),
-    ("v1/reject/order-A", "invalid-value"),
-    ("v1/reject/shape-chunks-rank", "invalid-value"),
-    ("v1/reject/zarr-format-2", "other-format"),
-    ("v1/reject/zarr-format-string", "scalar-spelling"),
-    # -- v2 --
-    ("v2/attributes/reject-list", "wrong-structure"),
-    ("v2/attributes/reject-not-json", "json-lenient"),
-    ("v2/chunks/reject-blosc-trailing-byte", "trailing-junk"),
-    ("v2/chunks/reject-crc32-mismatch", "checksum-mismatch"),
-    ("v2/chunks/reject-gzip-under-zlib", "foreign-container"),
-    ("v2/chunks/reject-unknown-*", "unknown-extension"),
-    ("v2/chunks/reject-*", "corrupt-chunk"),
-    ("v2/fill/reject-bool-string", "scalar-spelling"),
-    ("v2/fill/reject-float-number-string", "scalar-spelling"),
-    ("v2/fill/reject-float-true", "scalar-spelling"),
-    ("v2/fill/reject-int-string", "scalar-spelling"),
-    ("v2/fill/reject-float-inf-short", "float-special-spelling"),
-    ("v2/fill/reject-float-nan-lowercase", "float-special-spelling"),
-    ("v2/fill/reject-float-plus-infinity", "float-special-spelling"),
-    ("v2/fill/reject-float-overflow", "spec-silent"),
-    ("v2/fill/reject-structured-list", "wrong-structure"),
-    ("v2/fill/reject-*", "invalid-value"),
-    ("v2/groups/reject-array-and-group", "spec-silent"),
-    ("v2/groups/reject-path-without-zgroup", "no-metadata-document"),
-    ("v2/groups/reject-zgroup-empty-object", "missing-member"),
-    ("v2/groups/reject-zgroup-list", "unreadable-document"),
-    ("v2/groups/reject-zgroup-not-json", "unreadable-document"),
-    ("v2/groups/reject-zgroup-zarr-format-3", "other-format"),
-    ("v2/keys/reject-*", "invalid-path"),
-    ("v2/metadata/reject-bare-nan-token", "json-lenient"),
-    ("v2/metadata/reject-not-json", "json-lenient"),
-    ("v2/metadata/reject-invalid-utf8", "json-lenient"),
-    ("v2/metadata/reject-duplicate-key", "duplicate-member"),
-    ("v2/metadata/reject-json-array", "unreadable-document"),
-    ("v2/metadata/reject-missing-*", "missing-member"),
-    ("v2/metadata/reject-chunks-null", "null-mandatory"),
-    ("v2/metadata/reject-order-null", "null-mandatory"),
-    ("v2/metadata/reject-order-lowercase", "case-variant"),
-    ("v2/metadata/reject-compressor-string", "wrong-structure"),
-    ("v2/metadata/reject-filters-object", "wrong-structure"),
-    ("v2/metadata/reject-filters-string-entry", "wrong-structure"),
-    ("v2/metadata/reject-shape-string", "wrong-structure"),
-    ("v2/metadata/reject-dtype-field-four-members", "wrong-structure"),
-    ("v2/metadata/reject-compressor-without-id", "unknown-extension"),
-    ("v2/metadata/reject-filters-entry-without-id", "unknown-extension"),
-    ("v2/metadata/reject-dtype-field-name-number", "scalar-spelling"),
-    ("v2/metadata/reject-dtype-no-byte-order", "byte-order-unspecified"),
-    (
-        "v2/metadata/reject-dtype-pipe-multibyte",
-        "spec-silent",
-    ),  # v2 lists "|" as a byte-order character without limiting it to one-byte types
-    ("v2/metadata/reject-zarr-format-float", "integer-as-float"),
-    ("v2/metadata/reject-zarr-format-string", "scalar-spelling"),
-    ("v2/metadata/reject-zarr-format-*", "other-format"),
-    ("v2/metadata/reject-*", "invalid-value"),
-    ("v2/objects/reject-no-object-codec", "codec-input"),
-    ("v2/zom/zep6-example-v2-array-unbalanced", "unreadable-document"),
-    ("v2/zom/zep6-example-v2-hierarchy-filters", "wrong-structure"),
-    # -- v3 codecs --
-    ("v3/codecs/reject-blosc-typesize-float", "integer-as-float"),
-    ("v3/codecs/reject-blosc-short-header", "corrupt-chunk"),
-    ("v3/codecs/reject-blosc-truncated", "corrupt-chunk"),
-    ("v3/codecs/reject-blosc-wrong-nbytes", "corrupt-chunk"),
-    ("v3/codecs/reject-blosc-zlib-chunk", "corrupt-chunk"),
-    ("v3/codecs/reject-blosc-*", "encoder-parameter"),
-    ("v3/codecs/reject-bytes-chunk-*", "corrupt-chunk"),
-    ("v3/codecs/reject-bytes-*-no-endian", "byte-order-unspecified"),
-    ("v3/codecs/reject-bytes-float64-empty-configuration", "byte-order-unspecified"),
-    ("v3/codecs/reject-bytes-endian-null", "null-mandatory"),
-    ("v3/codecs/reject-bytes-endian-uppercase", "case-variant"),
-    ("v3/codecs/reject-bytes-endian-*", "invalid-value"),
-    ("v3/codecs/reject-bytes-on-string", "codec-input"),
-    ("v3/codecs/reject-*-unknown-member", "unknown-configuration-member"),
-    ("v3/codecs/reject-crc32c-configuration-*", "unknown-configuration-member"),
-    ("v3/codecs/reject-crc32c-3-bytes", "corrupt-chunk"),
-    ("v3/codecs/reject-crc32c-missing-checksum", "corrupt-chunk"),
-    ("v3/codecs/reject-crc32c-*", "checksum-mismatch"),
-    ("v3/codecs/reject-gzip-bad-trailer-crc", "checksum-mismatch"),
-    ("v3/codecs/reject-gzip-junk-after-member", "trailing-junk"),
-    ("v3/codecs/reject-gzip-level-*", "encoder-parameter"),
-    ("v3/codecs/reject-gzip-raw-deflate", "foreign-container"),
-    ("v3/codecs/reject-gzip-zlib-stream", "foreign-container"),
-    ("v3/codecs/reject-gzip-*", "corrupt-chunk"),
-    ("v3/codecs/reject-transpose-no-configuration", "missing-member"),
-    ("v3/codecs/reject-transpose-order-missing", "missing-member"),
-    ("v3/codecs/reject-transpose-order-C", "other-version-form"),
-    ("v3/codecs/reject-transpose-order-F", "other-version-form"),
-    ("v3/codecs/reject-transpose-order-booleans", "scalar-spelling"),
-    ("v3/codecs/reject-transpose-order-floats", "integer-as-float"),
-    ("v3/codecs/reject-transpose-rank*", "codec-input"),
-    ("v3/codecs/reject-transpose-order-*", "invalid-value"),
-    ("v3/codecs/reject-zstd-bad-content-checksum", "checksum-mismatch"),
-    ("v3/codecs/reject-zstd-not-a-frame", "corrupt-chunk"),
-    ("v3/codecs/reject-zstd-truncated", "corrupt-chunk"),
-    ("v3/codecs/reject-zstd-*", "encoder-parameter"),
-    # -- v3 data types --
-    (
-        "v3/dtypes/reject-bool-byte-02",
-        "spec-silent",
-    ),  # the bytes codec defines how true and false are encoded, not how other bytes decode
-    ("v3/dtypes/reject-list", "wrong-structure"),
-    ("v3/dtypes/reject-null", "null-mandatory"),
-    ("v3/dtypes/reject-r-leading-zero", "versions-disagree"),
-    ("v3/dtypes/reject-*", "unknown-extension"),
-    # -- v3 extension points --
-    ("v3/extensions/reject-cke-configuration-number", "wrong-structure"),
-    ("v3/extensions/reject-codec-configuration-string", "wrong-structure"),
-    ("v3/extensions/reject-grid-configuration-list", "wrong-structure"),
-    ("v3/extensions/reject-codec-unknown-must-understand-false", "versions-disagree"),
-    ("v3/extensions/reject-*-known-must-understand-false", "must-understand-misuse"),
-    ("v3/extensions/reject-must-understand-not-boolean", "must-understand-misuse"),
-    ("v3/extensions/reject-data-type-object-form", "core-type-object-form"),
-    ("v3/extensions/reject-codec-uri-name", "other-version-form"),
-    ("v3/extensions/reject-*", "unknown-extension"),
-    # -- v3 fill values --
-    ("v3/fill/reject-*-null", "null-mandatory"),
-    ("v3/fill/reject-bool-0", "scalar-spelling"),
-    ("v3/fill/reject-bool-1", "scalar-spelling"),
-    ("v3/fill/reject-bool-string-true", "scalar-spelling"),
-    ("v3/fill/reject-*-true", "scalar-spelling"),
-    ("v3/fill/reject-*-string", "scalar-spelling"),
-    ("v3/fill/reject-int32-hex", "scalar-spelling"),
-    ("v3/fill/reject-float64-number-string", "scalar-spelling"),
-    ("v3/fill/reject-complex128-bad-part", "float-special-spelling"),
-    ("v3/fill/reject-float32-inf", "float-special-spelling"),
-    ("v3/fill/reject-float32-nan-lowercase", "float-special-spelling"),
-    ("v3/fill/reject-float32-plus-infinity", "float-special-spelling"),
-    ("v3/fill/reject-float64-infinity-uppercase", "float-special-spelling"),
-    ("v3/fill/reject-float64-minus-nan", "float-special-spelling"),
-    ("v3/fill/reject-float32-hex-short", "hex-digits"),
-    ("v3/fill/reject-complex64-*", "wrong-structure"),
-    ("v3/fill/reject-*-list", "wrong-structure"),
-    ("v3/fill/reject-r16-base64", "wrong-structure"),
-    ("v3/fill/reject-r16-sixteen-items", "versions-disagree"),
-    ("v3/fill/reject-nan-token", "json-lenient"),
-    ("v3/fill/reject-uint8-1.0", "integer-as-float"),
-    ("v3/fill/reject-uint8-1e2", "integer-as-float"),
-    ("v3/fill/reject-*", "invalid-value"),
-    # -- v3 grid, groups, keys, names --
-    ("v3/grid/reject-chunk-float", "integer-as-float"),
-    ("v3/grid/reject-chunk-shape-missing", "missing-member"),
-    ("v3/grid/reject-no-configuration", "missing-member"),
-    ("v3/grid/reject-chunk-string", "wrong-structure"),
-    ("v3/grid/reject-chunk-zero-empty-dim", "versions-disagree"),
-    ("v3/grid/reject-draft-form", "other-version-form"),
-    ("v3/grid/reject-truncated-edge-chunk", "corrupt-chunk"),
-    ("v3/grid/reject-*", "invalid-value"),
-    ("v3/groups/reject-array-member-in-group", "unknown-member"),
-    ("v3/groups/reject-unknown-member*", "unknown-member"),
-    ("v3/groups/reject-consolidated-metadata-number", "unknown-member"),
-    ("v3/groups/reject-attributes-list", "wrong-structure"),
-    ("v3/groups/reject-implicit-group", "no-metadata-document"),
-    ("v3/groups/reject-no-root-document", "no-metadata-document"),
-    ("v3/groups/reject-prefix-without-metadata", "no-metadata-document"),
-    ("v3/groups/reject-missing-node", "no-node"),
-    ("v3/groups/reject-missing-*", "missing-member"),
-    ("v3/groups/reject-node-type-capitalised", "case-variant"),
-    ("v3/groups/reject-zarr-format-2", "other-format"),
-    ("v3/keys/reject-separator-null", "null-optional"),
-    ("v3/keys/reject-unknown-configuration-member", "unknown-configuration-member"),
-    ("v3/keys/reject-*", "invalid-value"),
-    ("v3/names/reject-*", "invalid-node-name"),
-    # -- v3 legacy forms (pre-3.0 drafts) --
-    ("v3/legacy/blosc-integer-shuffle", "encoder-parameter"),
-    ("v3/legacy/endian-codec", "other-version-form"),
-    ("v3/legacy/fill-binary-string", "other-version-form"),
-    ("v3/legacy/fill-plus-infinity", "float-special-spelling"),
-    ("v3/legacy/gzip-without-bytes-data", "codec-order"),
-    ("v3/legacy/implicit-group", "no-metadata-document"),
-    ("v3/legacy/sharding-without-index-codecs", "missing-member"),
-    ("v3/legacy/transpose-order-f", "other-version-form"),
-    # -- v3 metadata documents --
-    ("v3/metadata/reject-attributes-list", "wrong-structure"),
-    ("v3/metadata/reject-attributes-null", "null-optional"),
-    ("v3/metadata/reject-storage-transformers-null", "null-optional"),
-    ("v3/metadata/reject-storage-transformer*", "unknown-extension"),
-    ("v3/metadata/reject-codec-entry-number", "wrong-structure"),
-    ("v3/metadata/reject-codec-entry-*", "unknown-extension"),
-    ("v3/metadata/reject-codecs-empty", "codec-order"),
-    ("v3/metadata/reject-codecs-null", "null-mandatory"),
-    ("v3/metadata/reject-codecs-object", "wrong-structure"),
-    ("v3/metadata/reject-dimension-names-numbers", "scalar-spelling"),
-    ("v3/metadata/reject-dimension-names-string", "wrong-structure"),
-    ("v3/metadata/reject-dimension-names-too-long", "invalid-value"),
-    ("v3/metadata/reject-duplicate-member", "duplicate-member"),
-    ("v3/metadata/reject-spec-example-sharding", "unreadable-document"),
-    ("v3/metadata/reject-empty-file", "unreadable-document"),
-    ("v3/metadata/reject-truncated", "unreadable-document"),
-    ("v3/metadata/reject-json-array", "unreadable-document"),
-    ("v3/metadata/reject-comment", "json-lenient"),
-    ("v3/metadata/reject-invalid-utf8", "json-lenient"),
-    ("v3/metadata/reject-single-quotes", "json-lenient"),
-    ("v3/metadata/reject-spec-example-extension-dtype", "json-lenient"),
-    ("v3/metadata/reject-trailing-comma", "json-lenient"),
-    ("v3/metadata/reject-missing-*", "missing-member"),
-    ("v3/metadata/reject-node-type-capitalised", "case-variant"),
-    ("v3/metadata/reject-node-type-null", "null-mandatory"),
-    ("v3/metadata/reject-node-type-dataset", "invalid-value"),
-    ("v3/metadata/reject-shape-boolean", "scalar-spelling"),
-    ("v3/metadata/reject-shape-null", "null-mandatory"),
-    ("v3/metadata/reject-shape-nested", "wrong-structure"),
-    ("v3/metadata/reject-shape-string", "wrong-structure"),
-    ("v3/metadata/reject-shape-*", "invalid-value"),
-    ("v3/metadata/reject-unknown-member-*", "unknown-member"),
-    ("v3/metadata/reject-v2-member-*", "unknown-member"),
-    ("v3/metadata/reject-draft-member-*", "unknown-member"),
-    ("v3/metadata/reject-zarr-format-float", "integer-as-float"),
-    ("v3/metadata/reject-zarr-format-string", "scalar-spelling"),
-    ("v3/metadata/reject-zarr-format-*", "other-format"),
-    # -- v3 pipeline and sharding --
-    ("v3/pipeline/reject-codec-configuration-null", "null-optional"),
-    ("v3/pipeline/reject-codec-entry-extra-member", "unknown-configuration-member"),
-    ("v3/pipeline/reject-codec-entry-v2-style", "unknown-extension"),
-    ("v3/pipeline/reject-inner-codecs-empty", "codec-order"),
-    ("v3/pipeline/reject-order-*", "codec-order"),
-    ("v3/pipeline/reject-unknown-*", "unknown-extension"),
-    (
-        "v3/pipeline/reject-v2-zlib-name",
-        "other-version-form",
-    ),  # "zlib" is the v2 (numcodecs) name: one reading remains
-    ("v3/sharding/reject-*checksum*", "checksum-mismatch"),
-    ("v3/sharding/reject-index-crc-bytes-wrong", "checksum-mismatch"),
-    ("v3/sharding/reject-index-not-at-end", "checksum-mismatch"),
-    ("v3/sharding/reject-inner-crc32c-bit-flip", "checksum-mismatch"),
-    ("v3/sharding/reject-index-start-offset-into-index", "spec-silent"),
-    ("v3/sharding/reject-index-codecs-bytes-no-endian", "byte-order-unspecified"),
-    ("v3/sharding/reject-inner-bytes-no-endian", "byte-order-unspecified"),
-    ("v3/sharding/reject-index-codecs-crc32c-*", "codec-order"),
-    ("v3/sharding/reject-index-codecs-empty", "codec-order"),
-    ("v3/sharding/reject-inner-codecs-*", "codec-order"),
-    ("v3/sharding/reject-index-codecs-*", "codec-input"),
-    ("v3/sharding/reject-index-location-null", "null-optional"),
-    ("v3/sharding/reject-index-location-uppercase", "case-variant"),
-    ("v3/sharding/reject-index-location-*", "invalid-value"),
-    ("v3/sharding/reject-inner-shape-floats", "integer-as-float"),
-    ("v3/sharding/reject-inner-shape-*", "codec-input"),
-    ("v3/sharding/reject-transpose-*", "codec-input"),
-    ("v3/sharding/reject-missing-*", "missing-member"),
-    ("v3/sharding/reject-no-configuration", "missing-member"),
-    ("v3/sharding/reject-write-order-member", "unknown-configuration-member"),
-    ("v3/sharding/reject-*", "corrupt-chunk"),
-    # -- ZEP 6 examples as stores --
-    ("v3/zom/zep6-example-v3-no-array-to-bytes-codec", "codec-order"),
-    ("v3/zom/zep6-example-v3-storage-transformers-null", "null-optional"),
-    ("v3/zom/zep6-example-v3-*", "unknown-extension"),
-    # -- the v3 draft (seed 002) and zarr-python 2's draft dialect --
-    ("v3-draft/reject/array-doc-not-json", "json-lenient"),
-    ("v3-draft/reject/entry-point-not-json", "json-lenient"),
-    ("v3-draft/reject/*-must-understand", "must-understand"),
-    ("v3-draft/reject/extension-dtype-*", "must-understand"),
-    ("v3-draft/reject/layout-extension", "must-understand"),
-    ("v3-draft/reject/metadata-encoding-extension", "must-understand"),
-    ("v3-draft/reject/sharding-zp2-uri", "must-understand"),
-    ("v3-draft/reject/transformer-unknown", "must-understand"),
-    ("v3-draft/reject/attributes-list", "wrong-structure"),
-    ("v3-draft/reject/metadata-encoding-string", "wrong-structure"),
-    ("v3-draft/reject/transformers-not-list", "wrong-structure"),
-    ("v3-draft/reject/blosc-*", "encoder-parameter"),
-    ("v3-draft/reject/gzip-level-10", "encoder-parameter"),
-    ("v3-draft/reject/codec-final-name", "other-version-form"),
-    ("v3-draft/reject/final-style-chunk-grid", "other-version-form"),
-    ("v3-draft/reject/final-format-entry-point", "other-format"),
-    ("v3-draft/reject/zarr-format-major-4", "other-format"),
-    ("v3-draft/reject/codec-*", "unknown-extension"),
-    ("v3-draft/reject/data-type-unknown", "unknown-extension"),
-    ("v3-draft/reject/sharding-type", "unknown-extension"),
-    ("v3-draft/reject/dimension-names-member", "unknown-member"),
-    ("v3-draft/reject/group-with-extensions", "unknown-member"),
-    ("v3-draft/reject/zarr-format-in-array", "unknown-member"),
-    ("v3-draft/reject/entry-unknown-member-3-0", "spec-silent"),
-    ("v3-draft/reject/endian-missing-config", "byte-order-unspecified"),
-    ("v3-draft/reject/fill-bool-number", "scalar-spelling"),
-    ("v3-draft/reject/fill-hex-short", "hex-digits"),
-    ("v3-draft/reject/fill-missing-float-infinity", "float-special-spelling"),
-    ("v3-draft/reject/fill-null", "null-mandatory"),
-    ("v3-draft/reject/fill-*", "invalid-value"),
-    ("v3-draft/reject/group-without-attributes", "missing-member"),
-    ("v3-draft/reject/metadata-encoding-missing", "missing-member"),
-    ("v3-draft/reject/missing-*", "missing-member"),
-    ("v3-draft/reject/gzip-truncated-chunk", "corrupt-chunk"),
-    ("v3-draft/reject/shard-index-*", "corrupt-chunk"),
-    ("v3-draft/reject/truncated-edge-chunk", "corrupt-chunk"),
-    ("v3-draft/reject/no-entry-point", "no-node"),
-    ("v3-draft/reject/node-name-*", "invalid-node-name"),
-    ("v3-draft/reject/int64", "versions-disagree"),
-    ("v3-draft/reject/typestr-f8", "versions-disagree"),
-    ("v3-draft/reject/*", "invalid-value"),
-    ("v3-draft/zp2-reject/codecs-member", "unknown-member"),
-    ("v3-draft/zp2-reject/entry-point-extra-member", "unknown-member"),
-    ("v3-draft/zp2-reject/compressor-seed002-uri", "unknown-extension"),
-    ("v3-draft/zp2-reject/seed002-sharding-uri", "must-understand"),
-    ("v3-draft/zp2-reject/dimension-separator-disagrees", "invalid-value"),
-    ("v3-draft/zp2-reject/entry-point-no-suffix", "missing-member"),
-    ("v3-draft/zp2-reject/entry-point-object-encoding", "wrong-structure"),
-    ("v3-draft/zp2-reject/seed002-data-type", "other-version-form"),
-    ("v3-draft/zp2-reject/seed002-keys", "no-node"),
-)
-
-
-# Read, write and ZEP 6 cases whose tier is not the default (required).
-RULES += (
-    ("v2/dtypes/datetime64-10us-multiplier", "convention"),
-    ("v2/dtypes/void-V3-opaque", "convention"),
-    ("v2/matrix/void-*", "convention"),
-    ("v2/fill/complex*", "convention"),
-    ("v2/fill/datetime64-int", "convention"),
-    ("v2/fill/unicode-string", "convention"),
-    ("v2/fill/void-base64", "convention"),
-    ("v2/fill/bytes-S3-base64-short", "convention"),
-    ("v2/groups/consolidated-*", "convention"),
-    ("v2/metadata/zero-dimensional", "convention"),
-    ("v2/metadata/filters-empty-list", "convention"),
-    ("v3/groups/consolidated-metadata-null", "convention"),
-    ("v2/fill/bool-from-1", "lenient-read"),
-    ("v2/fill/int32-from-whole-float", "lenient-read"),
-    ("v2/groups/zgroup-extra-key", "lenient-read"),
-    ("v2/fill/write-null", "writer-choice"),
-    ("v2/metadata/extra-key-*", "should"),
-    ("v2/metadata/write-exact-document", "should"),
-    ("v2/metadata/write-filters-null", "should"),
-    ("v3/codecs/blosc-*-differs-from-header", "should"),
-    ("v3/codecs/gzip-two-members", "should"),
-    ("v3/codecs/write-gzip-container", "should"),
-    ("v3/grid/write-edge-overhang-is-fill", "should"),
-    ("v3/sharding/write-recommended-index-codecs", "should"),
-    ("v3-draft/codecs/gzip-zlib-container", "should"),
-    ("v3-draft/dtypes/extension-fallback-*", "should"),
-    ("v3-draft/entry/minor-version-*", "should"),
-    ("v3/extensions/cke-shorthand-default", "v3.1-addition"),
-    ("v3/extensions/cke-must-understand-true", "v3.1-addition"),
-    ("v3/metadata/codecs-shorthand-*", "v3.1-addition"),
-    ("v3/pipeline/shorthand-*", "v3.1-addition"),
-    ("v3/attributes/big-integers", "json-number-precision"),
-    ("v3/fill/float32-double-rounding", "json-number-precision"),
-    ("v3/fill/float32-16777217-ties-even", "versions-disagree"),
-    ("v3/fill/float32-midpoint-ties-even", "versions-disagree"),
-    ("v3-draft/fill/hex-int16", "versions-disagree"),
-    ("v3-draft/fill/hex-complex64", "versions-disagree"),
-    ("v3-draft/fill/hex-r16", "versions-disagree"),
-    ("v3-draft/sharding/declared-uri", "versions-disagree"),
-    ("v3/fill/float32-hex-uppercase", "spec-silent"),
-    ("v3/sharding/two-entries-one-blob", "spec-silent"),
-    ("v3/sharding/index-codecs-transpose", "spec-silent"),
-    ("v3/grid/stale-chunk-beyond-shape", "spec-silent"),
-    ("v2/metadata/zero-length-dimension", "spec-silent"),
-    ("v3/groups/write-array-ancestors", "v3-create-ancestors"),
-    ("v3/groups/write-nested-group", "v3-create-ancestors"),
-    ("*/zom/doc-*-zep6", "zep6-original-schema"),
-    ("v3/zom/doc-group-without-members-fixed", "versions-disagree"),
-    ("*/zom/store-*-other-chunks", "zep6-original-schema"),
-)
-
 # Data types the v3 core spec marks "optionally supported" (float16) or "Optional" (r<N>): every v3 and
 # v3-draft read, reject or write case that needs one is optional, whatever its question (v1 and v2
 # have no such marking: their float16 cases stay required).
 OPTIONAL_DATA_TYPES = frozenset({"dtype:float16", "dtype:r*"})
-OPTIONAL_DATA_TYPE_REASON = (
-    "the case needs a data type the core spec marks optional (float16 'optionally "
-    "supported', r<N> 'Optional'): only implementations that support it are held to it"
+OPTIONAL_DATA_TYPE_REASON = QUESTIONS["optional-data-type"].reason
+
+# A read, write or zom case is asked to accept what it holds. Where that is a fault a strict reject
+# case lets readers refuse (a reserved node name, an implicit group), the accepting case cannot be
+# required: refusing it is allowed, so it is optional, and its answer (when it does not refuse) is
+# still judged exactly.
+ACCEPTING_STRICT = (
+    "; this case asks a reader to accept such a store (or a writer such a request), which a strict "
+    "reject case lets it refuse: optional, and an answer is still judged exactly"
 )
 
 
-def question_for(case_id: str) -> str | None:
-    for pattern, question in RULES:
-        if fnmatch.fnmatchcase(case_id, pattern):
-            return question
-    return None
+def accepting(question: str) -> tuple[str, str]:
+    """The tier and reason of a read, write or zom case asking `question`."""
+    policy = QUESTIONS[question]
+    if policy.tier == "strict":
+        return "optional", policy.reason + ACCEPTING_STRICT
+    return policy.tier, policy.reason

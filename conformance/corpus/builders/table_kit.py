@@ -6,12 +6,16 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Iterable
 
-from ..generator import add_case
+from ..generator import VERDICT_MEMBERS, add_case, verdict
 
 
-def each(build: Callable, table: Iterable[tuple]) -> None:
+def each(build: Callable, table: Iterable[tuple], **table_verdict: str) -> None:
     """Call `build` once per row. A row holds `build`'s required arguments in order, optionally
-    followed by one dict of keyword arguments (tier, needs, shapes: whatever `build` takes)."""
+    followed by one dict of keyword arguments (tier, needs, shapes: whatever `build` takes).
+
+    `question`, `tier_reason`, `tests` and `citation_note` (generator.VERDICT_MEMBERS) say what the
+    cases ask: given here they hold for the whole table, in a row's dict for that row (the row
+    wins); `build` never sees them."""
     required = [
         p
         for p in inspect.signature(build).parameters.values()
@@ -21,7 +25,10 @@ def each(build: Callable, table: Iterable[tuple]) -> None:
         args, rest = row[: len(required)], row[len(required) :]
         if len(args) < len(required) or len(rest) > 1 or (rest and not isinstance(rest[0], dict)):
             raise ValueError(f"{build.__name__}: row {row[:1]} does not match its arguments")
-        build(*args, **(rest[0] if rest else {}))
+        options = dict(rest[0]) if rest else {}
+        row_verdict = {k: options.pop(k) for k in VERDICT_MEMBERS if k in options}
+        with verdict(**{**table_verdict, **row_verdict}):
+            build(*args, **options)
 
 
 def add_reject(

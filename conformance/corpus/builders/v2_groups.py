@@ -8,7 +8,7 @@ import json
 import numpy as np
 
 from ..data import sample
-from ..generator import add_case, case
+from ..generator import add_case, case, verdict
 from .table_kit import each
 from .v2_kit import COMPRESSORS, dumps, put_array, put_group, reject_case, zarray
 
@@ -45,6 +45,7 @@ def _members_fixture(w) -> None:
     requirements=["V2-GROUP-005", "V2-GROUP-006", "V2-GROUP-001"],
     description="v2 group foo with children bar (group), baz (array), qux/quux (array under a path with no "
     ".zgroup) and a stray key junk: its members are exactly {bar: group, baz: array}",
+    question="spec-read",
 )
 def _(w):
     _members_fixture(w)
@@ -53,11 +54,42 @@ def _(w):
 
 
 @case(
+    "v2/groups/v3-array-not-a-member",
+    kind="read",
+    needs=["node:group", *I4, "codec:zlib"],
+    requirements=["V2-GROUP-005", "V2-GROUP-001"],
+    description="v2 root group with a v2 array a and, under b, a v3 zarr.json array (as zarr-python "
+    "before 3.4.1 wrote from a v2 group's zeros/full): its members are exactly {a: array}",
+    question="spec-read",
+)
+def _(w):
+    put_group(w, "")
+    _small_array(w, "a")
+    w.put_json(
+        "b/zarr.json",
+        {
+            "zarr_format": 3,
+            "node_type": "array",
+            "shape": [4],
+            "data_type": "int32",
+            "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4]}},
+            "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
+            "fill_value": 0,
+            "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+            "attributes": {},
+        },
+    )
+    w.put("b/c/0", np.arange(4, dtype="<i4").tobytes())
+    w.expect_group(members={"a": "array"})
+
+
+@case(
     "v2/groups/open-below-root",
     kind="read",
     needs=["node:group", *I4, "codec:zlib"],
     requirements=["V2-GROUP-006"],
     description="v2 hierarchy with no root .zgroup: the group foo/bar opens on its own (no fixed root)",
+    question="spec-read",
 )
 def _(w):
     _members_fixture(w)
@@ -72,6 +104,7 @@ def _(w):
     needs=[*I4, "codec:zlib"],
     requirements=["V2-GROUP-001"],
     description="v2 store with a/b/.zarray and no a/.zgroup: a/b still opens as an array",
+    question="spec-read",
 )
 def _(w):
     put_group(w, "")
@@ -85,6 +118,7 @@ def _(w):
     needs=["node:group", *I4, "codec:zlib"],
     requirements=["V2-GROUP-001", "V2-GROUP-005"],
     description="v2 root group whose only path a has no .zgroup (a/b is an array): the root has no members",
+    question="spec-read",
 )
 def _(w):
     put_group(w, "")
@@ -98,6 +132,7 @@ def _(w):
     needs=["node:group", *I4, "codec:zlib"],
     requirements=["V2-GROUP-005", "V2-ATTR-001"],
     description="v2 root group with arrays x, y and group g (holding array g/z): root members are {g, x, y}",
+    question="spec-read",
 )
 def _(w):
     put_group(w, "", attrs={"title": "root"})
@@ -114,6 +149,7 @@ def _(w):
     tier="optional",
     requirements=["V2-GROUP-002"],
     description='v2 .zgroup {"zarr_format": 2, "foo": "bar"} (a key it must not have): lenient readers open it',
+    question="lenient-read",
 )
 def _(w):
     w.put(".zgroup", dumps({"zarr_format": 2, "foo": "bar"}))
@@ -127,6 +163,8 @@ def _(w):
     needs=[*I4, "codec:zlib", "node:group"],
     requirements=["V2-GROUP-001"],
     description="v2 store with a/b/.zarray and no a/.zgroup: opening a fails (a group exists only with .zgroup)",
+    question="no-metadata-document",
+    tests=".zgroup",
 )
 def _(w):
     put_group(w, "")
@@ -138,11 +176,11 @@ def _(w):
 # fmt: off
 REJECTS = [
     # case_id, doc_or_bytes, reason, requirements, description[, options]
-    ("v2/groups/reject-zgroup-zarr-format-3", {"zarr_format": 3}, "invalid-zarr-format", ["V2-GROUP-002"], 'v2 .zgroup {"zarr_format": 3} is rejected', {"key": ".zgroup", "chunk": False, "needs": ["node:group"]}),
-    ("v2/groups/reject-zgroup-empty-object", {}, "missing-field", ["V2-GROUP-002"], "v2 .zgroup {} (no zarr_format) is rejected", {"key": ".zgroup", "chunk": False, "needs": ["node:group"]}),
-    ("v2/groups/reject-zgroup-not-json", b'{"zarr_format": 2', "invalid-json", ["V2-GROUP-002"], "v2 .zgroup that is not JSON (unterminated object) is rejected", {"key": ".zgroup", "chunk": False, "needs": ["node:group"]}),
-    ("v2/groups/reject-zgroup-list", b"[2]", "invalid-metadata", ["V2-GROUP-002"], "v2 .zgroup that is a JSON list is rejected", {"key": ".zgroup", "chunk": False, "needs": ["node:group"]}),
-    ("v2/groups/reject-array-and-group", zarray((4,), (4,), "<i4", 0), "invalid-node-type", ["V2-GROUP-001"], "v2 node with both .zarray and .zgroup is rejected (it cannot be both)", {"needs": I4, "extra": {".zgroup": dumps(GROUP_DOC)}}),
+    ("v2/groups/reject-zgroup-zarr-format-3", {"zarr_format": 3}, "invalid-zarr-format", ["V2-GROUP-002"], 'v2 .zgroup {"zarr_format": 3} is rejected', {"tests": "zarr_format", "question": "other-format", "key": ".zgroup", "chunk": False, "needs": ["node:group"]}),
+    ("v2/groups/reject-zgroup-empty-object", {}, "missing-field", ["V2-GROUP-002"], "v2 .zgroup {} (no zarr_format) is rejected", {"tests": "zarr_format", "question": "missing-member", "key": ".zgroup", "chunk": False, "needs": ["node:group"]}),
+    ("v2/groups/reject-zgroup-not-json", b'{"zarr_format": 2', "invalid-json", ["V2-GROUP-002"], "v2 .zgroup that is not JSON (unterminated object) is rejected", {"tests": "JSON", "question": "unreadable-document", "key": ".zgroup", "chunk": False, "needs": ["node:group"]}),
+    ("v2/groups/reject-zgroup-list", b"[2]", "invalid-metadata", ["V2-GROUP-002"], "v2 .zgroup that is a JSON list is rejected", {"tests": "JSON", "question": "unreadable-document", "key": ".zgroup", "chunk": False, "needs": ["node:group"]}),
+    ("v2/groups/reject-array-and-group", zarray((4,), (4,), "<i4", 0), "invalid-node-type", ["V2-GROUP-001"], "v2 node with both .zarray and .zgroup is rejected (it cannot be both)", {"question": "spec-silent", "needs": I4, "extra": {".zgroup": dumps(GROUP_DOC)}}),
 ]
 # fmt: on
 
@@ -157,60 +195,64 @@ _PATH_STORE = {
     "bar/0": np.arange(4, dtype="<i4").tobytes(),
     "foo/.zattrs": dumps({"decoy": True}),
 }
-for _slug, _node in [
-    ("dotdot-inside", "foo/../bar"),
-    ("dot-leading", "./foo"),
-    ("dot-trailing", "foo/."),
-    ("dotdot-backslash", "foo\\..\\bar"),
-    ("dotdot-trailing", "foo/.."),
-    ("dotdot-alone", ".."),
-]:
+with verdict(question="invalid-path", tests="path segment"):
+    for _slug, _node in [
+        ("dotdot-inside", "foo/../bar"),
+        ("dot-leading", "./foo"),
+        ("dot-trailing", "foo/."),
+        ("dotdot-backslash", "foo\\..\\bar"),
+        ("dotdot-trailing", "foo/.."),
+        ("dotdot-alone", ".."),
+    ]:
 
-    def _build(w, node=_node):
-        for k, v in _PATH_STORE.items():
-            w.put(k, v)
-        w.node = node
-        w.expect_reject("invalid-path")
+        def _build(w, node=_node):
+            for k, v in _PATH_STORE.items():
+                w.put(k, v)
+            w.node = node
+            w.expect_reject("invalid-path")
 
-    add_case(
-        f"v2/keys/reject-{_slug}",
-        kind="reject",
-        build=_build,
-        needs=I4,
-        requirements=["V2-KEY-005"],
-        description=f"v2 opening the path {_node!r} raises: after normalisation it has a '.' or '..' segment "
-        "(arrays and groups exist where it would resolve)",
-    )
+        add_case(
+            f"v2/keys/reject-{_slug}",
+            kind="reject",
+            build=_build,
+            needs=I4,
+            requirements=["V2-KEY-005"],
+            description=f"v2 opening the path {_node!r} raises: after normalisation it has a '.' or '..' segment "
+            "(arrays and groups exist where it would resolve)",
+        )
 
 
 # The same paths given to a writer: the request itself must be refused (and nothing written there).
-for _slug, _path, _kind in [
-    ("dotdot-inside", "foo/../bar", "array"),
-    ("dot-leading", "./foo", "array"),
-    ("dot-trailing", "foo/.", "group"),
-    ("dotdot-backslash", "foo\\..\\bar", "group"),
-]:
+with verdict(question="invalid-path"):
+    for _slug, _path, _kind in [
+        ("dotdot-inside", "foo/../bar", "array"),
+        ("dot-leading", "./foo", "array"),
+        ("dot-trailing", "foo/.", "group"),
+        ("dotdot-backslash", "foo\\..\\bar", "group"),
+    ]:
 
-    def _build(w, path=_path, kind=_kind):
-        if kind == "group":
-            w.expect_write(node_type="group", path=path, metadata=None, must_fail="invalid-path")
-        else:
-            w.expect_write(
-                path=path,
-                metadata=zarray((4,), (2,), "<i4", 0),
-                data=np.arange(1, 5, dtype="<i4"),
-                must_fail="invalid-path",
-            )
+        def _build(w, path=_path, kind=_kind):
+            if kind == "group":
+                w.expect_write(
+                    node_type="group", path=path, metadata=None, must_fail="invalid-path"
+                )
+            else:
+                w.expect_write(
+                    path=path,
+                    metadata=zarray((4,), (2,), "<i4", 0),
+                    data=np.arange(1, 5, dtype="<i4"),
+                    must_fail="invalid-path",
+                )
 
-    add_case(
-        f"v2/keys/write-refused-{_slug}",
-        kind="write",
-        build=_build,
-        requirements=["V2-KEY-005"],
-        needs=["op:write", *(["node:group"] if _kind == "group" else I4)],
-        description=f"v2 creating {'a group' if _kind == 'group' else 'an array'} at {_path!r} is refused: "
-        "the normalised path has a '.' or '..' segment",
-    )
+        add_case(
+            f"v2/keys/write-refused-{_slug}",
+            kind="write",
+            build=_build,
+            requirements=["V2-KEY-005"],
+            needs=["op:write", *(["node:group"] if _kind == "group" else I4)],
+            description=f"v2 creating {'a group' if _kind == 'group' else 'an array'} at {_path!r} is refused: "
+            "the normalised path has a '.' or '..' segment",
+        )
 
 
 # ---- keys: reads ----------------------------------------------------------------------------
@@ -220,38 +262,39 @@ def _hierarchy(w) -> np.ndarray:
     return _small_array(w, "g/arr", attrs={"units": "m"}, separator="/")
 
 
-for _zip in (False, True):
+with verdict(question="spec-read"):
+    for _zip in (False, True):
 
-    def _build(w, as_zip=_zip):
-        expected = _hierarchy(w)
-        w.zip = as_zip
-        w.node = "g/arr"
-        w.expect_array(expected, attributes={"units": "m"})
+        def _build(w, as_zip=_zip):
+            expected = _hierarchy(w)
+            w.zip = as_zip
+            w.node = "g/arr"
+            w.expect_array(expected, attributes={"units": "m"})
 
-    add_case(
-        f"v2/keys/hierarchy-{'zip' if _zip else 'directory'}",
-        kind="read",
-        build=_build,
-        needs=[*I4, "codec:zlib", "feature:dimension-separator-slash"],
-        requirements=["V2-KEY-007", "V2-KEY-006"],
-        description=f"v2 array g/arr with '/' chunk keys in a root group, stored as "
-        f"{'a zip with flat entry names' if _zip else 'nested directories'}: the same data and attributes",
-    )
+        add_case(
+            f"v2/keys/hierarchy-{'zip' if _zip else 'directory'}",
+            kind="read",
+            build=_build,
+            needs=[*I4, "codec:zlib", "feature:dimension-separator-slash"],
+            requirements=["V2-KEY-007", "V2-KEY-006"],
+            description=f"v2 array g/arr with '/' chunk keys in a root group, stored as "
+            f"{'a zip with flat entry names' if _zip else 'nested directories'}: the same data and attributes",
+        )
 
-    def _build_group(w, as_zip=_zip):
-        _hierarchy(w)
-        w.zip = as_zip
-        w.node = "g"
-        w.expect_group(attributes={"kind": "container"}, members={"arr": "array"})
+        def _build_group(w, as_zip=_zip):
+            _hierarchy(w)
+            w.zip = as_zip
+            w.node = "g"
+            w.expect_group(attributes={"kind": "container"}, members={"arr": "array"})
 
-    add_case(
-        f"v2/keys/hierarchy-group-{'zip' if _zip else 'directory'}",
-        kind="read",
-        build=_build_group,
-        needs=[*I4, "codec:zlib", "feature:dimension-separator-slash", "node:group"],
-        requirements=["V2-KEY-007", "V2-GROUP-005"],
-        description=f"v2 group g of the same hierarchy as {'a zip' if _zip else 'a directory'}: members {{arr: array}}",
-    )
+        add_case(
+            f"v2/keys/hierarchy-group-{'zip' if _zip else 'directory'}",
+            kind="read",
+            build=_build_group,
+            needs=[*I4, "codec:zlib", "feature:dimension-separator-slash", "node:group"],
+            requirements=["V2-KEY-007", "V2-GROUP-005"],
+            description=f"v2 group g of the same hierarchy as {'a zip' if _zip else 'a directory'}: members {{arr: array}}",
+        )
 
 
 @case(
@@ -261,6 +304,7 @@ for _zip in (False, True):
     requirements=["V2-KEY-006"],
     description="v2 array at foo/bar/baz: metadata at foo/bar/baz/.zarray and chunks at foo/bar/baz/0.0 ...; a decoy "
     "chunk 0.0 at the root is not read",
+    question="spec-read",
 )
 def _(w):
     put_group(w, "")
@@ -278,6 +322,7 @@ def _(w):
     needs=[*I4, "codec:zlib"],
     requirements=["V2-ATTR-001"],
     description='v2 array .zattrs {"foo": 42, "bar": "apples", "baz": [1, 2, 3, 4]} is reported as those attributes',
+    question="spec-read",
 )
 def _(w):
     w.expect_array(_small_array(w, "", attrs=SPEC_ATTRS), attributes=SPEC_ATTRS)
@@ -289,6 +334,7 @@ def _(w):
     needs=[*I4, "codec:zlib"],
     requirements=["V2-ATTR-003", "V2-STORE-001"],
     description='v2 .zattrs written as ASCII JSON with \\u escapes: {"\\u00fc": [null, {"a": [1.5, "x"]}]} reads as "ü"',
+    question="spec-read",
 )
 def _(w):
     expected = _small_array(w, "")
@@ -302,6 +348,7 @@ def _(w):
     needs=["node:group"],
     requirements=["V2-ATTR-003"],
     description="v2 group .zattrs holding raw UTF-8 (not escaped) non-ASCII text and nested values reads the same",
+    question="spec-read",
 )
 def _(w):
     attrs = {
@@ -320,6 +367,7 @@ def _(w):
     needs=[*I4, "codec:zlib"],
     requirements=["V2-ATTR-002"],
     description="v2 array without .zattrs reports attributes {} and does not raise",
+    question="spec-read",
 )
 def _(w):
     w.expect_array(_small_array(w, ""), attributes={})
@@ -331,6 +379,7 @@ def _(w):
     needs=["node:group"],
     requirements=["V2-ATTR-002"],
     description="v2 group without .zattrs reports attributes {} and does not raise",
+    question="spec-read",
 )
 def _(w):
     put_group(w, "")
@@ -341,12 +390,12 @@ def _(w):
 # fmt: off
 ATTRIBUTE_REJECTS = [
     # case_id, doc_or_bytes, reason, requirements, description[, options]
-    ("v2/attributes/reject-list", [1, 2], "invalid-attributes", ["V2-ATTR-001"], "v2 array whose .zattrs is a JSON list, not an object, is rejected", {"key": ".zattrs", "needs": I4, "extra": {".zarray": dumps(zarray((4,), (4,), "<i4", 0))}}),
-    ("v2/attributes/reject-not-json", b"{'a': 1}", "invalid-json", ["V2-ATTR-001"], "v2 group whose .zattrs is not JSON (single quotes) is rejected", {"key": ".zattrs", "chunk": False, "needs": ["node:group"], "extra": {".zgroup": dumps(GROUP_DOC)}}),
+    ("v2/attributes/reject-list", [1, 2], "invalid-attributes", ["V2-ATTR-001"], "v2 array whose .zattrs is a JSON list, not an object, is rejected", {"question": "wrong-structure", "key": ".zattrs", "needs": I4, "extra": {".zarray": dumps(zarray((4,), (4,), "<i4", 0))}}),
+    ("v2/attributes/reject-not-json", b"{'a': 1}", "invalid-json", ["V2-ATTR-001"], "v2 group whose .zattrs is not JSON (single quotes) is rejected", {"question": "json-lenient", "key": ".zattrs", "chunk": False, "needs": ["node:group"], "extra": {".zgroup": dumps(GROUP_DOC)}}),
 ]
 # fmt: on
 
-each(reject_case, ATTRIBUTE_REJECTS)
+each(reject_case, ATTRIBUTE_REJECTS, tests="JSON object")
 
 
 # ---- consolidated metadata (zarr-python convention, optional) -------------------------------
@@ -370,6 +419,7 @@ def _consolidated(w) -> np.ndarray:
     tier="optional",
     requirements=["V2-GROUP-005", "V2-ATTR-001"],
     description="v2 root group with a consistent consolidated .zmetadata: members and attributes are the same",
+    question="convention",
 )
 def _(w):
     _consolidated(w)
@@ -383,6 +433,7 @@ def _(w):
     tier="optional",
     requirements=["V2-KEY-006", "V2-ATTR-001"],
     description="v2 array g/arr in a store with a consolidated .zmetadata at the root reads its data and attributes",
+    question="convention",
 )
 def _(w):
     expected = _consolidated(w)
@@ -453,7 +504,7 @@ ARRAY_WRITES = [
 ]
 # fmt: on
 
-each(_write_array, ARRAY_WRITES)
+each(_write_array, ARRAY_WRITES, question="spec-write")
 
 
 def _write_group(
@@ -500,4 +551,4 @@ GROUP_WRITES = [
 ]
 # fmt: on
 
-each(_write_group, GROUP_WRITES)
+each(_write_group, GROUP_WRITES, question="spec-write")

@@ -11,6 +11,7 @@ import zlib
 import numpy as np
 
 from ..data import sample
+from ..generator import verdict
 from .table_kit import each
 from .v3_codecs_kit import (
     CRC32C,
@@ -132,7 +133,7 @@ GZIP = [
 ]
 # fmt: on
 
-each(_chunked, GZIP)
+each(_chunked, GZIP, question="spec-read")
 
 
 def _gzip_with_header(raw: bytes) -> bytes:
@@ -149,33 +150,34 @@ def _gzip_with_header(raw: bytes) -> bytes:
 # fmt: off
 GZIP_HEADERS = [
     # slug, requirements, description, data_type, codecs, compress[, options]
-    ("gzip-header-fname-mtime", ["V3-GZIP-002"], "v3 int32 with gzip chunks whose members carry FNAME 'chunk.bin' and a non-zero mtime decode", "int32", [LE, gzip_codec(5)], _gzip_with_header),
-    ("gzip-two-members", ["V3-GZIP-002"], "v3 int32 with gzip chunks made of two concatenated gzip members (RFC 1952 allows several) decode to their concatenation", "int32", [LE, gzip_codec(5)], lambda raw: gzip_bytes(raw[: len(raw) // 2], 5) + gzip_bytes(raw[len(raw) // 2 :], 5), {"tier": "optional"}),
+    ("gzip-header-fname-mtime", ["V3-GZIP-002"], "v3 int32 with gzip chunks whose members carry FNAME 'chunk.bin' and a non-zero mtime decode", "int32", [LE, gzip_codec(5)], _gzip_with_header, {"question": "spec-read"}),
+    ("gzip-two-members", ["V3-GZIP-002"], "v3 int32 with gzip chunks made of two concatenated gzip members (RFC 1952 allows several) decode to their concatenation", "int32", [LE, gzip_codec(5)], lambda raw: gzip_bytes(raw[: len(raw) // 2], 5) + gzip_bytes(raw[len(raw) // 2 :], 5), {"question": "should", "tier": "optional"}),
 ]
 # fmt: on
 
 each(_chunked, GZIP_HEADERS)
 
-for _level in (10, -1):
-    _bad(
-        f"reject-gzip-level-{_level}".replace("--", "-minus-"),
-        [LE, gzip_codec(_level)],
-        "invalid-codec",
-        ["V3-GZIP-001"],
-        f"v3 gzip level {_level} (outside 0..9) is rejected on open",
-    )
+with verdict(question="encoder-parameter", tests="level"):
+    for _level in (10, -1):
+        _bad(
+            f"reject-gzip-level-{_level}".replace("--", "-minus-"),
+            [LE, gzip_codec(_level)],
+            "invalid-codec",
+            ["V3-GZIP-001"],
+            f"v3 gzip level {_level} (outside 0..9) is rejected on open",
+        )
 # fmt: off
 GZIP_REJECTS = [
     # slug, codecs, reason, requirements, description[, options]
-    ("reject-gzip-level-string", [LE, {"name": "gzip", "configuration": {"level": "5"}}], "invalid-codec", ["V3-GZIP-001"], "v3 gzip level '5' (a string) is rejected on open"),
-    ("reject-gzip-level-float", [LE, {"name": "gzip", "configuration": {"level": 1.5}}], "invalid-codec", ["V3-GZIP-001"], "v3 gzip level 1.5 is rejected on open"),
-    ("reject-gzip-level-missing", [LE, {"name": "gzip", "configuration": {}}], "invalid-codec", ["V3-GZIP-001"], "v3 gzip configuration without level is rejected on open"),
-    ("reject-gzip-zlib-stream", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002"], "v3 gzip codec with a zlib-wrapped chunk (78 9c, RFC 1950) fails on read (readers differ: recorded)", {"stage": "read", "chunk": zlib.compress(TWO_I4, 6)}),
-    ("reject-gzip-raw-deflate", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002"], "v3 gzip codec with a raw deflate chunk (no container) fails on read", {"stage": "read", "chunk": zlib.compress(TWO_I4, 6)[2:-4]}),
-    ("reject-gzip-truncated", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002"], "v3 gzip chunk cut short (last 6 bytes missing) fails on read", {"stage": "read", "chunk": gzip_bytes(TWO_I4, 5)[:-6]}),
-    ("reject-gzip-bad-trailer-crc", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002"], "v3 gzip chunk whose member trailer CRC-32 is wrong fails on read", {"stage": "read", "chunk": (lambda g: g[:-8] + bytes([g[-8] ^ 0xFF]) + g[-7:])(gzip_bytes(TWO_I4, 5))}),
-    ("reject-gzip-wrong-size", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002", "V3-BYTES-004"], "v3 gzip chunk that inflates to 12 bytes for a (2,) int32 chunk (8 expected) fails on read", {"stage": "read", "chunk": gzip_bytes(TWO_I4 + b"\x01\x02\x03\x04", 5)}),
-    ("reject-gzip-junk-after-member", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002"], "v3 gzip chunk followed by 5 junk bytes fails on read", {"stage": "read", "chunk": gzip_bytes(TWO_I4, 5) + b"junk!"}),
+    ("reject-gzip-level-string", [LE, {"name": "gzip", "configuration": {"level": "5"}}], "invalid-codec", ["V3-GZIP-001"], "v3 gzip level '5' (a string) is rejected on open", {"tests": "level", "question": "encoder-parameter"}),
+    ("reject-gzip-level-float", [LE, {"name": "gzip", "configuration": {"level": 1.5}}], "invalid-codec", ["V3-GZIP-001"], "v3 gzip level 1.5 is rejected on open", {"tests": "level", "question": "encoder-parameter"}),
+    ("reject-gzip-level-missing", [LE, {"name": "gzip", "configuration": {}}], "invalid-codec", ["V3-GZIP-001"], "v3 gzip configuration without level is rejected on open", {"tests": "level", "question": "encoder-parameter"}),
+    ("reject-gzip-zlib-stream", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002"], "v3 gzip codec with a zlib-wrapped chunk (78 9c, RFC 1950) fails on read (readers differ: recorded)", {"question": "foreign-container", "stage": "read", "chunk": zlib.compress(TWO_I4, 6)}),
+    ("reject-gzip-raw-deflate", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002"], "v3 gzip codec with a raw deflate chunk (no container) fails on read", {"question": "foreign-container", "stage": "read", "chunk": zlib.compress(TWO_I4, 6)[2:-4]}),
+    ("reject-gzip-truncated", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002"], "v3 gzip chunk cut short (last 6 bytes missing) fails on read", {"tests": "gzip", "question": "corrupt-chunk", "stage": "read", "chunk": gzip_bytes(TWO_I4, 5)[:-6]}),
+    ("reject-gzip-bad-trailer-crc", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002"], "v3 gzip chunk whose member trailer CRC-32 is wrong fails on read", {"question": "checksum-mismatch", "stage": "read", "chunk": (lambda g: g[:-8] + bytes([g[-8] ^ 0xFF]) + g[-7:])(gzip_bytes(TWO_I4, 5))}),
+    ("reject-gzip-wrong-size", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002", "V3-BYTES-004"], "v3 gzip chunk that inflates to 12 bytes for a (2,) int32 chunk (8 expected) fails on read", {"tests": "gzip", "question": "corrupt-chunk", "stage": "read", "chunk": gzip_bytes(TWO_I4 + b"\x01\x02\x03\x04", 5)}),
+    ("reject-gzip-junk-after-member", [LE, gzip_codec(5)], "corrupt-chunk", ["V3-GZIP-002"], "v3 gzip chunk followed by 5 junk bytes fails on read", {"question": "trailing-junk", "stage": "read", "chunk": gzip_bytes(TWO_I4, 5) + b"junk!"}),
 ]
 # fmt: on
 
@@ -186,14 +188,14 @@ each(_bad, GZIP_REJECTS)
 # fmt: off
 BLOSC = [
     # slug, requirements, description, data_type, codecs, compress[, options]
-    ("blosc-lz4-shuffle-int32", ["V3-BLOSC-001", "V3-BLOSC-002", "V3-BLOSC-003", "V3-BLOSC-004"], "v3 int32 with blosc lz4 clevel 5 shuffle typesize 4 chunks decodes", "int32", [LE, blosc_codec("lz4", 5, "shuffle", 4, 0)], lambda raw: blosc_bytes(raw, "lz4", 5, "shuffle", 4, 0)),
-    ("blosc-zstd-bitshuffle-float64", ["V3-BLOSC-001", "V3-BLOSC-002", "V3-BLOSC-004"], "v3 float64 with blosc zstd clevel 3 bitshuffle typesize 8 chunks decodes (NaN payload, -0.0 exact)", "float64", [LE, blosc_codec("zstd", 3, "bitshuffle", 8, 0)], lambda raw: blosc_bytes(raw, "zstd", 3, "bitshuffle", 8, 0), {"fill": 0.5}),
-    ("blosc-blosclz-noshuffle-no-typesize", ["V3-BLOSC-003", "V3-BLOSC-001"], "v3 int64 with blosc blosclz noshuffle and no typesize member opens and decodes", "int64", [LE, blosc_codec("blosclz", 5, "noshuffle", None, 0)], lambda raw: blosc_bytes(raw, "blosclz", 5, "noshuffle", 1, 0)),
-    ("blosc-zlib-shuffle-uint16", ["V3-BLOSC-001", "V3-BLOSC-004"], "v3 uint16 with blosc zlib clevel 9 shuffle typesize 2 chunks decodes", "uint16", [LE, blosc_codec("zlib", 9, "shuffle", 2, 0)], lambda raw: blosc_bytes(raw, "zlib", 9, "shuffle", 2, 0), {"fill": 42}),
-    ("blosc-lz4hc-blocksize-128", ["V3-BLOSC-001", "V3-BLOSC-004"], "v3 int32 with blosc lz4hc and an explicit blocksize of 128 bytes (several blocks per chunk) decodes", "int32", [LE, blosc_codec("lz4hc", 5, "shuffle", 4, 128)], lambda raw: blosc_bytes(raw, "lz4hc", 5, "shuffle", 4, 128)),
-    ("blosc-clevel-0-memcpy", ["V3-BLOSC-001", "V3-BLOSC-004"], "v3 float32 with blosc clevel 0: chunks stored uncompressed (memcpy flag set) decode", "float32", [LE, blosc_codec("lz4", 0, "shuffle", 4, 0)], lambda raw: blosc_bytes(raw, "lz4", 0, "shuffle", 4, 0), {"fill": 0.5}),
-    ("blosc-typesize-differs-from-header", ["V3-BLOSC-005"], "v3 int32 with blosc typesize 4 in the metadata but chunks shuffled with typesize 8: decoding follows the self-describing header", "int32", [LE, blosc_codec("lz4", 5, "shuffle", 4, 0)], lambda raw: blosc_bytes(raw, "lz4", 5, "shuffle", 8, 0), {"tier": "optional"}),
-    ("blosc-cname-differs-from-header", ["V3-BLOSC-005"], "v3 int32 with blosc cname lz4 in the metadata but chunks compressed with zstd inside blosc (recorded)", "int32", [LE, blosc_codec("lz4", 5, "shuffle", 4, 0)], lambda raw: blosc_bytes(raw, "zstd", 5, "shuffle", 4, 0), {"tier": "optional"}),
+    ("blosc-lz4-shuffle-int32", ["V3-BLOSC-001", "V3-BLOSC-002", "V3-BLOSC-003", "V3-BLOSC-004"], "v3 int32 with blosc lz4 clevel 5 shuffle typesize 4 chunks decodes", "int32", [LE, blosc_codec("lz4", 5, "shuffle", 4, 0)], lambda raw: blosc_bytes(raw, "lz4", 5, "shuffle", 4, 0), {"question": "spec-read"}),
+    ("blosc-zstd-bitshuffle-float64", ["V3-BLOSC-001", "V3-BLOSC-002", "V3-BLOSC-004"], "v3 float64 with blosc zstd clevel 3 bitshuffle typesize 8 chunks decodes (NaN payload, -0.0 exact)", "float64", [LE, blosc_codec("zstd", 3, "bitshuffle", 8, 0)], lambda raw: blosc_bytes(raw, "zstd", 3, "bitshuffle", 8, 0), {"question": "spec-read", "fill": 0.5}),
+    ("blosc-blosclz-noshuffle-no-typesize", ["V3-BLOSC-003", "V3-BLOSC-001"], "v3 int64 with blosc blosclz noshuffle and no typesize member opens and decodes", "int64", [LE, blosc_codec("blosclz", 5, "noshuffle", None, 0)], lambda raw: blosc_bytes(raw, "blosclz", 5, "noshuffle", 1, 0), {"question": "spec-read"}),
+    ("blosc-zlib-shuffle-uint16", ["V3-BLOSC-001", "V3-BLOSC-004"], "v3 uint16 with blosc zlib clevel 9 shuffle typesize 2 chunks decodes", "uint16", [LE, blosc_codec("zlib", 9, "shuffle", 2, 0)], lambda raw: blosc_bytes(raw, "zlib", 9, "shuffle", 2, 0), {"question": "spec-read", "fill": 42}),
+    ("blosc-lz4hc-blocksize-128", ["V3-BLOSC-001", "V3-BLOSC-004"], "v3 int32 with blosc lz4hc and an explicit blocksize of 128 bytes (several blocks per chunk) decodes", "int32", [LE, blosc_codec("lz4hc", 5, "shuffle", 4, 128)], lambda raw: blosc_bytes(raw, "lz4hc", 5, "shuffle", 4, 128), {"question": "spec-read"}),
+    ("blosc-clevel-0-memcpy", ["V3-BLOSC-001", "V3-BLOSC-004"], "v3 float32 with blosc clevel 0: chunks stored uncompressed (memcpy flag set) decode", "float32", [LE, blosc_codec("lz4", 0, "shuffle", 4, 0)], lambda raw: blosc_bytes(raw, "lz4", 0, "shuffle", 4, 0), {"question": "spec-read", "fill": 0.5}),
+    ("blosc-typesize-differs-from-header", ["V3-BLOSC-005"], "v3 int32 with blosc typesize 4 in the metadata but chunks shuffled with typesize 8: decoding follows the self-describing header", "int32", [LE, blosc_codec("lz4", 5, "shuffle", 4, 0)], lambda raw: blosc_bytes(raw, "lz4", 5, "shuffle", 8, 0), {"question": "should", "tier": "optional"}),
+    ("blosc-cname-differs-from-header", ["V3-BLOSC-005"], "v3 int32 with blosc cname lz4 in the metadata but chunks compressed with zstd inside blosc (recorded)", "int32", [LE, blosc_codec("lz4", 5, "shuffle", 4, 0)], lambda raw: blosc_bytes(raw, "zstd", 5, "shuffle", 4, 0), {"question": "should", "tier": "optional"}),
 ]
 # fmt: on
 
@@ -201,40 +203,42 @@ each(_chunked, BLOSC)
 
 # fmt: off
 _BLOSC_BAD = [
-    ("cname-lzma", {"cname": "lzma"}, ["V3-BLOSC-001"], "cname 'lzma'"),
-    ("cname-uppercase", {"cname": "LZ4"}, ["V3-BLOSC-001"], "cname 'LZ4'"),
-    ("clevel-10", {"clevel": 10}, ["V3-BLOSC-001"], "clevel 10"),
-    ("clevel-minus-1", {"clevel": -1}, ["V3-BLOSC-001"], "clevel -1"),
-    ("shuffle-int-1", {"shuffle": 1}, ["V3-BLOSC-002"], "the v2 integer shuffle 1"),
-    ("shuffle-int-0", {"shuffle": 0}, ["V3-BLOSC-002"], "the v2 integer shuffle 0"),
-    ("shuffle-int-minus-1", {"shuffle": -1}, ["V3-BLOSC-002"], "the v2 automatic shuffle -1"),
-    ("shuffle-byteshuffle", {"shuffle": "byteshuffle"}, ["V3-BLOSC-002"], "shuffle 'byteshuffle'"),
-    ("shuffle-missing-typesize", {"typesize": None}, ["V3-BLOSC-003"], "shuffle 'shuffle' without typesize"),
-    ("typesize-0", {"typesize": 0}, ["V3-BLOSC-003"], "typesize 0 (not positive)"),
-    ("typesize-float", {"typesize": 4.0}, ["V3-BLOSC-003"], "typesize 4.0 (a float)"),
-    ("blocksize-negative", {"blocksize": -1}, ["V3-BLOSC-001"], "blocksize -1"),
-    ("bitshuffle-missing-typesize", {"shuffle": "bitshuffle", "typesize": None}, ["V3-BLOSC-003"], "shuffle 'bitshuffle' without typesize"),
-    ("cname-missing", {"cname": None}, ["V3-BLOSC-001"], "no cname (the spec gives no default)"),
-    ("clevel-missing", {"clevel": None}, ["V3-BLOSC-001"], "no clevel (the spec gives no default)"),
-    ("shuffle-missing", {"shuffle": None}, ["V3-BLOSC-002"], "no shuffle (the spec gives no default)"),
-    ("blocksize-missing", {"blocksize": None}, ["V3-BLOSC-001"], "no blocksize (the spec gives no default)"),
+    ("cname-lzma", "encoder-parameter", "cname", {"cname": "lzma"}, ["V3-BLOSC-001"], "cname 'lzma'"),
+    ("cname-uppercase", "encoder-parameter", "cname", {"cname": "LZ4"}, ["V3-BLOSC-001"], "cname 'LZ4'"),
+    ("clevel-10", "encoder-parameter", "clevel", {"clevel": 10}, ["V3-BLOSC-001"], "clevel 10"),
+    ("clevel-minus-1", "encoder-parameter", "clevel", {"clevel": -1}, ["V3-BLOSC-001"], "clevel -1"),
+    ("shuffle-int-1", "encoder-parameter", "shuffle", {"shuffle": 1}, ["V3-BLOSC-002"], "the v2 integer shuffle 1"),
+    ("shuffle-int-0", "encoder-parameter", "shuffle", {"shuffle": 0}, ["V3-BLOSC-002"], "the v2 integer shuffle 0"),
+    ("shuffle-int-minus-1", "encoder-parameter", "shuffle", {"shuffle": -1}, ["V3-BLOSC-002"], "the v2 automatic shuffle -1"),
+    ("shuffle-byteshuffle", "encoder-parameter", "shuffle", {"shuffle": "byteshuffle"}, ["V3-BLOSC-002"], "shuffle 'byteshuffle'"),
+    ("shuffle-missing-typesize", "encoder-parameter", "typesize", {"typesize": None}, ["V3-BLOSC-003"], "shuffle 'shuffle' without typesize"),
+    ("typesize-0", "encoder-parameter", "typesize", {"typesize": 0}, ["V3-BLOSC-003"], "typesize 0 (not positive)"),
+    ("typesize-float", "integer-as-float", "typesize", {"typesize": 4.0}, ["V3-BLOSC-003"], "typesize 4.0 (a float)"),
+    # the text asks only for "An integer" (0: automatic) and decoding ignores it: nothing forbids -1
+    ("blocksize-negative", "spec-silent", "blocksize", {"blocksize": -1}, ["V3-BLOSC-001"], "blocksize -1 (the spec asks only for an integer; the reference refuses a negative size: recorded)"),
+    ("bitshuffle-missing-typesize", "encoder-parameter", "typesize", {"shuffle": "bitshuffle", "typesize": None}, ["V3-BLOSC-003"], "shuffle 'bitshuffle' without typesize"),
+    ("cname-missing", "encoder-parameter", "cname", {"cname": None}, ["V3-BLOSC-001"], "no cname (the spec gives no default)"),
+    ("clevel-missing", "encoder-parameter", "clevel", {"clevel": None}, ["V3-BLOSC-001"], "no clevel (the spec gives no default)"),
+    ("shuffle-missing", "encoder-parameter", "shuffle", {"shuffle": None}, ["V3-BLOSC-002"], "no shuffle (the spec gives no default)"),
+    ("blocksize-missing", "encoder-parameter", "blocksize", {"blocksize": None}, ["V3-BLOSC-001"], "no blocksize (the spec gives no default)"),
 ]
 # fmt: on
 
-for _slug, _changes, _reqs, _what in _BLOSC_BAD:
+for _slug, _question, _tests, _changes, _reqs, _what in _BLOSC_BAD:
     _conf = dict(blosc_codec("lz4", 5, "shuffle", 4, 0)["configuration"])
     for _k, _v in _changes.items():
         if _v is None:
             del _conf[_k]
         else:
             _conf[_k] = _v
-    _bad(
-        f"reject-blosc-{_slug}",
-        [LE, {"name": "blosc", "configuration": _conf}],
-        "invalid-codec",
-        _reqs,
-        f"v3 blosc with {_what} is rejected on open",
-    )
+    with verdict(question=_question, tests=_tests):
+        _bad(
+            f"reject-blosc-{_slug}",
+            [LE, {"name": "blosc", "configuration": _conf}],
+            "invalid-codec",
+            _reqs,
+            f"v3 blosc with {_what} is rejected on open",
+        )
 
 _BLOSC_OK = blosc_bytes(TWO_I4, "lz4", 5, "shuffle", 4, 0)
 # fmt: off
@@ -247,7 +251,7 @@ BLOSC_REJECTS = [
 ]
 # fmt: on
 
-each(_bad, BLOSC_REJECTS)
+each(_bad, BLOSC_REJECTS, question="corrupt-chunk", tests="encoded buffer")
 
 # ---- zstd (V3-ZSTD-001..003, zarr-extensions: tier extension) -------------------------------------
 
@@ -263,32 +267,43 @@ ZSTD = [
 ]
 # fmt: on
 
-each(_chunked, ZSTD)
+each(_chunked, ZSTD, question="registered-extension")
 
-for _slug, _conf, _what in (
-    ("level-23", {"level": 23}, "level 23 (above 22)"),
-    ("level-too-low", {"level": -131073}, "level -131073 (below -131072)"),
-    ("level-string", {"level": "3"}, "level '3' (a string)"),
-    ("level-missing", {"checksum": True}, "no level (required by the schema)"),
-    ("checksum-string", {"level": 3, "checksum": "true"}, "checksum 'true' (a string)"),
-    ("unknown-member", {"level": 3, "window_log": 20}, "an unknown member 'window_log'"),
+for _slug, _question, _conf, _what in (
+    ("level-23", "encoder-parameter", {"level": 23}, "level 23 (above 22)"),
+    ("level-too-low", "encoder-parameter", {"level": -131073}, "level -131073 (below -131072)"),
+    ("level-string", "encoder-parameter", {"level": "3"}, "level '3' (a string)"),
+    ("level-missing", "encoder-parameter", {"checksum": True}, "no level (required by the schema)"),
+    (
+        "checksum-string",
+        "encoder-parameter",
+        {"level": 3, "checksum": "true"},
+        "checksum 'true' (a string)",
+    ),
+    (
+        "unknown-member",
+        "unknown-configuration-member",
+        {"level": 3, "window_log": 20},
+        "an unknown member 'window_log'",
+    ),
 ):
-    _bad(
-        f"reject-zstd-{_slug}",
-        [LE, {"name": "zstd", "configuration": _conf}],
-        "invalid-codec",
-        ["V3-ZSTD-001"],
-        f"v3 zstd with {_what} is rejected on open",
-        tier="extension",
-    )
+    with verdict(question=_question):
+        _bad(
+            f"reject-zstd-{_slug}",
+            [LE, {"name": "zstd", "configuration": _conf}],
+            "invalid-codec",
+            ["V3-ZSTD-001"],
+            f"v3 zstd with {_what} is rejected on open",
+            tier="extension",
+        )
 _ZSTD_SUM = zstd_bytes(TWO_I4, 3, True)
 # fmt: off
 ZSTD_REJECTS = [
     # slug, codecs, reason, requirements, description[, options]
-    ("reject-zstd-no-configuration", [LE, {"name": "zstd"}], "invalid-codec", ["V3-ZSTD-001"], "v3 zstd without a configuration (level is required) is rejected on open", {"tier": "extension"}),
-    ("reject-zstd-bad-content-checksum", [LE, zstd_codec(3, True)], "corrupt-chunk", ["V3-ZSTD-003"], "v3 zstd frame whose content checksum is wrong fails on read", {"tier": "extension", "stage": "read", "chunk": _ZSTD_SUM[:-1] + bytes([_ZSTD_SUM[-1] ^ 0x01])}),
-    ("reject-zstd-not-a-frame", [LE, zstd_codec(3)], "corrupt-chunk", ["V3-ZSTD-002"], "v3 zstd codec with a gzip member as chunk fails on read", {"tier": "extension", "stage": "read", "chunk": gzip_bytes(TWO_I4)}),
-    ("reject-zstd-truncated", [LE, zstd_codec(3)], "corrupt-chunk", ["V3-ZSTD-002"], "v3 zstd frame cut short fails on read", {"tier": "extension", "stage": "read", "chunk": zstd_bytes(TWO_I4, 3)[:-3]}),
+    ("reject-zstd-no-configuration", [LE, {"name": "zstd"}], "invalid-codec", ["V3-ZSTD-001"], "v3 zstd without a configuration (level is required) is rejected on open", {"question": "encoder-parameter", "tier": "extension"}),
+    ("reject-zstd-bad-content-checksum", [LE, zstd_codec(3, True)], "corrupt-chunk", ["V3-ZSTD-003"], "v3 zstd frame whose content checksum is wrong fails on read", {"question": "checksum-mismatch", "tier": "extension", "stage": "read", "chunk": _ZSTD_SUM[:-1] + bytes([_ZSTD_SUM[-1] ^ 0x01])}),
+    ("reject-zstd-not-a-frame", [LE, zstd_codec(3)], "corrupt-chunk", ["V3-ZSTD-002"], "v3 zstd codec with a gzip member as chunk fails on read", {"question": "corrupt-chunk", "tier": "extension", "stage": "read", "chunk": gzip_bytes(TWO_I4)}),
+    ("reject-zstd-truncated", [LE, zstd_codec(3)], "corrupt-chunk", ["V3-ZSTD-002"], "v3 zstd frame cut short fails on read", {"question": "corrupt-chunk", "tier": "extension", "stage": "read", "chunk": zstd_bytes(TWO_I4, 3)[:-3]}),
 ]
 # fmt: on
 
@@ -322,7 +337,7 @@ CRC_VECTORS = [
 ]
 # fmt: on
 
-each(_crc_vector, CRC_VECTORS)
+each(_crc_vector, CRC_VECTORS, question="spec-read")
 # fmt: off
 CRC32C_READS = [
     # slug, requirements, description, data_type, codecs, compress[, options]
@@ -332,18 +347,18 @@ CRC32C_READS = [
 ]
 # fmt: on
 
-each(_chunked, CRC32C_READS)
+each(_chunked, CRC32C_READS, question="spec-read")
 
 # fmt: off
 CRC32C_REJECTS = [
     # slug, codecs, reason, requirements, description[, options]
-    ("reject-crc32c-bit-flip", [LE, CRC32C], "checksum-mismatch", ["V3-CRC-003"], "v3 crc32c chunk with one payload bit flipped fails on read", {"stage": "read", "chunk": bytes([TWO_I4[0] ^ 0x10]) + TWO_I4[1:] + crc_bytes(TWO_I4)}),
-    ("reject-crc32c-checksum-big-endian", [LE, CRC32C], "checksum-mismatch", ["V3-CRC-002", "V3-CRC-003"], "v3 crc32c chunk whose checksum is stored big-endian fails on read", {"stage": "read", "chunk": TWO_I4 + crc_bytes(TWO_I4)[::-1]}),
-    ("reject-crc32c-checksum-prepended", [LE, CRC32C], "checksum-mismatch", ["V3-CRC-002", "V3-CRC-003"], "v3 crc32c chunk with the checksum before the data (not appended) fails on read", {"stage": "read", "chunk": crc_bytes(TWO_I4) + TWO_I4}),
-    ("reject-crc32c-3-bytes", [LE, CRC32C], "corrupt-chunk", ["V3-CRC-004"], "v3 crc32c chunk of 3 bytes (too short for a checksum) fails on read", {"stage": "read", "chunk": b"\x01\x02\x03"}),
-    ("reject-crc32c-missing-checksum", [LE, CRC32C], "checksum-mismatch", ["V3-CRC-002", "V3-CRC-003"], "v3 crc32c codec with a chunk holding only the 8 data bytes (no checksum) fails on read", {"stage": "read", "chunk": TWO_I4}),
-    ("reject-crc32c-configuration-member", [LE, {"name": "crc32c", "configuration": {"location": "end"}}], "invalid-codec", ["V3-CRC-001"], "v3 crc32c with a configuration member 'location' is rejected on open"),
-    ("reject-crc32c-configuration-string", [LE, {"name": "crc32c", "configuration": "end"}], "invalid-codec", ["V3-CRC-001"], "v3 crc32c with configuration 'end' (not an object) is rejected on open"),
+    ("reject-crc32c-bit-flip", [LE, CRC32C], "checksum-mismatch", ["V3-CRC-003"], "v3 crc32c chunk with one payload bit flipped fails on read", {"question": "checksum-mismatch", "stage": "read", "chunk": bytes([TWO_I4[0] ^ 0x10]) + TWO_I4[1:] + crc_bytes(TWO_I4)}),
+    ("reject-crc32c-checksum-big-endian", [LE, CRC32C], "checksum-mismatch", ["V3-CRC-002", "V3-CRC-003"], "v3 crc32c chunk whose checksum is stored big-endian fails on read", {"question": "checksum-mismatch", "stage": "read", "chunk": TWO_I4 + crc_bytes(TWO_I4)[::-1]}),
+    ("reject-crc32c-checksum-prepended", [LE, CRC32C], "checksum-mismatch", ["V3-CRC-002", "V3-CRC-003"], "v3 crc32c chunk with the checksum before the data (not appended) fails on read", {"question": "checksum-mismatch", "stage": "read", "chunk": crc_bytes(TWO_I4) + TWO_I4}),
+    ("reject-crc32c-3-bytes", [LE, CRC32C], "corrupt-chunk", ["V3-CRC-004"], "v3 crc32c chunk of 3 bytes (too short for a checksum) fails on read", {"tests": "checksum", "question": "corrupt-chunk", "stage": "read", "chunk": b"\x01\x02\x03"}),
+    ("reject-crc32c-missing-checksum", [LE, CRC32C], "checksum-mismatch", ["V3-CRC-002", "V3-CRC-003"], "v3 crc32c codec with a chunk holding only the 8 data bytes (no checksum) fails on read", {"tests": "checksum", "question": "corrupt-chunk", "stage": "read", "chunk": TWO_I4}),
+    ("reject-crc32c-configuration-member", [LE, {"name": "crc32c", "configuration": {"location": "end"}}], "invalid-codec", ["V3-CRC-001"], "v3 crc32c with a configuration member 'location' is rejected on open", {"tests": "configuration", "question": "unknown-configuration-member"}),
+    ("reject-crc32c-configuration-string", [LE, {"name": "crc32c", "configuration": "end"}], "invalid-codec", ["V3-CRC-001"], "v3 crc32c with configuration 'end' (not an object) is rejected on open", {"tests": "configuration", "question": "unknown-configuration-member"}),
 ]
 # fmt: on
 

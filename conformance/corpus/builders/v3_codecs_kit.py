@@ -332,6 +332,7 @@ def read_case(
     *,
     needs=(),
     tier: str | None = None,
+    question: str | None = None,
 ) -> None:
     add_case(
         case_id,
@@ -339,6 +340,7 @@ def read_case(
         build=build,
         needs=needs,
         tier=tier,
+        question=question,
         requirements=requirements,
         description=description,
     )

@@ -137,8 +137,13 @@ def _matrix_case(pipeline: str, data_type: str) -> None:
 
     requirements = [*requirements, "V3-DT-001", "V3-FILL-009", "V3-GRID-006"]
     what = "shards and empty inner chunks" if pipeline.startswith("shard") else "chunks"
-    tier = (
-        "extension" if pipeline == "zstd" else "optional" if data_type == "float16" else "required"
+    # zstd is a registered extension, float16 a data type the core marks optional
+    question = (
+        "registered-extension"
+        if pipeline == "zstd"
+        else "optional-data-type"
+        if data_type == "float16"
+        else "spec-read"
     )
     needs = [f"dtype:{data_type}", *needs_for(make_codecs(data_type))]
     read_case(
@@ -148,7 +153,7 @@ def _matrix_case(pipeline: str, data_type: str) -> None:
         f"edge overhang is junk, values bit-exact",
         build,
         needs=needs,
-        tier=tier,
+        question=question,
     )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..data import sample, strings
-from ..generator import add_case, case
+from ..generator import add_case, case, verdict
 from .table_kit import each
 from .v3_codecs_kit import FILLS as CORE_FILLS
 from .v3_kit import array_doc, bits, bytes_codec, dtype_needs, numpy_dtype, put_array, reject_case
@@ -72,7 +72,7 @@ def _type_case(data_type: str, endian: str | None) -> None:
         build=build,
         needs=needs,
         requirements=requirements,
-        tier="optional" if data_type in OPTIONAL_TYPES else "required",
+        question="optional-data-type" if data_type in OPTIONAL_TYPES else "spec-read",
         description=f"v3 {order}{data_type} (5,7) in (2,3) chunks: two chunks missing read as fill "
         f"{fill}, edge overhang is junk, extremes and special values exact",
     )
@@ -121,17 +121,17 @@ def _vector(case_id, data_type, endian, raw_hex, expected, requirements, descrip
 # fmt: off
 VECTORS = [
     # case_id, data_type, endian, raw_hex, expected, requirements, description[, options]
-    ("v3/dtypes/bytes-bool-00-01", "bool", None, "0001", np.array([False, True]), ["V3-DT-002"], "v3 bool chunk bytes 00 01 read as [false, true]"),
-    ("v3/dtypes/bytes-int16-minus2-le", "int16", "little", "feff", np.array([-2], "i2"), ["V3-DT-003"], "v3 int16 little-endian bytes FE FF read as -2"),
-    ("v3/dtypes/bytes-int16-minus2-be", "int16", "big", "fffe", np.array([-2], "i2"), ["V3-DT-003"], "v3 int16 big-endian bytes FF FE read as -2"),
-    ("v3/dtypes/bytes-uint64-max", "uint64", "little", "ff" * 8, np.array([2**64 - 1], "u8"), ["V3-DT-003"], "v3 uint64 bytes FF x 8 read as 2^64-1 exactly"),
-    ("v3/dtypes/bytes-int64-min-be", "int64", "big", "80" + "00" * 7, np.array([-(2**63)], "i8"), ["V3-DT-003"], "v3 int64 big-endian bytes 80 00..00 read as -2^63 exactly"),
-    ("v3/dtypes/bytes-float16-one-le", "float16", "little", "003c", np.array([1.0], "f2"), ["V3-DT-004", "V3-DT-006"], "v3 float16 little-endian bytes 00 3C read as 1.0", {"tier": "optional"}),
-    ("v3/dtypes/bytes-float64-negzero-le", "float64", "little", "00" * 7 + "80", bits("f8", 1 << 63).reshape(1), ["V3-DT-004"], "v3 float64 little-endian bytes 00..00 80 read as negative zero (sign bit kept)"),
-    ("v3/dtypes/bytes-float32-nan-payload-be", "float32", "big", "7fc00001", bits("f4", 0x7FC00001).reshape(1), ["V3-DT-004"], "v3 float32 big-endian bytes 7F C0 00 01 read as the NaN with payload 0x7fc00001"),
-    ("v3/dtypes/bytes-complex64-le", "complex64", "little", "0000803f00000040", np.array([1 + 2j], "c8"), ["V3-DT-005"], "v3 complex64 little-endian bytes 0000803f 00000040 read as 1+2j"),
-    ("v3/dtypes/bytes-complex64-be", "complex64", "big", "3f80000040000000", np.array([1 + 2j], "c8"), ["V3-DT-005"], "v3 complex64 big-endian bytes 3f800000 40000000 read as 1+2j (each part swapped alone)"),
-    ("v3/dtypes/bytes-r16-passthrough", "r16", None, "deadbeef0102", np.frombuffer(bytes.fromhex("deadbeef0102"), "V2"), ["V3-DT-007"], "v3 r16 chunk bytes DE AD BE EF 01 02 come back unchanged as three 2-byte items", {"tier": "optional"}),
+    ("v3/dtypes/bytes-bool-00-01", "bool", None, "0001", np.array([False, True]), ["V3-DT-002"], "v3 bool chunk bytes 00 01 read as [false, true]", {"question": "spec-read"}),
+    ("v3/dtypes/bytes-int16-minus2-le", "int16", "little", "feff", np.array([-2], "i2"), ["V3-DT-003"], "v3 int16 little-endian bytes FE FF read as -2", {"question": "spec-read"}),
+    ("v3/dtypes/bytes-int16-minus2-be", "int16", "big", "fffe", np.array([-2], "i2"), ["V3-DT-003"], "v3 int16 big-endian bytes FF FE read as -2", {"question": "spec-read"}),
+    ("v3/dtypes/bytes-uint64-max", "uint64", "little", "ff" * 8, np.array([2**64 - 1], "u8"), ["V3-DT-003"], "v3 uint64 bytes FF x 8 read as 2^64-1 exactly", {"question": "spec-read"}),
+    ("v3/dtypes/bytes-int64-min-be", "int64", "big", "80" + "00" * 7, np.array([-(2**63)], "i8"), ["V3-DT-003"], "v3 int64 big-endian bytes 80 00..00 read as -2^63 exactly", {"question": "spec-read"}),
+    ("v3/dtypes/bytes-float16-one-le", "float16", "little", "003c", np.array([1.0], "f2"), ["V3-DT-004", "V3-DT-006"], "v3 float16 little-endian bytes 00 3C read as 1.0", {"question": "optional-data-type", "tier": "optional"}),
+    ("v3/dtypes/bytes-float64-negzero-le", "float64", "little", "00" * 7 + "80", bits("f8", 1 << 63).reshape(1), ["V3-DT-004"], "v3 float64 little-endian bytes 00..00 80 read as negative zero (sign bit kept)", {"question": "spec-read"}),
+    ("v3/dtypes/bytes-float32-nan-payload-be", "float32", "big", "7fc00001", bits("f4", 0x7FC00001).reshape(1), ["V3-DT-004"], "v3 float32 big-endian bytes 7F C0 00 01 read as the NaN with payload 0x7fc00001", {"question": "spec-read"}),
+    ("v3/dtypes/bytes-complex64-le", "complex64", "little", "0000803f00000040", np.array([1 + 2j], "c8"), ["V3-DT-005"], "v3 complex64 little-endian bytes 0000803f 00000040 read as 1+2j", {"question": "spec-read"}),
+    ("v3/dtypes/bytes-complex64-be", "complex64", "big", "3f80000040000000", np.array([1 + 2j], "c8"), ["V3-DT-005"], "v3 complex64 big-endian bytes 3f800000 40000000 read as 1+2j (each part swapped alone)", {"question": "spec-read"}),
+    ("v3/dtypes/bytes-r16-passthrough", "r16", None, "deadbeef0102", np.frombuffer(bytes.fromhex("deadbeef0102"), "V2"), ["V3-DT-007"], "v3 r16 chunk bytes DE AD BE EF 01 02 come back unchanged as three 2-byte items", {"question": "optional-data-type", "tier": "optional"}),
 ]
 # fmt: on
 
@@ -141,44 +141,95 @@ each(_vector, VECTORS)
 # ---- identifiers that must not open (V3-DT-001, V3-DT-007, V3-DT-008) ------------------------------
 
 _BAD_TYPES = [
-    ("v2-f8", "<f8", "V3-DT-001", "the v2 spelling '<f8'"),
-    ("v2-u1", "|u1", "V3-DT-001", "the v2 spelling '|u1'"),
-    ("v2-i4", "<i4", "V3-DT-001", "the v2 spelling '<i4'"),
-    ("v2-be-i2", ">i2", "V3-DT-001", "the v2 spelling '>i2'"),
-    ("v2-b1", "|b1", "V3-DT-001", "the v2 spelling '|b1'"),
-    ("numpy-f8", "f8", "V3-DT-001", "the NumPy code 'f8'"),
-    ("uppercase", "Int32", "V3-DT-001", "'Int32' (identifiers are case-sensitive)"),
-    ("padded", " int32", "V3-DT-001", "' int32' with a leading space"),
-    ("float-alias", "float", "V3-DT-008", "the unregistered name 'float'"),
-    ("int128", "int128", "V3-DT-008", "the unknown type 'int128'"),
-    ("complex32", "complex32", "V3-DT-008", "the unknown type 'complex32'"),
-    ("r12", "r12", "V3-DT-007", "'r12' (not a multiple of 8 bits)"),
-    ("r0", "r0", "V3-DT-007", "'r0' (zero bits)"),
-    ("r-no-bits", "r", "V3-DT-007", "'r' with no bit count"),
-    ("null", None, "V3-DT-008", "a null data_type"),
-    ("number", 4, "V3-DT-008", "the number 4 as data_type"),
-    ("list", ["int32"], "V3-DT-008", "the list ['int32'] as data_type"),
-    ("object-no-name", {"configuration": {}}, "V3-EXT-001", "an object data_type without 'name'"),
+    ("v2-f8", "unknown-extension", "data_type", "<f8", "V3-DT-001", "the v2 spelling '<f8'"),
+    ("v2-u1", "unknown-extension", "data_type", "|u1", "V3-DT-001", "the v2 spelling '|u1'"),
+    ("v2-i4", "unknown-extension", "data_type", "<i4", "V3-DT-001", "the v2 spelling '<i4'"),
+    ("v2-be-i2", "unknown-extension", "data_type", ">i2", "V3-DT-001", "the v2 spelling '>i2'"),
+    ("v2-b1", "unknown-extension", "data_type", "|b1", "V3-DT-001", "the v2 spelling '|b1'"),
+    ("numpy-f8", "unknown-extension", "data_type", "f8", "V3-DT-001", "the NumPy code 'f8'"),
+    (
+        "uppercase",
+        "unknown-extension",
+        "data_type",
+        "Int32",
+        "V3-DT-001",
+        "'Int32' (identifiers are case-sensitive)",
+    ),
+    (
+        "padded",
+        "unknown-extension",
+        "data_type",
+        " int32",
+        "V3-DT-001",
+        "' int32' with a leading space",
+    ),
+    (
+        "float-alias",
+        "unknown-extension",
+        "data_type",
+        "float",
+        "V3-DT-008",
+        "the unregistered name 'float'",
+    ),
+    (
+        "int128",
+        "unknown-extension",
+        "data_type",
+        "int128",
+        "V3-DT-008",
+        "the unknown type 'int128'",
+    ),
+    (
+        "complex32",
+        "unknown-extension",
+        "data_type",
+        "complex32",
+        "V3-DT-008",
+        "the unknown type 'complex32'",
+    ),
+    ("r12", "unknown-extension", "r", "r12", "V3-DT-007", "'r12' (not a multiple of 8 bits)"),
+    ("r0", "unknown-extension", "r", "r0", "V3-DT-007", "'r0' (zero bits)"),
+    ("r-no-bits", "unknown-extension", "r", "r", "V3-DT-007", "'r' with no bit count"),
+    ("null", "null-mandatory", "data_type", None, "V3-DT-008", "a null data_type"),
+    ("number", "unknown-extension", "data_type", 4, "V3-DT-008", "the number 4 as data_type"),
+    (
+        "list",
+        "wrong-structure",
+        "data_type",
+        ["int32"],
+        "V3-DT-008",
+        "the list ['int32'] as data_type",
+    ),
+    (
+        "object-no-name",
+        "unknown-extension",
+        "name",
+        {"configuration": {}},
+        "V3-EXT-001",
+        "an object data_type without 'name'",
+    ),
 ]
 
-for _slug, _value, _req, _what in _BAD_TYPES:
-    reject_case(
-        f"v3/dtypes/reject-{_slug}",
-        array_doc((4,), (2,), _value, 0, codecs=[bytes_codec("little")]),
-        "invalid-data-type",
-        [_req],
-        f"v3 data_type {_what} is rejected on open",
-        needs=["codec:bytes"],
-    )
+for _slug, _question, _tests, _value, _req, _what in _BAD_TYPES:
+    with verdict(question=_question, tests=_tests):
+        reject_case(
+            f"v3/dtypes/reject-{_slug}",
+            array_doc((4,), (2,), _value, 0, codecs=[bytes_codec("little")]),
+            "invalid-data-type",
+            [_req],
+            f"v3 data_type {_what} is rejected on open",
+            needs=["codec:bytes"],
+        )
 
-reject_case(
-    "v3/dtypes/reject-r-leading-zero",
-    array_doc((4,), (2,), "r016", [0, 0]),
-    "invalid-data-type",
-    ["V3-DT-007"],
-    "v3 data_type 'r016' (a non-canonical bit count) is rejected on open",
-    needs=["codec:bytes", "dtype:r*"],
-)
+with verdict(question="versions-disagree"):
+    reject_case(
+        "v3/dtypes/reject-r-leading-zero",
+        array_doc((4,), (2,), "r016", [0, 0]),
+        "invalid-data-type",
+        ["V3-DT-007"],
+        "v3 data_type 'r016' (a non-canonical bit count) is rejected on open",
+        needs=["codec:bytes", "dtype:r*"],
+    )
 
 
 @case(
@@ -187,6 +238,7 @@ reject_case(
     needs=["dtype:bool", "codec:bytes"],
     requirements=["V3-DT-002"],
     description="v3 bool chunk holding the byte 02 (neither false nor true) fails on read",
+    question="spec-silent",
 )
 def _(w):
     w.put_json("zarr.json", array_doc((3,), (3,), "bool", False))
@@ -213,6 +265,7 @@ def vlen_frame(items: list[bytes]) -> bytes:
     requirements=["V3-DT-009", "V3-FILL-009"],
     description="v3 extension data type string with vlen-utf8 (7,) in (3,) chunks: non-ASCII text, "
     "empty strings, a missing chunk reads as the fill 'fill'",
+    question="registered-extension",
 )
 def _(w):
     data = strings(w.rng, (7,))
@@ -236,6 +289,7 @@ def _(w):
     requirements=["V3-DT-009", "V3-FILL-009"],
     description="v3 extension data type bytes with vlen-bytes (5,) in (2,) chunks: NUL and high bytes "
     "kept, the base64 fill 'AAE=' gives b'\\x00\\x01' for a missing chunk",
+    question="registered-extension",
 )
 def _(w):
     items = [b"\x00\xff", b"", b"abc", b"\x80zarr", b"\x00"]
@@ -258,6 +312,7 @@ def _(w):
     requirements=["V3-DT-009", "V3-FILL-009"],
     description="v3 extension data type numpy.datetime64 (unit ms, scale_factor 10) little-endian: "
     "a missing chunk reads as the fill NaT (-2^63)",
+    question="registered-extension",
 )
 def _(w):
     dtype = np.dtype("M8[10ms]")
@@ -281,6 +336,7 @@ def _(w):
     needs=["dtype:numpy.datetime64", "codec:bytes", "dtype:big-endian"],
     requirements=["V3-DT-009"],
     description="v3 extension data type numpy.datetime64 (unit s, scale_factor 1) big-endian with fill 0",
+    question="registered-extension",
 )
 def _(w):
     dtype = np.dtype("M8[s]")
@@ -304,6 +360,7 @@ def _(w):
     needs=["dtype:string", "codec:vlen-utf8", "op:write"],
     requirements=["V3-DT-009"],
     description="v3 write of a string array with vlen-utf8 (5,) in (2,) chunks round-trips exactly",
+    question="registered-extension",
 )
 def _(w):
     data = strings(w.rng, (5,))

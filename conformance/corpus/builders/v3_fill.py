@@ -57,14 +57,13 @@ def _read(
         if fill_text is not None:  # a number Python's float cannot hold exactly: write its text
             w.put("zarr.json", jsonio.dumps(doc).replace(b'"@FILL@"', fill_text))
 
-    optional = data_type == "float16" or data_type.startswith("r")
     add_case(
         f"v3/fill/{slug}",
         kind="read",
         build=build,
         needs=[*dtype_needs(data_type), "codec:bytes"],
         requirements=["V3-FILL-009", *requirements],
-        tier="optional" if optional else tier,
+        tier=tier,
         description=description,
     )
 
@@ -85,45 +84,45 @@ READS = [
     ("int16-all-missing", "int16", 42, np.array(42, "i2"), [], "v3 int16 (7,6) with fill 42 and no chunk keys at all reads entirely as 42", {"shape": (7, 6), "chunks": (3, 4), "skip": [(i, j) for i in range(3) for j in range(2)]}),
     ("float32-decimal-0.1", "float32", 0.1, bits("f4", 0x3DCCCCCD), ["V3-FILL-003"], "v3 float32 fill 0.1 rounds to the nearest float32, bits 0x3dcccccd"),
     ("float64-decimal-0.1", "float64", 0.1, bits("f8", 0x3FB999999999999A), ["V3-FILL-003"], "v3 float64 fill 0.1 gives bits 0x3fb999999999999a"),
-    ("float16-decimal-0.1", "float16", 0.1, bits("f2", 0x2E66), ["V3-FILL-003"], "v3 float16 fill 0.1 rounds to the nearest float16, bits 0x2e66"),
+    ("float16-decimal-0.1", "float16", 0.1, bits("f2", 0x2E66), ["V3-FILL-003"], "v3 float16 fill 0.1 rounds to the nearest float16, bits 0x2e66", {"question": "optional-data-type"}),
     ("float32-integer-number", "float32", 3, np.array(3.0, "f4"), ["V3-FILL-003"], "v3 float32 fill written as the JSON integer 3 reads as 3.0"),
     ("float64-exponent", "float64", 1.5e-300, np.array(1.5e-300, "f8"), ["V3-FILL-003"], "v3 float64 fill 1.5e-300 (a JSON number with an exponent)"),
     ("float32-subnormal", "float32", 1e-45, bits("f4", 0x00000001), ["V3-FILL-003"], "v3 float32 fill 1e-45 rounds to the smallest subnormal, bits 0x00000001"),
     ("float32-max", "float32", 3.4028234663852886e38, bits("f4", 0x7F7FFFFF), ["V3-FILL-003"], "v3 float32 fill 3.4028234663852886e38 is the largest finite float32, bits 0x7f7fffff"),
-    ("float32-16777217-ties-even", "float32", 16777217, np.array(16777216.0, "f4"), ["V3-FILL-003"], "v3 float32 fill 16777217 (a tie) rounds to even, 16777216 (HEAD-2026 wording)", {"tier": "optional"}),
+    ("float32-16777217-ties-even", "float32", 16777217, np.array(16777216.0, "f4"), ["V3-FILL-003"], "v3 float32 fill 16777217 (a tie) rounds to even, 16777216 (HEAD-2026 wording)", {"question": "versions-disagree", "tier": "optional"}),
     # Decimal texts near the midpoint 1 + 2^-24 of 1.0 and its float32 successor: the exact midpoint
     # ties to even (1.0); a text just above it must round up to 1 + 2^-23, although parsing it into a
     # double first lands on the midpoint and then ties down (double rounding).
-    ("float32-midpoint-ties-even", "float32", "@FILL@", np.array(1.0, "f4"), ["V3-FILL-003"], "v3 float32 fill 1.000000059604644775390625 (exactly between two float32) ties to even, 1.0", {"tier": "optional", "fill_text": b"1.000000059604644775390625"}),
-    ("float32-double-rounding", "float32", "@FILL@", bits("f4", 0x3F800001), ["V3-FILL-003"], "v3 float32 fill 1.00000005960464477539062500001 rounds once to 1+2^-23, not via a double to 1.0", {"tier": "optional", "fill_text": b"1.00000005960464477539062500001"}),
+    ("float32-midpoint-ties-even", "float32", "@FILL@", np.array(1.0, "f4"), ["V3-FILL-003"], "v3 float32 fill 1.000000059604644775390625 (exactly between two float32) ties to even, 1.0", {"question": "versions-disagree", "tier": "optional", "fill_text": b"1.000000059604644775390625"}),
+    ("float32-double-rounding", "float32", "@FILL@", bits("f4", 0x3F800001), ["V3-FILL-003"], "v3 float32 fill 1.00000005960464477539062500001 rounds once to 1+2^-23, not via a double to 1.0", {"question": "json-number-precision", "tier": "optional", "fill_text": b"1.00000005960464477539062500001"}),
     ("float64-negative-zero", "float64", -0.0, bits("f8", 1 << 63), ["V3-FILL-003"], "v3 float64 fill -0.0 keeps its sign bit in missing chunks"),
     ("float32-negative-zero", "float32", -0.0, bits("f4", 1 << 31), ["V3-FILL-003"], "v3 float32 fill -0.0 keeps its sign bit in missing chunks"),
     # "NaN" is the canonical quiet NaN of each width
-    *[(f"{t}-nan-canonical", t, "NaN", bits(numpy_dtype(t), NAN[t]), ["V3-FILL-004", "V3-FILL-005"], f"v3 {t} fill 'NaN': missing chunks hold exactly the canonical quiet NaN 0x{NAN[t]:x}", {"tier": tier})
-      for t, tier in (("float16", "optional"), ("float32", "required"), ("float64", "required"))],
+    *[(f"{t}-nan-canonical", t, "NaN", bits(numpy_dtype(t), NAN[t]), ["V3-FILL-004", "V3-FILL-005"], f"v3 {t} fill 'NaN': missing chunks hold exactly the canonical quiet NaN 0x{NAN[t]:x}", {"question": question})
+      for t, question in (("float16", "optional-data-type"), ("float32", "spec-read"), ("float64", "spec-read"))],
     ("float32-infinity", "float32", "Infinity", np.array(np.inf, "f4"), ["V3-FILL-004"], "v3 float32 fill 'Infinity' reads as +inf"),
     ("float32-minus-infinity", "float32", "-Infinity", np.array(-np.inf, "f4"), ["V3-FILL-004"], "v3 float32 fill '-Infinity' reads as -inf"),
     ("float64-infinity", "float64", "Infinity", np.array(np.inf, "f8"), ["V3-FILL-004"], "v3 float64 fill 'Infinity' reads as +inf"),
     ("float64-minus-infinity", "float64", "-Infinity", np.array(-np.inf, "f8"), ["V3-FILL-004"], "v3 float64 fill '-Infinity' reads as -inf"),
-    ("float16-minus-infinity", "float16", "-Infinity", np.array(-np.inf, "f2"), ["V3-FILL-004"], "v3 float16 fill '-Infinity' reads as -inf"),
+    ("float16-minus-infinity", "float16", "-Infinity", np.array(-np.inf, "f2"), ["V3-FILL-004"], "v3 float16 fill '-Infinity' reads as -inf", {"question": "optional-data-type"}),
     ("float32-hex-one", "float32", "0x3f800000", np.array(1.0, "f4"), ["V3-FILL-006"], "v3 float32 hex fill '0x3f800000' reads as 1.0"),
     ("float32-hex-nan-payload", "float32", "0x7fc00001", bits("f4", 0x7FC00001), ["V3-FILL-006"], "v3 float32 hex fill '0x7fc00001' keeps its NaN payload bit for bit"),
     ("float32-hex-negative-nan", "float32", "0xffc00000", bits("f4", 0xFFC00000), ["V3-FILL-006"], "v3 float32 hex fill '0xffc00000' is the negative quiet NaN, sign bit kept"),
     ("float64-hex-signalling-nan", "float64", "0x7ff0000000000001", bits("f8", 0x7FF0000000000001), ["V3-FILL-006"], "v3 float64 hex fill '0x7ff0000000000001' (a signalling NaN) is not quietened"),
     ("float64-hex-negative-zero", "float64", "0x8000000000000000", bits("f8", 1 << 63), ["V3-FILL-006"], "v3 float64 hex fill '0x8000000000000000' is negative zero"),
-    ("float16-hex-nan-payload", "float16", "0x7e01", bits("f2", 0x7E01), ["V3-FILL-006"], "v3 float16 hex fill '0x7e01' keeps its NaN payload"),
-    ("float32-hex-uppercase", "float32", "0x7FC00001", bits("f4", 0x7FC00001), ["V3-FILL-006"], "v3 float32 hex fill with upper-case digits '0x7FC00001' reads like the lower-case form", {"tier": "optional"}),
+    ("float16-hex-nan-payload", "float16", "0x7e01", bits("f2", 0x7E01), ["V3-FILL-006"], "v3 float16 hex fill '0x7e01' keeps its NaN payload", {"question": "optional-data-type"}),
+    ("float32-hex-uppercase", "float32", "0x7FC00001", bits("f4", 0x7FC00001), ["V3-FILL-006"], "v3 float32 hex fill with upper-case digits '0x7FC00001' reads like the lower-case form", {"question": "spec-silent", "tier": "optional"}),
     ("complex64-inf-nan", "complex64", ["-Infinity", "NaN"], np.array([-np.inf, bits("f4", 0x7FC00000)], "f4").view("c8")[0], ["V3-FILL-007", "V3-FILL-005"], "v3 complex64 fill ['-Infinity', 'NaN']: real -inf, imaginary the canonical NaN 0x7fc00000"),
     ("complex128-pair", "complex128", [1, 2], np.array(1 + 2j, "c16"), ["V3-FILL-007"], "v3 complex128 fill [1, 2] reads as 1+2j"),
     ("complex64-hex-parts", "complex64", ["0x7fc00001", -0.0], np.array([bits("f4", 0x7FC00001), bits("f4", 1 << 31)], "f4").view("c8")[0], ["V3-FILL-007", "V3-FILL-006"], "v3 complex64 fill ['0x7fc00001', -0.0]: a NaN payload real part and a negative-zero imaginary part"),
     ("complex128-nan-infinity", "complex128", ["NaN", "Infinity"], np.array([bits("f8", NAN["float64"]), np.inf], "f8").view("c16")[0], ["V3-FILL-007", "V3-FILL-005"], "v3 complex128 fill ['NaN', 'Infinity'] with the canonical float64 NaN real part"),
-    ("r16-bytes", "r16", [1, 2], np.frombuffer(b"\x01\x02", "V2")[0], ["V3-FILL-008"], "v3 r16 fill [1, 2]: missing elements hold the bytes 01 02 (N/8 = 2 bytes)"),
-    ("r8-bytes", "r8", [255], np.frombuffer(b"\xff", "V1")[0], ["V3-FILL-008"], "v3 r8 fill [255]: missing elements hold the byte FF"),
-    ("r32-bytes", "r32", [0, 128, 255, 7], np.frombuffer(bytes([0, 128, 255, 7]), "V4")[0], ["V3-FILL-008"], "v3 r32 fill [0, 128, 255, 7] keeps byte order exactly as listed"),
+    ("r16-bytes", "r16", [1, 2], np.frombuffer(b"\x01\x02", "V2")[0], ["V3-FILL-008"], "v3 r16 fill [1, 2]: missing elements hold the bytes 01 02 (N/8 = 2 bytes)", {"question": "optional-data-type"}),
+    ("r8-bytes", "r8", [255], np.frombuffer(b"\xff", "V1")[0], ["V3-FILL-008"], "v3 r8 fill [255]: missing elements hold the byte FF", {"question": "optional-data-type"}),
+    ("r32-bytes", "r32", [0, 128, 255, 7], np.frombuffer(bytes([0, 128, 255, 7]), "V4")[0], ["V3-FILL-008"], "v3 r32 fill [0, 128, 255, 7] keeps byte order exactly as listed", {"question": "optional-data-type"}),
 ]
 # fmt: on
 
-each(_read, READS)
+each(_read, READS, question="spec-read")
 
 
 # ---- fills that must be rejected -----------------------------------------------------------------
@@ -144,49 +143,49 @@ def _bad(slug, data_type, fill, requirements, what, tier=None):
 # fmt: off
 REJECTS = [
     # slug, data type, fill_value, requirements, "v3 <type> array with fill_value <what> is rejected on open"
-    ("bool-1", "bool", 1, ["V3-FILL-001"], "1 (a number, not a boolean)"),
-    ("bool-0", "bool", 0, ["V3-FILL-001"], "0 (a number, not a boolean)"),
-    ("bool-string-true", "bool", "true", ["V3-FILL-001"], "'true' (a string)"),
-    ("bool-null", "bool", None, ["V3-FILL-001", "V3-FILL-010"], "null"),
-    ("uint8-1.0", "uint8", 1.0, ["V3-FILL-002"], "1.0 (a fraction part)"),
-    ("uint8-1e2", "uint8", 1e2, ["V3-FILL-002"], "1e2 written as 100.0 (not an integer literal)"),
-    ("uint8-256", "uint8", 256, ["V3-FILL-002"], "256 (out of range)"),
-    ("uint8-minus-1", "uint8", -1, ["V3-FILL-002"], "-1 (out of range)"),
-    ("int8-minus-129", "int8", -129, ["V3-FILL-002"], "-129 (out of range)"),
-    ("int64-overflow", "int64", 2**63, ["V3-FILL-002"], "9223372036854775808 (2^63, out of range)"),
-    ("uint64-overflow", "uint64", 2**64, ["V3-FILL-002"], "18446744073709551616 (2^64, out of range)"),
-    ("int32-string", "int32", "1", ["V3-FILL-002"], "'1' (a string)"),
-    ("int32-true", "int32", True, ["V3-FILL-002"], "true (a boolean)"),
-    ("int32-hex", "int32", "0x00000001", ["V3-FILL-002"], "'0x00000001' (hex is for floats only)"),
-    ("int32-null", "int32", None, ["V3-FILL-010"], "null"),
-    ("int32-list", "int32", [1], ["V3-FILL-002"], "[1] (a list)"),
-    ("float32-plus-infinity", "float32", "+Infinity", ["V3-FILL-004"], "'+Infinity' (not one of the three strings)"),
-    ("float32-inf", "float32", "inf", ["V3-FILL-004"], "'inf'"),
-    ("float32-nan-lowercase", "float32", "nan", ["V3-FILL-004"], "'nan' (lower case)"),
-    ("float64-minus-nan", "float64", "-NaN", ["V3-FILL-004"], "'-NaN'"),
-    ("float64-infinity-uppercase", "float64", "INFINITY", ["V3-FILL-004"], "'INFINITY'"),
-    ("float64-number-string", "float64", "1.5", ["V3-FILL-004"], "'1.5' (a number inside a string)"),
-    ("float64-null", "float64", None, ["V3-FILL-010"], "null (not valid for any core type)"),
-    ("float32-true", "float32", True, ["V3-FILL-003"], "true (a boolean)"),
-    ("float32-list", "float32", [1.0], ["V3-FILL-003"], "[1.0] (a list)"),
-    ("float32-hex-short", "float32", "0x3f80", ["V3-FILL-006"], "'0x3f80' (fewer hex digits than the type's 4 bytes)"),
-    ("float32-hex-long", "float32", "0x3f80000000", ["V3-FILL-006"], "'0x3f80000000' (more than 4 bytes of hex)"),
-    ("float32-hex-not-hex", "float32", "0x3f80zz00", ["V3-FILL-006"], "'0x3f80zz00' (not hex digits)"),
-    ("complex64-number", "complex64", 0, ["V3-FILL-007"], "0 (not a [real, imag] pair)"),
-    ("complex64-one-part", "complex64", [1.0], ["V3-FILL-007"], "[1.0] (one part)"),
-    ("complex64-three-parts", "complex64", [1, 2, 3], ["V3-FILL-007"], "[1, 2, 3] (three parts)"),
-    ("complex128-bad-part", "complex128", [1, "inf"], ["V3-FILL-007", "V3-FILL-004"], "[1, 'inf'] (a bad special string)"),
-    ("complex128-null", "complex128", None, ["V3-FILL-010"], "null"),
-    ("r16-short", "r16", [1], ["V3-FILL-008"], "[1] (one byte for a 2-byte type)"),
-    ("r16-byte-256", "r16", [1, 256], ["V3-FILL-008"], "[1, 256] (a value above 255)"),
-    ("r16-negative", "r16", [1, -1], ["V3-FILL-008"], "[1, -1] (a negative byte)"),
-    ("r16-sixteen-items", "r16", list(range(16)), ["V3-FILL-008"], "a 16-item list (the spec's literal 'length N' in bits; read as N/8 bytes)"),
-    ("r16-base64", "r16", "AQI=", ["V3-FILL-008"], "'AQI=' (base64 text, not a byte list)"),
-    ("r16-null", "r16", None, ["V3-FILL-008", "V3-FILL-010"], "null"),
+    ("bool-1", "bool", 1, ["V3-FILL-001"], "1 (a number, not a boolean)", {"question": "scalar-spelling"}),
+    ("bool-0", "bool", 0, ["V3-FILL-001"], "0 (a number, not a boolean)", {"question": "scalar-spelling"}),
+    ("bool-string-true", "bool", "true", ["V3-FILL-001"], "'true' (a string)", {"question": "scalar-spelling"}),
+    ("bool-null", "bool", None, ["V3-FILL-001", "V3-FILL-010"], "null", {"question": "null-mandatory"}),
+    ("uint8-1.0", "uint8", 1.0, ["V3-FILL-002"], "1.0 (a fraction part)", {"question": "integer-as-float"}),
+    ("uint8-1e2", "uint8", 1e2, ["V3-FILL-002"], "1e2 written as 100.0 (not an integer literal)", {"question": "integer-as-float"}),
+    ("uint8-256", "uint8", 256, ["V3-FILL-002"], "256 (out of range)", {"question": "invalid-value"}),
+    ("uint8-minus-1", "uint8", -1, ["V3-FILL-002"], "-1 (out of range)", {"question": "invalid-value"}),
+    ("int8-minus-129", "int8", -129, ["V3-FILL-002"], "-129 (out of range)", {"question": "invalid-value"}),
+    ("int64-overflow", "int64", 2**63, ["V3-FILL-002"], "9223372036854775808 (2^63, out of range)", {"question": "invalid-value"}),
+    ("uint64-overflow", "uint64", 2**64, ["V3-FILL-002"], "18446744073709551616 (2^64, out of range)", {"question": "invalid-value"}),
+    ("int32-string", "int32", "1", ["V3-FILL-002"], "'1' (a string)", {"question": "scalar-spelling"}),
+    ("int32-true", "int32", True, ["V3-FILL-002"], "true (a boolean)", {"question": "scalar-spelling"}),
+    ("int32-hex", "int32", "0x00000001", ["V3-FILL-002"], "'0x00000001' (hex is for floats only)", {"question": "scalar-spelling"}),
+    ("int32-null", "int32", None, ["V3-FILL-010"], "null", {"question": "null-mandatory"}),
+    ("int32-list", "int32", [1], ["V3-FILL-002"], "[1] (a list)", {"question": "wrong-structure"}),
+    ("float32-plus-infinity", "float32", "+Infinity", ["V3-FILL-004"], "'+Infinity' (not one of the three strings)", {"question": "float-special-spelling"}),
+    ("float32-inf", "float32", "inf", ["V3-FILL-004"], "'inf'", {"question": "float-special-spelling"}),
+    ("float32-nan-lowercase", "float32", "nan", ["V3-FILL-004"], "'nan' (lower case)", {"question": "float-special-spelling"}),
+    ("float64-minus-nan", "float64", "-NaN", ["V3-FILL-004"], "'-NaN'", {"question": "float-special-spelling"}),
+    ("float64-infinity-uppercase", "float64", "INFINITY", ["V3-FILL-004"], "'INFINITY'", {"question": "float-special-spelling"}),
+    ("float64-number-string", "float64", "1.5", ["V3-FILL-004"], "'1.5' (a number inside a string)", {"question": "scalar-spelling"}),
+    ("float64-null", "float64", None, ["V3-FILL-010"], "null (not valid for any core type)", {"question": "null-mandatory"}),
+    ("float32-true", "float32", True, ["V3-FILL-003"], "true (a boolean)", {"question": "scalar-spelling"}),
+    ("float32-list", "float32", [1.0], ["V3-FILL-003"], "[1.0] (a list)", {"question": "wrong-structure"}),
+    ("float32-hex-short", "float32", "0x3f80", ["V3-FILL-006"], "'0x3f80' (fewer hex digits than the type's 4 bytes)", {"question": "hex-digits"}),
+    ("float32-hex-long", "float32", "0x3f80000000", ["V3-FILL-006"], "'0x3f80000000' (more than 4 bytes of hex)", {"question": "invalid-value"}),
+    ("float32-hex-not-hex", "float32", "0x3f80zz00", ["V3-FILL-006"], "'0x3f80zz00' (not hex digits)", {"question": "invalid-value"}),
+    ("complex64-number", "complex64", 0, ["V3-FILL-007"], "0 (not a [real, imag] pair)", {"question": "wrong-structure"}),
+    ("complex64-one-part", "complex64", [1.0], ["V3-FILL-007"], "[1.0] (one part)", {"question": "wrong-structure"}),
+    ("complex64-three-parts", "complex64", [1, 2, 3], ["V3-FILL-007"], "[1, 2, 3] (three parts)", {"question": "wrong-structure"}),
+    ("complex128-bad-part", "complex128", [1, "inf"], ["V3-FILL-007", "V3-FILL-004"], "[1, 'inf'] (a bad special string)", {"question": "float-special-spelling"}),
+    ("complex128-null", "complex128", None, ["V3-FILL-010"], "null", {"question": "null-mandatory"}),
+    ("r16-short", "r16", [1], ["V3-FILL-008"], "[1] (one byte for a 2-byte type)", {"question": "invalid-value"}),
+    ("r16-byte-256", "r16", [1, 256], ["V3-FILL-008"], "[1, 256] (a value above 255)", {"question": "invalid-value"}),
+    ("r16-negative", "r16", [1, -1], ["V3-FILL-008"], "[1, -1] (a negative byte)", {"question": "invalid-value"}),
+    ("r16-sixteen-items", "r16", list(range(16)), ["V3-FILL-008"], "a 16-item list (the spec's literal 'length N' in bits; read as N/8 bytes)", {"question": "versions-disagree"}),
+    ("r16-base64", "r16", "AQI=", ["V3-FILL-008"], "'AQI=' (base64 text, not a byte list)", {"question": "wrong-structure"}),
+    ("r16-null", "r16", None, ["V3-FILL-008", "V3-FILL-010"], "null", {"question": "null-mandatory"}),
 ]
 # fmt: on
 
-each(_bad, REJECTS)
+each(_bad, REJECTS, tests="fill_value")
 
 
 # ---- what writers put in fill_value (V3-ARR-011, V3-FILL-002/004/006) -----------------------------
@@ -238,6 +237,8 @@ each(_write, WRITES)
     needs=["dtype:float32", "codec:bytes"],
     requirements=["V3-FILL-004", "V3-ARR-013"],
     description="v3 zarr.json with a bare NaN token as fill_value (not strict JSON) is rejected",
+    question="json-lenient",
+    tests="fill_value",
 )
 def _(w):
     text = (

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..data import sample
-from ..generator import add_case, case
+from ..generator import add_case, case, verdict
 from .table_kit import each
 from .v3_kit import array_doc, group_doc, put_array, reject_case
 
@@ -55,6 +55,7 @@ def put_small_array(w, path: str, data_type="int32", fill=0, attributes=None, si
     requirements=["V3-GRP-008", "V3-GRP-009", "V3-NAME-004", "V3-GRP-005"],
     description="v3 root group with children x (array), y (group), __meta (no zarr.json), __ext/data, and z/ "
     "(keys but no zarr.json): the members are exactly {x: array, y: group}",
+    question="spec-read",
 )
 def _(w):
     attrs = {"title": "members", "n": 2}
@@ -73,6 +74,7 @@ def _(w):
     needs=G,
     requirements=["V3-GRP-002", "V3-GRP-001"],
     description="v3 group document {'zarr_format': 3, 'node_type': 'group'} with no attributes opens with {}",
+    question="spec-read",
 )
 def _(w):
     put_group(w, "")
@@ -85,6 +87,7 @@ def _(w):
     needs=I4 + G,
     requirements=["V3-GRP-008", "V3-KEY-002"],
     description="v3 group a/b opened by path lists only its direct members (an array and a group), not grandchildren",
+    question="spec-read",
 )
 def _(w):
     for path in ("", "a", "a/b", "a/b/sub", "a/b/sub/deeper", "a/sibling"):
@@ -101,6 +104,7 @@ def _(w):
     needs=["dtype:float64", "codec:bytes"] + G,
     requirements=["V3-GRP-008", "V3-ATTR-001"],
     description="v3 array y/arr inside a group reads its own data and attributes",
+    question="spec-read",
 )
 def _(w):
     put_group(w, "", {"root": 1})
@@ -117,6 +121,7 @@ def _(w):
     requirements=["V3-GRP-005", "V3-GRP-009"],
     description="v3 root group with a/b/zarr.json (an array) but no a/zarr.json: the root has no members "
     "(a is not a node, so not an implied group)",
+    question="spec-read",
 )
 def _(w):
     put_group(w, "")
@@ -130,6 +135,7 @@ def _(w):
     needs=G + ["feature:must-understand-false"],
     requirements=["V3-GRP-003", "V3-EXT-003"],
     description="v3 group with the unknown member 'foo': {'must_understand': false} opens",
+    question="spec-read",
 )
 def _(w):
     put_group(w, "", {"a": 1}, foo={"must_understand": False})
@@ -143,6 +149,7 @@ def _(w):
     requirements=["V3-GRP-004", "V3-GRP-008"],
     description="v3 group with zarr-python's inline consolidated_metadata object (kind inline, must_understand "
     "false) describing its two children opens; members are its direct children",
+    question="spec-read",
 )
 def _(w):
     put_group(w, "g", {"b": 2})
@@ -170,6 +177,7 @@ def _(w):
     requirements=["V3-GRP-004"],
     description="v3 group with 'consolidated_metadata': null as zarr-python 3.0 wrote it: record whether it opens "
     "(3.0 rules reject an unknown non-object member; the reference tolerates this one)",
+    question="convention",
 )
 def _(w):
     put_group(w, "", {"writer": "zarr-python 3.0"}, consolidated_metadata=None)
@@ -184,6 +192,7 @@ def _(w):
     requirements=["V3-ATTR-001", "V3-GRP-002"],
     description="v3 group attributes with every JSON type: null, booleans, nested lists/objects, floats, "
     "-0.0 and non-ASCII keys",
+    question="spec-read",
 )
 def _(w):
     attrs = {
@@ -208,6 +217,7 @@ def _(w):
     requirements=["V3-GRP-007", "V3-KEY-001"],
     description="v3 store whose root zarr.json is an array: it opens as an array even with a nested "
     "zarr.json below it",
+    question="spec-read",
 )
 def _(w):
     data = sample(w.rng, (4,), "i4", avoid=np.int32(0))
@@ -242,15 +252,15 @@ def _bad_group(slug, doc, reason, requirements, what, tier=None, needs=()):
 # fmt: off
 GROUP_FAULTS = [
     # slug, doc, reason, requirements, what[, options]
-    ("missing-node-type", {"zarr_format": 3}, "invalid-node-type", ["V3-GRP-001"], "document without node_type"),
-    ("node-type-capitalised", {"zarr_format": 3, "node_type": "Group"}, "invalid-node-type", ["V3-GRP-001"], "document with node_type 'Group'"),
-    ("zarr-format-2", {"zarr_format": 2, "node_type": "group"}, "invalid-zarr-format", ["V3-GRP-001"], "document in zarr.json with zarr_format 2"),
-    ("missing-zarr-format", {"node_type": "group"}, "missing-field", ["V3-GRP-001"], "document without zarr_format"),
-    ("unknown-member", {"zarr_format": 3, "node_type": "group", "foo": 1}, "unknown-field", ["V3-GRP-003"], "with the unknown member 'foo': 1"),
-    ("unknown-member-object", {"zarr_format": 3, "node_type": "group", "foo": {"bar": 1}}, "unknown-field", ["V3-GRP-003"], "with the unknown member 'foo': {'bar': 1}"),
-    ("array-member-in-group", {"zarr_format": 3, "node_type": "group", "shape": [4]}, "unknown-field", ["V3-GRP-003"], "with the array member 'shape'"),
-    ("attributes-list", {"zarr_format": 3, "node_type": "group", "attributes": ["a"]}, "invalid-attributes", ["V3-GRP-002", "V3-ATTR-001"], "with attributes ['a'] (not an object)"),
-    ("consolidated-metadata-number", {"zarr_format": 3, "node_type": "group", "consolidated_metadata": 5}, "invalid-metadata", ["V3-GRP-004"], "with consolidated_metadata 5", {"needs": ["feature:consolidated"]}),
+    ("missing-node-type", {"zarr_format": 3}, "invalid-node-type", ["V3-GRP-001"], "document without node_type", {"tests": "node_type", "question": "missing-member"}),
+    ("node-type-capitalised", {"zarr_format": 3, "node_type": "Group"}, "invalid-node-type", ["V3-GRP-001"], "document with node_type 'Group'", {"tests": "node_type", "question": "case-variant"}),
+    ("zarr-format-2", {"zarr_format": 2, "node_type": "group"}, "invalid-zarr-format", ["V3-GRP-001"], "document in zarr.json with zarr_format 2", {"tests": "zarr_format", "question": "other-format"}),
+    ("missing-zarr-format", {"node_type": "group"}, "missing-field", ["V3-GRP-001"], "document without zarr_format", {"tests": "zarr_format", "question": "missing-member"}),
+    ("unknown-member", {"zarr_format": 3, "node_type": "group", "foo": 1}, "unknown-field", ["V3-GRP-003"], "with the unknown member 'foo': 1", {"tests": "unknown metadata fields", "question": "unknown-member"}),
+    ("unknown-member-object", {"zarr_format": 3, "node_type": "group", "foo": {"bar": 1}}, "unknown-field", ["V3-GRP-003"], "with the unknown member 'foo': {'bar': 1}", {"tests": "unknown metadata fields", "question": "unknown-member"}),
+    ("array-member-in-group", {"zarr_format": 3, "node_type": "group", "shape": [4]}, "unknown-field", ["V3-GRP-003"], "with the array member 'shape'", {"tests": "unknown metadata fields", "question": "unknown-member"}),
+    ("attributes-list", {"zarr_format": 3, "node_type": "group", "attributes": ["a"]}, "invalid-attributes", ["V3-GRP-002", "V3-ATTR-001"], "with attributes ['a'] (not an object)", {"tests": "attributes", "question": "wrong-structure"}),
+    ("consolidated-metadata-number", {"zarr_format": 3, "node_type": "group", "consolidated_metadata": 5}, "invalid-metadata", ["V3-GRP-004"], "with consolidated_metadata 5", {"tests": "consolidated_metadata", "question": "unknown-member", "needs": ["feature:consolidated"]}),
 ]
 # fmt: on
 
@@ -264,6 +274,8 @@ each(_bad_group, GROUP_FAULTS)
     requirements=["V3-GRP-005"],
     description="v3 store with zarr.json (root group) and a/b/zarr.json (array) but no a/zarr.json: opening "
     "'a' as a node fails (there are no implicit groups)",
+    question="no-metadata-document",
+    tests="zarr.json",
 )
 def _(w):
     put_group(w, "")
@@ -278,6 +290,8 @@ def _(w):
     needs=I4 + G,
     requirements=["V3-GRP-009"],
     description="v3 node z with keys below it (z/c/0) but no z/zarr.json does not exist",
+    question="no-metadata-document",
+    tests="meta_key",
 )
 def _(w):
     put_group(w, "")
@@ -292,6 +306,8 @@ def _(w):
     needs=G,
     requirements=["V3-GRP-009"],
     description="v3 opening the path 'nope' where nothing is stored fails: no node exists there",
+    question="no-node",
+    tests="meta_key",
 )
 def _(w):
     put_group(w, "")
@@ -307,6 +323,8 @@ def _(w):
     requirements=["V3-GRP-005", "V3-KEY-001"],
     description="v3 store holding only x/zarr.json (an array) and its chunks: the root has no zarr.json and "
     "is not a group",
+    question="no-metadata-document",
+    tests="zarr.json",
 )
 def _(w):
     put_small_array(w, "x")
@@ -365,7 +383,7 @@ WRITES = [
 ]
 # fmt: on
 
-each(_write, WRITES)
+each(_write, WRITES, question="spec-write")
 
 
 # ---- attributes are user data (V3-ATTR-001, V3-ATTR-003) ------------------------------------------------------
@@ -394,9 +412,9 @@ def _attr_read(slug, attrs, requirements, description, tier=None):
 # fmt: off
 ATTRIBUTE_READS = [
     # slug, attrs, requirements, description[, options]
-    ("must-understand-inside", {"must_understand": True, "codecs": "x", "zarr_format": 2}, ["V3-ATTR-003"], "v3 attributes {'must_understand': true, 'codecs': 'x', 'zarr_format': 2} are user data: the array opens and reports them unchanged"),
-    ("nested-unicode", {"ü": [None, {"a": 1.5}], "list": [[], {}], "bool": False}, ["V3-ATTR-001"], "v3 array attributes {'ü': [null, {'a': 1.5}], ...} read back exactly"),
-    ("big-integers", {"big": 18446744073709551615, "neg": -9223372036854775808, "beyond": 2**70}, ["V3-ATTR-001"], "v3 attributes with 2^64-1, -2^63 and 2^70 keep full integer precision (record behaviour)", {"tier": "optional"}),
+    ("must-understand-inside", {"must_understand": True, "codecs": "x", "zarr_format": 2}, ["V3-ATTR-003"], "v3 attributes {'must_understand': true, 'codecs': 'x', 'zarr_format': 2} are user data: the array opens and reports them unchanged", {"question": "spec-read"}),
+    ("nested-unicode", {"ü": [None, {"a": 1.5}], "list": [[], {}], "bool": False}, ["V3-ATTR-001"], "v3 array attributes {'ü': [null, {'a': 1.5}], ...} read back exactly", {"question": "spec-read"}),
+    ("big-integers", {"big": 18446744073709551615, "neg": -9223372036854775808, "beyond": 2**70}, ["V3-ATTR-001"], "v3 attributes with 2^64-1, -2^63 and 2^70 keep full integer precision (record behaviour)", {"question": "json-number-precision", "tier": "optional"}),
 ]
 # fmt: on
 
@@ -412,6 +430,7 @@ each(_attr_read, ATTRIBUTE_READS)
     needs=I4 + G + ["feature:unicode-names"],
     requirements=["V3-NAME-007", "V3-KEY-004"],
     description="v3 group with children '日本語' (array) and 'a b' (group, with a space): both are listed",
+    question="spec-read",
 )
 def _(w):
     put_group(w, "")
@@ -420,33 +439,37 @@ def _(w):
     w.expect_group(attributes={}, members={"日本語": "array", "a b": "group"})
 
 
-for _slug, _name in (
-    ("japanese", "日本語"),
-    ("space", "a b"),
-    ("dots-inside", "a.b..c"),
-    ("leading-dot", ".hidden"),
-    ("trailing-periods", "x..."),
-    ("single-underscore", "_x"),
-    ("emoji", "\U0001f600"),
-):
+with verdict(question="spec-read"):
+    for _slug, _name in (
+        ("japanese", "日本語"),
+        ("space", "a b"),
+        ("dots-inside", "a.b..c"),
+        ("leading-dot", ".hidden"),
+        ("trailing-periods", "x..."),
+        ("single-underscore", "_x"),
+        ("emoji", "\U0001f600"),
+    ):
 
-    def _build(w, name=_name):
-        w.zip = name.endswith(".")  # Windows drops trailing periods from directory names
-        put_group(w, "")
-        w.expect_array(put_small_array(w, name))
-        w.node = name
+        def _build(w, name=_name):
+            w.zip = name.endswith(".")  # Windows drops trailing periods from directory names
+            put_group(w, "")
+            w.expect_array(put_small_array(w, name))
+            w.node = name
 
-    add_case(
-        f"v3/names/open-{_slug}",
-        kind="read",
-        build=_build,
-        needs=I4 + G + ["feature:unicode-names"] + (["store:zip"] if _name.endswith(".") else []),
-        requirements=[
-            "V3-NAME-007",
-            "V3-NAME-003" if "." in _name else "V3-NAME-004" if "_" in _name else "V3-KEY-004",
-        ],
-        description=f"v3 array child named {_name!r} (a valid name) opens by its path and reads",
-    )
+        add_case(
+            f"v3/names/open-{_slug}",
+            kind="read",
+            build=_build,
+            needs=I4
+            + G
+            + ["feature:unicode-names"]
+            + (["store:zip"] if _name.endswith(".") else []),
+            requirements=[
+                "V3-NAME-007",
+                "V3-NAME-003" if "." in _name else "V3-NAME-004" if "_" in _name else "V3-KEY-004",
+            ],
+            description=f"v3 array child named {_name!r} (a valid name) opens by its path and reads",
+        )
 
 
 @case(
@@ -455,6 +478,7 @@ for _slug, _name in (
     needs=I4 + G + ["feature:unicode-names", "store:zip"],
     requirements=["V3-NAME-008", "V3-KEY-004"],
     description="v3 group with children 'é' (NFC, U+00E9) and 'é' (NFD, e + U+0301): two separate children (zip store)",
+    question="spec-read",
 )
 def _(w):
     w.zip = True
@@ -464,31 +488,32 @@ def _(w):
     w.expect_group(attributes={}, members={"\u00e9": "array", "e\u0301": "array"})
 
 
-for _slug, _name, _type in (("nfc", "\u00e9", "int8"), ("nfd", "e\u0301", "float64")):
+with verdict(question="spec-read"):
+    for _slug, _name, _type in (("nfc", "\u00e9", "int8"), ("nfd", "e\u0301", "float64")):
 
-    def _build(w, name=_name, data_type=_type):
-        w.zip = True
-        put_group(w, "")
-        other = "e\u0301" if name == "\u00e9" else "\u00e9"
-        put_small_array(w, other, "int32", 0, size=3)
-        w.expect_array(put_small_array(w, name, data_type, 0))
-        w.node = name
+        def _build(w, name=_name, data_type=_type):
+            w.zip = True
+            put_group(w, "")
+            other = "e\u0301" if name == "\u00e9" else "\u00e9"
+            put_small_array(w, other, "int32", 0, size=3)
+            w.expect_array(put_small_array(w, name, data_type, 0))
+            w.node = name
 
-    add_case(
-        f"v3/names/open-{_slug}-sibling",
-        kind="read",
-        build=_build,
-        requirements=["V3-NAME-008"],
-        needs=[
-            f"dtype:{_type}",
-            "codec:bytes",
-            "dtype:int32",
-            "node:group",
-            "feature:unicode-names",
-            "store:zip",
-        ],
-        description=f"v3 opening the {_slug.upper()} spelling of 'é' reads its own {_type} data, not its sibling's",
-    )
+        add_case(
+            f"v3/names/open-{_slug}-sibling",
+            kind="read",
+            build=_build,
+            requirements=["V3-NAME-008"],
+            needs=[
+                f"dtype:{_type}",
+                "codec:bytes",
+                "dtype:int32",
+                "node:group",
+                "feature:unicode-names",
+                "store:zip",
+            ],
+            description=f"v3 opening the {_slug.upper()} spelling of 'é' reads its own {_type} data, not its sibling's",
+        )
 
 
 @case(
@@ -497,6 +522,7 @@ for _slug, _name, _type in (("nfc", "\u00e9", "int8"), ("nfd", "e\u0301", "float
     needs=G + ["dtype:int8", "dtype:float64", "codec:bytes", "store:zip"],
     requirements=["V3-NAME-006"],
     description="v3 group with children 'foo' (int8) and 'FOO' (float64): two separate children (zip store)",
+    question="spec-read",
 )
 def _(w):
     w.zip = True
@@ -506,25 +532,26 @@ def _(w):
     w.expect_group(attributes={}, members={"FOO": "array", "foo": "array"})
 
 
-for _name, _type in (("foo", "int8"), ("FOO", "float64")):
+with verdict(question="spec-read"):
+    for _name, _type in (("foo", "int8"), ("FOO", "float64")):
 
-    def _build(w, name=_name, data_type=_type):
-        w.zip = True
-        put_group(w, "")
-        put_small_array(
-            w, "FOO" if name == "foo" else "foo", "float64" if name == "foo" else "int8", 0
+        def _build(w, name=_name, data_type=_type):
+            w.zip = True
+            put_group(w, "")
+            put_small_array(
+                w, "FOO" if name == "foo" else "foo", "float64" if name == "foo" else "int8", 0
+            )
+            w.expect_array(put_small_array(w, name, data_type, 0))
+            w.node = name
+
+        add_case(
+            f"v3/names/open-case-{_name}",
+            kind="read",
+            build=_build,
+            requirements=["V3-NAME-006"],
+            needs=G + ["dtype:int8", "dtype:float64", "codec:bytes", "store:zip"],
+            description=f"v3 opening '{_name}' beside its case-twin reads its own {_type} array",
         )
-        w.expect_array(put_small_array(w, name, data_type, 0))
-        w.node = name
-
-    add_case(
-        f"v3/names/open-case-{_name}",
-        kind="read",
-        build=_build,
-        requirements=["V3-NAME-006"],
-        needs=G + ["dtype:int8", "dtype:float64", "codec:bytes", "store:zip"],
-        description=f"v3 opening '{_name}' beside its case-twin reads its own {_type} array",
-    )
 
 
 @case(
@@ -533,6 +560,7 @@ for _name, _type in (("foo", "int8"), ("FOO", "float64")):
     needs=I4 + G,
     requirements=["V3-NAME-002", "V3-KEY-002"],
     description="v3 the path 'a/b' names the child b of group a (never a single node called 'a/b')",
+    question="spec-read",
 )
 def _(w):
     put_group(w, "")
@@ -566,16 +594,16 @@ def _bad_name(
 # fmt: off
 NAME_FAULTS = [
     # slug, node, stored, requirements, what[, options]
-    ("empty-segment", "a//b", ["a/b"], ["V3-NAME-001"], "the path 'a//b' (an empty name) beside a real a/b"),
-    ("dot-segment", "a/./b", ["a/b"], ["V3-NAME-003"], "the path 'a/./b' (a name '.') beside a real a/b"),
-    ("dotdot-segment", "a/../a/b", ["a/b"], ["V3-NAME-003"], "the path 'a/../a/b' (a name '..')"),
-    ("three-periods", "...", ["..."], ["V3-NAME-003"], "a stored child named '...' (only periods)", {"zip_store": True}),
-    ("reserved-prefix", "__foo", ["__foo"], ["V3-NAME-004"], "a stored child named '__foo' (reserved prefix)"),
-    ("reserved-zarr-prefix", "__zarr_meta", ["__zarr_meta"], ["V3-NAME-004"], "a stored child named '__zarr_meta' (reserved for the core)"),
+    ("empty-segment", "a//b", ["a/b"], ["V3-NAME-001"], "the path 'a//b' (an empty name) beside a real a/b", {"tests": "empty string"}),
+    ("dot-segment", "a/./b", ["a/b"], ["V3-NAME-003"], "the path 'a/./b' (a name '.') beside a real a/b", {"tests": "period characters"}),
+    ("dotdot-segment", "a/../a/b", ["a/b"], ["V3-NAME-003"], "the path 'a/../a/b' (a name '..')", {"tests": "period characters"}),
+    ("three-periods", "...", ["..."], ["V3-NAME-003"], "a stored child named '...' (only periods)", {"tests": "period characters", "zip_store": True}),
+    ("reserved-prefix", "__foo", ["__foo"], ["V3-NAME-004"], "a stored child named '__foo' (reserved prefix)", {"tests": "reserved prefix"}),
+    ("reserved-zarr-prefix", "__zarr_meta", ["__zarr_meta"], ["V3-NAME-004"], "a stored child named '__zarr_meta' (reserved for the core)", {"tests": "reserved prefix"}),
 ]
 # fmt: on
 
-each(_bad_name, NAME_FAULTS)
+each(_bad_name, NAME_FAULTS, question="invalid-node-name")
 # V3-NAME-005 (no child named zarr.json) is a HEAD-2026 edit with a revert branch upstream: not tested.
 
 
@@ -586,6 +614,7 @@ each(_bad_name, NAME_FAULTS)
     requirements=["V3-NAME-004", "V3-GRP-008"],
     description="v3 group with a real child and reserved '__' prefixes holding zarr.json documents: only the "
     "real child is listed",
+    question="invalid-node-name",
 )
 def _(w):
     put_group(w, "")

@@ -37,7 +37,7 @@ HAND_BUILT = [
 ]
 # fmt: on
 
-each(hand_case, HAND_BUILT)
+each(hand_case, HAND_BUILT, question="spec-read")
 
 
 @case(
@@ -46,6 +46,7 @@ each(hand_case, HAND_BUILT)
     needs=I4,
     requirements=["V3-CKE-001"],
     description="v3 default encoding with separator '.': chunks at c.i.j are read, decoys at c/i/j ignored",
+    question="spec-read",
 )
 def _(w):
     data = sample(w.rng, (4, 3), "i4", avoid=np.int32(5))
@@ -72,6 +73,7 @@ def _(w):
     needs=U1,
     requirements=["V3-CKE-001", "V3-KEY-003"],
     description="v3 uint8 (25,) in (2,) chunks: 13 chunks up to c/12 with multi-digit decimal keys",
+    question="spec-read",
 )
 def _(w):
     data = sample(w.rng, (25,), "u1", avoid=np.uint8(0))
@@ -86,6 +88,7 @@ def _(w):
     requirements=["V3-CKE-005"],
     description="v3 {'name': 'v2'} with no configuration: the only chunk is at 1.23.45; decoys at c/1/23/45 "
     "and 1/23/45 are ignored",
+    question="spec-read",
 )
 def _(w):
     shape = (2, 24, 46)
@@ -105,6 +108,7 @@ def _(w):
     requirements=["V3-CKE-001", "V3-CKE-007"],
     description="v3 default encoding: uint8 (2,24,46) in (1,1,1) chunks whose only chunk is c/1/23/45; decoys at "
     "c.1.23.45, c/1/23/045 and 1/23/45 are ignored",
+    question="spec-read",
 )
 def _(w):
     shape = (2, 24, 46)
@@ -123,6 +127,7 @@ def _(w):
     needs=I4 + ["feature:chunk-key-encoding-v2"],
     requirements=["V3-CKE-005"],
     description="v3 v2 encoding with separator '/': chunks at i/j (no 'c' prefix), one missing, decoys at i.j",
+    question="spec-read",
 )
 def _(w):
     data = sample(w.rng, (3, 4), "i4", avoid=np.int32(-3))
@@ -148,6 +153,7 @@ def _(w):
     needs=I4 + ["feature:chunk-key-encoding-v2"],
     requirements=["V3-CKE-005"],
     description="v3 v2 encoding with explicit separator '.': int32 (2,23) in (1,2) chunks, keys up to 1.11",
+    question="spec-read",
 )
 def _(w):
     data = sample(w.rng, (2, 23), "i4", avoid=np.int32(0))
@@ -172,6 +178,7 @@ def _(w):
     needs=I4 + ["node:group"],
     requirements=["V3-KEY-003", "V3-KEY-002"],
     description="v3 array foo/baz: chunk (1,0) is at foo/baz/c/1/0; look-alike keys at c/1/0 and foo/c/1/0 are ignored",
+    question="spec-read",
 )
 def _(w):
     put_hierarchy(w, "foo/baz")
@@ -190,6 +197,7 @@ def _(w):
     needs=I4 + ["node:group"],
     requirements=["V3-KEY-002"],
     description="v3 node path '/foo/bar' (with a leading slash) opens the array whose metadata is foo/bar/zarr.json",
+    question="spec-read",
 )
 def _(w):
     put_hierarchy(w, "foo/bar")
@@ -213,6 +221,7 @@ def _(w):
     needs=["dtype:float64", "codec:bytes", "node:group"],
     requirements=["V3-KEY-002", "V3-KEY-003"],
     description="v3 array four levels deep at a/b/c/d with explicit groups above it",
+    question="spec-read",
 )
 def _(w):
     put_hierarchy(w, "a/b/c/d")
@@ -236,6 +245,7 @@ def _(w):
     needs=I4 + ["node:group", "feature:unicode-names"],
     requirements=["V3-KEY-004", "V3-NAME-007"],
     description="v3 array named 'café' (NFC): metadata at café/zarr.json and chunks at café/c/i in UTF-8",
+    question="spec-read",
 )
 def _(w):
     name = "caf\u00e9"
@@ -260,6 +270,7 @@ def _(w):
     needs=["dtype:int16", "codec:bytes"],
     requirements=["V3-KEY-001", "V3-GRP-007", "V3-FS-001", "V3-KEY-003"],
     description="v3 root array: zarr.json at the store root and chunks at c/i/j open with no node path",
+    question="spec-read",
 )
 def _(w):
     data = sample(w.rng, (7, 5), "i2", avoid=np.int16(-1))
@@ -289,12 +300,12 @@ def _bad_encoding(slug, encoding, requirements, what, tier=None):
 # fmt: off
 ENCODING_FAULTS = [
     # slug, encoding, requirements, what[, options]
-    ("separator-dash", {"name": "default", "configuration": {"separator": "-"}}, ["V3-CKE-003"], "with separator '-'"),
-    ("separator-empty", {"name": "default", "configuration": {"separator": ""}}, ["V3-CKE-003"], "with separator ''"),
-    ("separator-two-chars", {"name": "default", "configuration": {"separator": "/."}}, ["V3-CKE-003"], "with separator '/.'"),
-    ("separator-null", {"name": "default", "configuration": {"separator": None}}, ["V3-CKE-003"], "with separator null"),
-    ("v2-separator-underscore", {"name": "v2", "configuration": {"separator": "_"}}, ["V3-CKE-003", "V3-CKE-005"], "v2 with separator '_'"),
-    ("unknown-configuration-member", {"name": "default", "configuration": {"separator": "/", "pad": 3}}, ["V3-CKE-001"], "default with an unknown configuration member 'pad'"),
+    ("separator-dash", {"name": "default", "configuration": {"separator": "-"}}, ["V3-CKE-003"], "with separator '-'", {"tests": "separator", "question": "invalid-value"}),
+    ("separator-empty", {"name": "default", "configuration": {"separator": ""}}, ["V3-CKE-003"], "with separator ''", {"tests": "separator", "question": "invalid-value"}),
+    ("separator-two-chars", {"name": "default", "configuration": {"separator": "/."}}, ["V3-CKE-003"], "with separator '/.'", {"tests": "separator", "question": "invalid-value"}),
+    ("separator-null", {"name": "default", "configuration": {"separator": None}}, ["V3-CKE-003"], "with separator null", {"tests": "separator", "question": "null-optional"}),
+    ("v2-separator-underscore", {"name": "v2", "configuration": {"separator": "_"}}, ["V3-CKE-003", "V3-CKE-005"], "v2 with separator '_'", {"tests": "separator", "question": "invalid-value"}),
+    ("unknown-configuration-member", {"name": "default", "configuration": {"separator": "/", "pad": 3}}, ["V3-CKE-001"], "default with an unknown configuration member 'pad'", {"tests": "configuration", "question": "unknown-configuration-member"}),
 ]
 # fmt: on
 
@@ -317,4 +328,4 @@ WRITES = [
 ]
 # fmt: on
 
-each(write_case, WRITES)
+each(write_case, WRITES, question="spec-write")

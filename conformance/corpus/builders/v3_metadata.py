@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..data import sample
-from ..generator import add_case, case
+from ..generator import add_case, case, verdict
 from .v3_kit import array_doc, put_array, reject_case
 
 I4 = ["dtype:int32", "codec:bytes"]
@@ -54,8 +54,9 @@ READS = [
 ]
 # fmt: on
 
-for _row in READS:
-    _read(*_row)
+with verdict(question="spec-read"):
+    for _row in READS:
+        _read(*_row)
 
 
 @case(
@@ -65,6 +66,7 @@ for _row in READS:
     needs=["dtype:uint8", "codec:bytes", "feature:shorthand-names"],
     requirements=["V3-ARR-014", "V3-EXT-002"],
     description="v3.1 short-hand codecs ['bytes'] for a uint8 array reads like [{'name': 'bytes'}]",
+    question="v3.1-addition",
 )
 def _(w):
     data = sample(w.rng, (7,), "u1", avoid=np.uint8(0))
@@ -79,6 +81,7 @@ def _(w):
     requirements=["V3-ARR-013", "V3-ARR-003"],
     description="v3 zarr.json in compact JSON with members in reverse order, CRLF and tab whitespace and "
     "\\u escapes reads the same (only the JSON value matters)",
+    question="spec-read",
 )
 def _(w):
     data = sample(w.rng, (4,), "i4", avoid=np.int32(0))
@@ -102,6 +105,7 @@ def _(w):
     requirements=["V3-ARR-003", "V3-ARR-008", "V3-FILL-004", "V3-FILL-009"],
     description="v3 the core spec's float64 example (dimension_names rows/columns, fill 'NaN', attributes "
     "foo/bar/baz) shrunk to (20,10) in (10,5) chunks, half of them missing",
+    question="spec-read",
 )
 def _(w):
     attrs = {"foo": 42, "bar": "apples", "baz": [1, 2, 3, 4]}
@@ -145,49 +149,50 @@ _REQUIRED = ("zarr_format", "node_type", "shape", "data_type", "chunk_grid", "ch
 
 # fmt: off
 DOCUMENT_FAULTS = [
-    # slug, reason, requirements, "v3 array <what> is rejected on open", changed members[, needs]
-    *[(f"missing-{m.replace('_', '-')}", "missing-field", "V3-ARR-003", f"document without the required member {m!r}", {m: _DROP}) for m in _REQUIRED if m != "node_type"],
-    ("missing-node-type", "invalid-node-type", "V3-ARR-003 V3-ARR-002", "document without the required member 'node_type'", {"node_type": _DROP}),
-    ("zarr-format-string", "invalid-zarr-format", "V3-ARR-001", "with zarr_format '3' (a string)", {"zarr_format": "3"}),
-    ("zarr-format-2", "invalid-zarr-format", "V3-ARR-001", "document in zarr.json with zarr_format 2", {"zarr_format": 2}),
-    ("zarr-format-4", "invalid-zarr-format", "V3-ARR-001", "with zarr_format 4", {"zarr_format": 4}),
-    ("zarr-format-float", "invalid-zarr-format", "V3-ARR-001", "with zarr_format 3.0 (not an integer literal)", {"zarr_format": 3.0}),
-    ("node-type-capitalised", "invalid-node-type", "V3-ARR-002", "with node_type 'Array'", {"node_type": "Array"}),
-    ("node-type-null", "invalid-node-type", "V3-ARR-002", "with node_type null", {"node_type": None}),
-    ("node-type-dataset", "invalid-node-type", "V3-ARR-002", "with node_type 'dataset'", {"node_type": "dataset"}),
-    ("shape-negative", "invalid-shape", "V3-ARR-004", "with shape [-1]", {"shape": [-1]}),
-    ("shape-fraction", "invalid-shape", "V3-ARR-004", "with shape [1.5]", {"shape": [1.5]}),
-    ("shape-string", "invalid-shape", "V3-ARR-004", "with shape '10' (a string)", {"shape": "10"}),
-    ("shape-boolean", "invalid-shape", "V3-ARR-004", "with shape [true]", {"shape": [True]}),
-    ("shape-null", "invalid-shape", "V3-ARR-004", "with shape null", {"shape": None}),
-    ("shape-nested", "invalid-shape", "V3-ARR-004", "with shape [[4]]", {"shape": [[4]]}),
-    ("codecs-empty", "codec-order", "V3-ARR-005", "with codecs [] (no array->bytes codec)", {"codecs": []}),
-    ("codecs-object", "invalid-codec", "V3-ARR-005", "with codecs as one object instead of a list", {"codecs": {"name": "bytes", "configuration": {"endian": "little"}}}),
-    ("codecs-null", "invalid-codec", "V3-ARR-005", "with codecs null", {"codecs": None}),
-    ("codec-entry-number", "invalid-codec", "V3-ARR-014", "with codecs [5]", {"codecs": [5]}),
-    ("codec-entry-no-name", "invalid-codec", "V3-ARR-014", "with a codec object that has no name", {"codecs": [{"configuration": {"endian": "little"}}]}),
-    ("codec-entry-name-number", "invalid-codec", "V3-ARR-014", "with a codec whose name is the number 5", {"codecs": [{"name": 5}]}),
-    ("storage-transformer-unknown", "invalid-storage-transformer", "V3-ARR-007", "with storage_transformers [{'name': 'foo'}] (no transformer is known)", {"storage_transformers": [{"name": "foo"}]}),
-    ("storage-transformers-null", "invalid-storage-transformer", "V3-ARR-007 ZOM-019", "with storage_transformers null (as in the ZEP 6 example)", {"storage_transformers": None}),
-    ("storage-transformers-object", "invalid-storage-transformer", "V3-ARR-007", "with storage_transformers as an object, not a list", {"storage_transformers": {"name": "foo"}}),
-    ("dimension-names-too-long", "invalid-dimension-names", "V3-ARR-008", "of rank 1 with 2 dimension_names", {"dimension_names": ["x", "y"]}, DIM_NAMES),
-    ("dimension-names-numbers", "invalid-dimension-names", "V3-ARR-008", "with dimension_names [1]", {"dimension_names": [1]}, DIM_NAMES),
-    ("dimension-names-string", "invalid-dimension-names", "V3-ARR-008", "with dimension_names 'x' (not a list)", {"dimension_names": "x"}, DIM_NAMES),
-    ("attributes-list", "invalid-attributes", "V3-ATTR-001", "with attributes [] (not an object)", {"attributes": []}),
-    ("attributes-null", "invalid-attributes", "V3-ATTR-001", "with attributes null", {"attributes": None}),
-    ("unknown-member-number", "unknown-field", "V3-ARR-010", "with the unknown member 'foo': 1", {"foo": 1}),
-    ("unknown-member-object", "unknown-field", "V3-ARR-010", "with the unknown member 'foo': {'bar': 1}", {"foo": {"bar": 1}}),
-    ("unknown-member-must-understand-true", "unknown-field", "V3-ARR-010 V3-EXT-003", "with the unknown member 'foo': {'must_understand': true}", {"foo": {"must_understand": True}}),
-    ("unknown-member-must-understand-string", "unknown-field", "V3-ARR-010", "with 'foo': {'must_understand': 'false'} (a string, not the boolean false)", {"foo": {"must_understand": "false"}}),
-    ("unknown-member-null", "unknown-field", "V3-ARR-010", "with the unknown member 'foo': null", {"foo": None}),
-    ("v2-member-order", "unknown-field", "V3-ARR-010", "with the v2 member 'order': 'C'", {"order": "C"}),
-    ("v2-member-dimension-separator", "unknown-field", "V3-ARR-010", "with the v2 member 'dimension_separator'", {"dimension_separator": "/"}),
-    ("draft-member-extensions", "unknown-field", "V3-ARR-010", "with the draft member 'extensions': []", {"extensions": []}),
+    # slug, question, tests, reason, requirements, "v3 array <what> is rejected on open", changed members[, needs]
+    *[(f"missing-{m.replace('_', '-')}", "missing-member", m, "missing-field", "V3-ARR-003", f"document without the required member {m!r}", {m: _DROP}) for m in _REQUIRED if m != "node_type"],
+    ("missing-node-type", "missing-member", "node_type", "invalid-node-type", "V3-ARR-003 V3-ARR-002", "document without the required member 'node_type'", {"node_type": _DROP}),
+    ("zarr-format-string", "scalar-spelling", "zarr_format", "invalid-zarr-format", "V3-ARR-001", "with zarr_format '3' (a string)", {"zarr_format": "3"}),
+    ("zarr-format-2", "other-format", "zarr_format", "invalid-zarr-format", "V3-ARR-001", "document in zarr.json with zarr_format 2", {"zarr_format": 2}),
+    ("zarr-format-4", "other-format", "zarr_format", "invalid-zarr-format", "V3-ARR-001", "with zarr_format 4", {"zarr_format": 4}),
+    ("zarr-format-float", "integer-as-float", "zarr_format", "invalid-zarr-format", "V3-ARR-001", "with zarr_format 3.0 (not an integer literal)", {"zarr_format": 3.0}),
+    ("node-type-capitalised", "case-variant", "node_type", "invalid-node-type", "V3-ARR-002", "with node_type 'Array'", {"node_type": "Array"}),
+    ("node-type-null", "null-mandatory", "node_type", "invalid-node-type", "V3-ARR-002", "with node_type null", {"node_type": None}),
+    ("node-type-dataset", "invalid-value", "node_type", "invalid-node-type", "V3-ARR-002", "with node_type 'dataset'", {"node_type": "dataset"}),
+    ("shape-negative", "invalid-value", "shape", "invalid-shape", "V3-ARR-004", "with shape [-1]", {"shape": [-1]}),
+    ("shape-fraction", "invalid-value", "shape", "invalid-shape", "V3-ARR-004", "with shape [1.5]", {"shape": [1.5]}),
+    ("shape-string", "wrong-structure", "shape", "invalid-shape", "V3-ARR-004", "with shape '10' (a string)", {"shape": "10"}),
+    ("shape-boolean", "scalar-spelling", "shape", "invalid-shape", "V3-ARR-004", "with shape [true]", {"shape": [True]}),
+    ("shape-null", "null-mandatory", "shape", "invalid-shape", "V3-ARR-004", "with shape null", {"shape": None}),
+    ("shape-nested", "wrong-structure", "shape", "invalid-shape", "V3-ARR-004", "with shape [[4]]", {"shape": [[4]]}),
+    ("codecs-empty", "codec-order", "array -> bytes", "codec-order", "V3-ARR-005", "with codecs [] (no array->bytes codec)", {"codecs": []}),
+    ("codecs-object", "wrong-structure", "codecs", "invalid-codec", "V3-ARR-005", "with codecs as one object instead of a list", {"codecs": {"name": "bytes", "configuration": {"endian": "little"}}}),
+    ("codecs-null", "null-mandatory", "codecs", "invalid-codec", "V3-ARR-005", "with codecs null", {"codecs": None}),
+    ("codec-entry-number", "wrong-structure", "name", "invalid-codec", "V3-ARR-014", "with codecs [5]", {"codecs": [5]}),
+    ("codec-entry-no-name", "unknown-extension", "name", "invalid-codec", "V3-ARR-014", "with a codec object that has no name", {"codecs": [{"configuration": {"endian": "little"}}]}),
+    ("codec-entry-name-number", "unknown-extension", "name", "invalid-codec", "V3-ARR-014", "with a codec whose name is the number 5", {"codecs": [{"name": 5}]}),
+    ("storage-transformer-unknown", "unknown-extension", "storage_transformers", "invalid-storage-transformer", "V3-ARR-007", "with storage_transformers [{'name': 'foo'}] (no transformer is known)", {"storage_transformers": [{"name": "foo"}]}),
+    ("storage-transformers-null", "null-optional", "storage_transformers", "invalid-storage-transformer", "V3-ARR-007 ZOM-019", "with storage_transformers null (as in the ZEP 6 example)", {"storage_transformers": None}),
+    ("storage-transformers-object", "unknown-extension", "storage_transformers", "invalid-storage-transformer", "V3-ARR-007", "with storage_transformers as an object, not a list", {"storage_transformers": {"name": "foo"}}),
+    ("dimension-names-too-long", "invalid-value", "dimension_names", "invalid-dimension-names", "V3-ARR-008", "of rank 1 with 2 dimension_names", {"dimension_names": ["x", "y"]}, DIM_NAMES),
+    ("dimension-names-numbers", "scalar-spelling", "dimension_names", "invalid-dimension-names", "V3-ARR-008", "with dimension_names [1]", {"dimension_names": [1]}, DIM_NAMES),
+    ("dimension-names-string", "wrong-structure", "dimension_names", "invalid-dimension-names", "V3-ARR-008", "with dimension_names 'x' (not a list)", {"dimension_names": "x"}, DIM_NAMES),
+    ("attributes-list", "wrong-structure", "attributes", "invalid-attributes", "V3-ATTR-001", "with attributes [] (not an object)", {"attributes": []}),
+    ("attributes-null", "null-optional", "attributes", "invalid-attributes", "V3-ATTR-001", "with attributes null", {"attributes": None}),
+    ("unknown-member-number", "unknown-member", "unknown metadata fields", "unknown-field", "V3-ARR-010", "with the unknown member 'foo': 1", {"foo": 1}),
+    ("unknown-member-object", "unknown-member", "unknown metadata fields", "unknown-field", "V3-ARR-010", "with the unknown member 'foo': {'bar': 1}", {"foo": {"bar": 1}}),
+    ("unknown-member-must-understand-true", "unknown-member", "unknown metadata fields", "unknown-field", "V3-ARR-010 V3-EXT-003", "with the unknown member 'foo': {'must_understand': true}", {"foo": {"must_understand": True}}),
+    ("unknown-member-must-understand-string", "unknown-member", "unknown metadata fields", "unknown-field", "V3-ARR-010", "with 'foo': {'must_understand': 'false'} (a string, not the boolean false)", {"foo": {"must_understand": "false"}}),
+    ("unknown-member-null", "unknown-member", "unknown metadata fields", "unknown-field", "V3-ARR-010", "with the unknown member 'foo': null", {"foo": None}),
+    ("v2-member-order", "unknown-member", "unknown metadata fields", "unknown-field", "V3-ARR-010", "with the v2 member 'order': 'C'", {"order": "C"}),
+    ("v2-member-dimension-separator", "unknown-member", "unknown metadata fields", "unknown-field", "V3-ARR-010", "with the v2 member 'dimension_separator'", {"dimension_separator": "/"}),
+    ("draft-member-extensions", "unknown-member", "unknown metadata fields", "unknown-field", "V3-ARR-010", "with the draft member 'extensions': []", {"extensions": []}),
 ]
 # fmt: on
 
-for _slug, _reason, _reqs, _what, _changes, *_needs in DOCUMENT_FAULTS:
-    _bad(_slug, _reason, _reqs, f"v3 array {_what} is rejected on open", _changes, *_needs)
+for _slug, _question, _tests, _reason, _reqs, _what, _changes, *_needs in DOCUMENT_FAULTS:
+    with verdict(question=_question, tests=_tests):
+        _bad(_slug, _reason, _reqs, f"v3 array {_what} is rejected on open", _changes, *_needs)
 
 _BASE = (
     b'{"zarr_format": 3, "node_type": "array", "shape": [4], "data_type": "int32", '
@@ -198,15 +203,15 @@ _BASE = (
 
 # fmt: off
 JSON_FAULTS = [
-    # slug, reason, "v3 zarr.json <what> is rejected", the bytes
-    ("trailing-comma", "invalid-json", "with a trailing comma before the closing brace", _BASE + b",}"),
-    ("comment", "invalid-json", "with a // comment", _BASE.replace(b'"fill_value": 0,', b'"fill_value": 0, // zero\n') + b"}"),
-    ("single-quotes", "invalid-json", "with single-quoted strings", _BASE.replace(b'"data_type": "int32"', b"'data_type': 'int32'") + b"}"),
-    ("duplicate-member", "invalid-json", "with the member fill_value twice", _BASE + b', "fill_value": 1}'),
-    ("invalid-utf8", "invalid-json", "holding bytes that are not UTF-8", _BASE + b', "attributes": {"a": "\xff\xfe"}}'),
-    ("truncated", "invalid-json", "cut off in the middle (not JSON at all)", _BASE[:-20]),
-    ("empty-file", "invalid-json", "that is empty", b""),
-    ("json-array", "invalid-metadata", "holding a JSON array instead of an object", b"[" + _BASE + b"}]"),
+    # slug, question, tests, reason, "v3 zarr.json <what> is rejected", the bytes
+    ("trailing-comma", "json-lenient", "JSON", "invalid-json", "with a trailing comma before the closing brace", _BASE + b",}"),
+    ("comment", "json-lenient", "JSON", "invalid-json", "with a // comment", _BASE.replace(b'"fill_value": 0,', b'"fill_value": 0, // zero\n') + b"}"),
+    ("single-quotes", "json-lenient", "JSON", "invalid-json", "with single-quoted strings", _BASE.replace(b'"data_type": "int32"', b"'data_type': 'int32'") + b"}"),
+    ("duplicate-member", "duplicate-member", "JSON", "invalid-json", "with the member fill_value twice", _BASE + b', "fill_value": 1}'),
+    ("invalid-utf8", "json-lenient", "JSON", "invalid-json", "holding bytes that are not UTF-8", _BASE + b', "attributes": {"a": "\xff\xfe"}}'),
+    ("truncated", "unreadable-document", "JSON", "invalid-json", "cut off in the middle (not JSON at all)", _BASE[:-20]),
+    ("empty-file", "unreadable-document", "JSON", "invalid-json", "that is empty", b""),
+    ("json-array", "unreadable-document", "JSON", "invalid-metadata", "holding a JSON array instead of an object", b"[" + _BASE + b"}]"),
 ]
 # fmt: on
 
@@ -281,9 +286,10 @@ _SPEC_SHARDING_EXAMPLE = b"""{
 }
 """
 JSON_FAULTS += [
-    ("spec-example-extension-dtype", "invalid-json", 'copied from the core spec\'s extension data type example (trailing comma after "fill_value": null)', _SPEC_DATETIME_EXAMPLE),
-    ("spec-example-sharding", "invalid-json", "built around the 3.0 sharding spec's codecs example (a missing comma and trailing commas)", _SPEC_SHARDING_EXAMPLE),
+    ("spec-example-extension-dtype", "json-lenient", "JSON", "invalid-json", 'copied from the core spec\'s extension data type example (trailing comma after "fill_value": null)', _SPEC_DATETIME_EXAMPLE),
+    ("spec-example-sharding", "unreadable-document", "JSON", "invalid-json", "built around the 3.0 sharding spec's codecs example (a missing comma and trailing commas)", _SPEC_SHARDING_EXAMPLE),
 ]  # fmt: skip
 
-for _slug, _reason, _what, _text in JSON_FAULTS:
-    _bad(_slug, _reason, "V3-ARR-013", f"v3 zarr.json {_what} is rejected", _text)
+for _slug, _question, _tests, _reason, _what, _text in JSON_FAULTS:
+    with verdict(question=_question, tests=_tests):
+        _bad(_slug, _reason, "V3-ARR-013", f"v3 zarr.json {_what} is rejected", _text)

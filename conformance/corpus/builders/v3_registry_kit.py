@@ -46,10 +46,12 @@ def registry_case(
     kind: str,
     description: str,
     build: Callable,
+    question: str,
     needs=(),
-    question: str | None = None,
+    also_cite=(),
 ) -> None:
-    """One extension-tier case citing `quote` of the registry README of (`point`, `name`)."""
+    """One extension-tier case citing `quote` of the registry README of (`point`, `name`); a read
+    or write case asks `registered-extension`, a reject case the question of its fault."""
     requirement = REQUIREMENT[point]
     add_case(
         f"v3/registry/{slug}",
@@ -66,21 +68,31 @@ def registry_case(
                 "spec": readme(point, name),
                 "section": section,
                 "quote": quote,
-            }
+            },
+            *also_cite,
         ],
     )
 
 
 def reject(
-    slug: str, doc: dict, reason: str, question: str, what: str, *, chunks=None, **cite
+    slug: str,
+    doc: dict,
+    reason: str,
+    question: str,
+    what: str,
+    *,
+    chunks=None,
+    stage: str = "open",
+    **cite,
 ) -> None:
-    """A document the entry's README or JSON schema forbids: opening it must fail."""
+    """A document the entry's README or JSON schema forbids: opening it (or, with stage 'read',
+    reading its chunks) must fail."""
 
     def build(w):
         w.put_json("zarr.json", doc)
         for key, value in (chunks or {}).items():
             w.put(key, value)
-        w.expect_reject(reason)
+        w.expect_reject(reason, stage)
 
     registry_case(
         slug,

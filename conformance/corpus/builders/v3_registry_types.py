@@ -14,6 +14,7 @@ import ml_dtypes
 import numpy as np
 
 from ..data import strings
+from ..generator import verdict
 from .v3_registry_kit import doc, hand_store, le_bytes, opaque, registry_case, reject, with_fill
 
 SHAPE, CHUNKS, SKIP = (5,), (2,), {(1,)}  # three chunks: the middle one is missing
@@ -75,6 +76,7 @@ def _read(slug, name, quote, section, description, build, needs=()):
         quote=quote,
         section=section,
         kind="read",
+        question="registered-extension",
         description=description,
         build=build,
         needs=[f"dtype:{name}", "codec:bytes", *needs],
@@ -155,27 +157,29 @@ _read(
     "v3 bfloat16 with the bytes codec big-endian: each value is 2 bytes, most significant first",
     _small_float("bfloat16", ml_dtypes.bfloat16, _GENERAL, "big"),
 )
-_bad_type(
-    "bfloat16-reject-configuration-member",
-    "bfloat16",
-    {"name": "bfloat16", "configuration": {"precision": 8}},
-    0.5,
-    "unknown-configuration-member",
-    "whose bfloat16 data type has a configuration member (the type takes none)",
-    "None.",
-    "Configuration",
-)
-_bad_type(
-    "float8_e4m3-reject-fill-string",
-    "float8_e4m3",
-    "float8_e4m3",
-    "one",
-    "invalid-value",
-    "with the float8_e4m3 fill value 'one' (not a number, 'NaN', an infinity or a hex pattern)",
-    "The fill value is specified in the same way as the core IEEE 754 floating point numbers:",
-    "Fill value representation",
-    reason="invalid-fill-value",
-)
+with verdict(tests="configuration"):
+    _bad_type(
+        "bfloat16-reject-configuration-member",
+        "bfloat16",
+        {"name": "bfloat16", "configuration": {"precision": 8}},
+        0.5,
+        "unknown-configuration-member",
+        "whose bfloat16 data type has a configuration member (the type takes none)",
+        "None.",
+        "Configuration",
+    )
+with verdict(tests="fill value"):
+    _bad_type(
+        "float8_e4m3-reject-fill-string",
+        "float8_e4m3",
+        "float8_e4m3",
+        "one",
+        "invalid-value",
+        "with the float8_e4m3 fill value 'one' (not a number, 'NaN', an infinity or a hex pattern)",
+        "The fill value is specified in the same way as the core IEEE 754 floating point numbers:",
+        "Fill value representation",
+        reason="invalid-fill-value",
+    )
 
 
 # ---- complex types of two float components -----------------------------------------------------
@@ -215,17 +219,18 @@ for _name, _component in COMPLEX_COMPONENTS.items():
         "exact values, a missing chunk reads as the fill [0.5, 1.0]",
         _complex(_name, _component),
     )
-_bad_type(
-    "complex_bfloat16-reject-fill-scalar",
-    "complex_bfloat16",
-    "complex_bfloat16",
-    0.5,
-    "wrong-structure",
-    "with the complex_bfloat16 fill value 0.5 (a complex fill is a [real, imaginary] pair)",
-    "The fill value is specified in the same way as the core complex number data data types:",
-    "Fill value representation",
-    reason="invalid-fill-value",
-)
+with verdict(tests="fill value"):
+    _bad_type(
+        "complex_bfloat16-reject-fill-scalar",
+        "complex_bfloat16",
+        "complex_bfloat16",
+        0.5,
+        "wrong-structure",
+        "with the complex_bfloat16 fill value 0.5 (a complex fill is a [real, imaginary] pair)",
+        "The fill value is specified in the same way as the core complex number data data types:",
+        "Fill value representation",
+        reason="invalid-fill-value",
+    )
 
 
 # ---- sub-byte integers: junk in the ignored upper bits ------------------------------------------
@@ -256,28 +261,30 @@ for _name, (_kind, _bits, _fill, _values) in SUB_BYTE_INTS.items():
         f"upper bits are junk (ignored); a missing chunk reads as the fill {_fill}",
         _sub_byte(_name, _kind, _bits, _fill, _values),
     )
-_bad_type(
-    "int2-reject-fill-out-of-range",
-    "int2",
-    "int2",
-    2,
-    "invalid-value",
-    "with the int2 fill value 2 (int2 is the range [-2, 1])",
-    "Defines a signed integer in the range `[-2, 1]`.",
-    "int2 data type",
-    reason="invalid-fill-value",
-)
-_bad_type(
-    "uint4-reject-fill-out-of-range",
-    "uint4",
-    "uint4",
-    16,
-    "invalid-value",
-    "with the uint4 fill value 16 (uint4 is the range [0, 15])",
-    "Defines an unsigned integer in the range `[0, 15]`.",
-    "uint4 data type",
-    reason="invalid-fill-value",
-)
+with verdict(tests="range"):
+    _bad_type(
+        "int2-reject-fill-out-of-range",
+        "int2",
+        "int2",
+        2,
+        "invalid-value",
+        "with the int2 fill value 2 (int2 is the range [-2, 1])",
+        "Defines a signed integer in the range `[-2, 1]`.",
+        "int2 data type",
+        reason="invalid-fill-value",
+    )
+with verdict(tests="range"):
+    _bad_type(
+        "uint4-reject-fill-out-of-range",
+        "uint4",
+        "uint4",
+        16,
+        "invalid-value",
+        "with the uint4 fill value 16 (uint4 is the range [0, 15])",
+        "Defines an unsigned integer in the range `[0, 15]`.",
+        "uint4 data type",
+        reason="invalid-fill-value",
+    )
 
 
 # ---- fixed_length_utf32 ----------------------------------------------------------------------
@@ -317,24 +324,37 @@ for _endian in ("little", "big"):
         "0-3 code points (non-BMP included) zero-padded; a missing chunk reads as the fill ''",
         _utf32(_endian),
     )
-for _slug, _config, _question, _what in (
-    ("no-configuration", None, "missing-member", "without a configuration"),
-    ("length-missing", {}, "missing-member", "without length_bytes"),
-    ("length-not-multiple-of-4", {"length_bytes": 6}, "invalid-value", "with length_bytes 6"),
-    ("length-zero", {"length_bytes": 0}, "invalid-value", "with length_bytes 0"),
-    ("length-string", {"length_bytes": "12"}, "scalar-spelling", "with length_bytes '12'"),
+for _slug, _config, _question, _what, _tests in (
+    ("no-configuration", None, "missing-member", "without a configuration", "configuration"),
+    ("length-missing", {}, "missing-member", "without length_bytes", "length_bytes"),
+    (
+        "length-not-multiple-of-4",
+        {"length_bytes": 6},
+        "invalid-value",
+        "with length_bytes 6",
+        "length_bytes",
+    ),
+    ("length-zero", {"length_bytes": 0}, "invalid-value", "with length_bytes 0", "length_bytes"),
+    (
+        "length-string",
+        {"length_bytes": "12"},
+        "scalar-spelling",
+        "with length_bytes '12'",
+        "length_bytes",
+    ),
 ):
-    _type = {"name": FLU32} if _config is None else {"name": FLU32, "configuration": _config}
-    _bad_type(
-        f"{FLU32}-reject-{_slug}",
-        FLU32,
-        _type,
-        "",
-        _question,
-        f"whose fixed_length_utf32 data type is {_what}",
-        "`length_bytes` | positive integer, multiple of `4` | yes |",
-        "Configuration",
-    )
+    with verdict(tests=_tests):
+        _type = {"name": FLU32} if _config is None else {"name": FLU32, "configuration": _config}
+        _bad_type(
+            f"{FLU32}-reject-{_slug}",
+            FLU32,
+            _type,
+            "",
+            _question,
+            f"whose fixed_length_utf32 data type is {_what}",
+            "`length_bytes` | positive integer, multiple of `4` | yes |",
+            "Configuration",
+        )
 
 
 # ---- struct and its legacy alias structured ---------------------------------------------------
@@ -392,7 +412,7 @@ _read(
     ),
 )
 _STRUCT_OK = {"name": "struct", "configuration": {"fields": STRUCT_FIELDS}}
-for _slug, _type, _fill, _question, _what, _quote, _section in (
+for _slug, _type, _fill, _question, _what, _quote, _section, _tests in (
     (
         "fill-missing-field",
         _STRUCT_OK,
@@ -402,6 +422,7 @@ for _slug, _type, _fill, _question, _what, _quote, _section in (
         "Every field defined in the `struct` type MUST have a corresponding entry in the fill "
         "value object.",
         "Fill value representation",
+        "fill value",
     ),
     (
         "fill-not-object",
@@ -412,6 +433,7 @@ for _slug, _type, _fill, _question, _what, _quote, _section in (
         "The `fill_value` for arrays with the `struct` data type MUST be a JSON object mapping "
         "each field name to its fill value.",
         "Fill value representation",
+        "fill_value",
     ),
     (
         "no-fields",
@@ -419,9 +441,9 @@ for _slug, _type, _fill, _question, _what, _quote, _section in (
         {},
         "invalid-value",
         "with a struct data type of no fields",
-        "The `fill_value` for arrays with the `struct` data type MUST be a JSON object mapping "
-        "each field name to its fill value.",
-        "Fill value representation",
+        'The `"fields"` array MUST contain at least one field.',
+        "Configuration",
+        "fields",
     ),
     (
         "no-configuration",
@@ -429,22 +451,23 @@ for _slug, _type, _fill, _question, _what, _quote, _section in (
         {},
         "missing-member",
         "with a struct data type without a configuration",
-        "The `fill_value` for arrays with the `struct` data type MUST be a JSON object mapping "
-        "each field name to its fill value.",
-        "Fill value representation",
+        "This data type requires a configuration object.",
+        "Configuration",
+        "configuration",
     ),
 ):
-    _bad_type(
-        f"struct-reject-{_slug}",
-        "struct",
-        _type,
-        _fill,
-        _question,
-        _what,
-        _quote,
-        _section,
-        reason="invalid-fill-value" if _slug.startswith("fill") else "invalid-data-type",
-    )
+    with verdict(tests=_tests):
+        _bad_type(
+            f"struct-reject-{_slug}",
+            "struct",
+            _type,
+            _fill,
+            _question,
+            _what,
+            _quote,
+            _section,
+            reason="invalid-fill-value" if _slug.startswith("fill") else "invalid-data-type",
+        )
 
 
 # ---- string and bytes (vlen codecs), numpy.timedelta64 ------------------------------------------
@@ -483,27 +506,29 @@ for _slug, _fill_json, _quote in (
         quote=_quote,
         section="Fill value encoding",
         kind="read",
+        question="registered-extension",
         description=f"v3 bytes data type with vlen-bytes and the fill {_fill_json!r} (the byte "
         "string 01 02 03): a missing chunk reads as it",
         build=_vlen("bytes", "vlen-bytes", _fill_json, b"\x01\x02\x03", _BYTES),
         needs=["dtype:bytes", "codec:vlen-bytes"],
     )
-for _slug, _fill_json, _what in (
-    ("integer-256", [1, 256], "with the bytes fill [1, 256] (256 is no byte)"),
-    ("not-base64", "A?==", "with the bytes fill 'A?==' (not Base64)"),
+for _slug, _fill_json, _what, _tests in (
+    ("integer-256", [1, 256], "with the bytes fill [1, 256] (256 is no byte)", "fill_value"),
+    ("not-base64", "A?==", "with the bytes fill 'A?==' (not Base64)", "fill_value"),
 ):
-    reject(
-        f"bytes-reject-fill-{_slug}",
-        doc(SHAPE, CHUNKS, "bytes", _fill_json, [{"name": "vlen-bytes"}]),
-        "invalid-fill-value",
-        "invalid-value",
-        _what,
-        point="dtype",
-        name="bytes",
-        quote="The value of the `fill_value` metadata key must be one of:",
-        section="Fill value encoding",
-        needs=["dtype:bytes", "codec:vlen-bytes"],
-    )
+    with verdict(tests=_tests):
+        reject(
+            f"bytes-reject-fill-{_slug}",
+            doc(SHAPE, CHUNKS, "bytes", _fill_json, [{"name": "vlen-bytes"}]),
+            "invalid-fill-value",
+            "invalid-value",
+            _what,
+            point="dtype",
+            name="bytes",
+            quote="The value of the `fill_value` metadata key must be one of:",
+            section="Fill value encoding",
+            needs=["dtype:bytes", "codec:vlen-bytes"],
+        )
 registry_case(
     "string-fill-unicode",
     point="dtype",
@@ -511,6 +536,7 @@ registry_case(
     quote="The value of the `fill_value` metadata key must be unicode string.",
     section="Permitted fill values",
     kind="read",
+    question="registered-extension",
     description="v3 string data type with vlen-utf8 and the fill 'f\u00f6\u00f6': a missing chunk "
     "reads as it",
     build=_vlen(
@@ -518,18 +544,19 @@ registry_case(
     ),
     needs=["dtype:string", "codec:vlen-utf8"],
 )
-reject(
-    "string-reject-fill-number",
-    doc(SHAPE, CHUNKS, "string", 5, [{"name": "vlen-utf8"}]),
-    "invalid-fill-value",
-    "invalid-value",
-    "with the string fill value 5 (a number)",
-    point="dtype",
-    name="string",
-    quote="The value of the `fill_value` metadata key must be unicode string.",
-    section="Permitted fill values",
-    needs=["dtype:string", "codec:vlen-utf8"],
-)
+with verdict(tests="fill_value"):
+    reject(
+        "string-reject-fill-number",
+        doc(SHAPE, CHUNKS, "string", 5, [{"name": "vlen-utf8"}]),
+        "invalid-fill-value",
+        "invalid-value",
+        "with the string fill value 5 (a number)",
+        point="dtype",
+        name="string",
+        quote="The value of the `fill_value` metadata key must be unicode string.",
+        section="Permitted fill values",
+        needs=["dtype:string", "codec:vlen-utf8"],
+    )
 
 
 def _timedelta(fill_json, fill):
@@ -571,21 +598,36 @@ _read(
     _timedelta("NaT", "NaT"),
 )
 for _point, _name in (("timedelta", "numpy.timedelta64"), ("datetime", "numpy.datetime64")):
-    for _slug, _config, _question, _what in (
-        ("unit-unknown", {"unit": "days", "scale_factor": 1}, "invalid-value", "unit 'days'"),
-        ("scale-zero", {"unit": "s", "scale_factor": 0}, "invalid-value", "scale_factor 0"),
-        ("scale-missing", {"unit": "s"}, "missing-member", "no scale_factor"),
-        ("unit-missing", {"scale_factor": 1}, "missing-member", "no unit"),
+    for _slug, _config, _question, _what, _tests in (
+        (
+            "unit-unknown",
+            {"unit": "days", "scale_factor": 1},
+            "invalid-value",
+            "unit 'days'",
+            "unit",
+        ),
+        (
+            "scale-zero",
+            {"unit": "s", "scale_factor": 0},
+            "invalid-value",
+            "scale_factor 0",
+            "scale_factor",
+        ),
+        ("scale-missing", {"unit": "s"}, "missing-member", "no scale_factor", "scale_factor"),
+        ("unit-missing", {"scale_factor": 1}, "missing-member", "no unit", "unit"),
     ):
-        _bad_type(
-            f"{_name}-reject-{_slug}",
-            _name,
-            {"name": _name, "configuration": _config},
-            0,
-            _question,
-            f"whose {_name} configuration has {_what}",
-            "The number must represent an integer from the inclusive range `[1, 2147483647]`"
-            if "scale" in _slug
-            else "This data type requires a configuration.",
-            "Configuration",
-        )
+        with verdict(tests=_tests):
+            _bad_type(
+                f"{_name}-reject-{_slug}",
+                _name,
+                {"name": _name, "configuration": _config},
+                0,
+                _question,
+                f"whose {_name} configuration has {_what}",
+                '`"scale_factor"` | `integer` | yes | The number must represent an integer from the '
+                "inclusive range `[1, 2147483647]`"
+                if "scale" in _slug
+                else f"The NumPy `{_point}64` data type takes a unit parameter, which must be one of "
+                "the following",
+                "Configuration" if "scale" in _slug else "Unit",
+            )

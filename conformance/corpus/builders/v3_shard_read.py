@@ -75,10 +75,10 @@ def _unique_shard(index_codecs, location="end", order=_SCRAMBLED):
 # fmt: off
 SHARDS = [
     # slug, requirements, description, build, codecs[, options]
-    ("index-c-order", ["V3-SHARD-006", "V3-SHARD-009"], "v3 shard [4,4] with [2,2] inner chunks stored in the order (1,0),(0,1),(1,1),(0,0): the C-order index puts inner chunk (0,1) at [0,2..3]; row/column confusion reads other values there", *_unique_shard([LE, CRC32C])),
-    ("index-big-endian", ["V3-SHARD-006"], "v3 shard whose index_codecs are [bytes big]: offsets and sizes are big-endian uint64", *_unique_shard([BE]), {"extra_needs": ["dtype:big-endian"]}),
-    ("index-big-endian-crc32c-start", ["V3-SHARD-006", "V3-SHARD-010"], "v3 shard with a [bytes big, crc32c] index at the start: big-endian absolute offsets from byte 0", *_unique_shard([BE, CRC32C], "start"), {"extra_needs": ["dtype:big-endian"]}),
-    ("index-codecs-transpose", ["V3-SHARD-006"], "v3 shard whose index_codecs are [transpose [1,0,2], bytes]: the (2,2,2) index is stored with its grid axes swapped", *_unique_shard([transpose([1, 0, 2]), LE]), {"tier": "optional"}),
+    ("index-c-order", ["V3-SHARD-006", "V3-SHARD-009"], "v3 shard [4,4] with [2,2] inner chunks stored in the order (1,0),(0,1),(1,1),(0,0): the C-order index puts inner chunk (0,1) at [0,2..3]; row/column confusion reads other values there", *_unique_shard([LE, CRC32C]), {"question": "spec-read"}),
+    ("index-big-endian", ["V3-SHARD-006"], "v3 shard whose index_codecs are [bytes big]: offsets and sizes are big-endian uint64", *_unique_shard([BE]), {"question": "spec-read", "extra_needs": ["dtype:big-endian"]}),
+    ("index-big-endian-crc32c-start", ["V3-SHARD-006", "V3-SHARD-010"], "v3 shard with a [bytes big, crc32c] index at the start: big-endian absolute offsets from byte 0", *_unique_shard([BE, CRC32C], "start"), {"question": "spec-read", "extra_needs": ["dtype:big-endian"]}),
+    ("index-codecs-transpose", ["V3-SHARD-006"], "v3 shard whose index_codecs are [transpose [1,0,2], bytes]: the (2,2,2) index is stored with its grid axes swapped", *_unique_shard([transpose([1, 0, 2]), LE]), {"question": "spec-silent", "tier": "optional"}),
 ]
 # fmt: on
 
@@ -110,7 +110,7 @@ SIZED = [
 ]
 # fmt: on
 
-each(_sized_shard, SIZED)
+each(_sized_shard, SIZED, question="spec-read")
 
 
 # ---- empty inner chunks and empty shards (V3-SHARD-007, V3-SHARD-014, V3-SHARD-017) ----------------
@@ -195,18 +195,18 @@ def _shared_blob(w):
 # fmt: off
 EMPTY_AND_ORDERED = [
     # slug, requirements, description, build, codecs[, options]
-    ("empty-marker", ["V3-SHARD-007"], "v3 shard whose index entry for inner chunk (1,0) is 16 bytes of FF (2^64-1 twice): it reads as fill 42", _empty_marker, [sharding((2, 2), [LE], [LE, CRC32C])], {"data_type": "uint16"}),
-    ("empty-marker-three-of-four", ["V3-SHARD-007"], "v3 shard holding only inner chunk (0,1) (the other 3 index entries are FF x 16): three quarters read as fill", _only_one_present, [sharding((2, 2), [LE], [LE])], {"data_type": "float32"}),
-    ("missing-shard-key", ["V3-SHARD-014", "V3-SHARD-017"], "v3 sharded (8,12) array in [4,6] shards whose shard key c/0/1 is absent: that shard reads as fill -7", *_empty_shards([LE, CRC32C], True)),
-    ("all-empty-index-64-bytes", ["V3-SHARD-017", "V3-SHARD-007"], "v3 shard c/0/1 stored as only its all-FF 64-byte [bytes] index: every inner chunk empty, reads as fill -7", *_empty_shards([LE], False)),
-    ("all-empty-index-68-bytes", ["V3-SHARD-017", "V3-SHARD-007", "V3-SHARD-009"], "v3 shard c/0/1 stored as only its 68-byte [bytes, crc32c] index (64 FF bytes plus their valid CRC-32C): reads as fill -7", *_empty_shards([LE, CRC32C], False)),
+    ("empty-marker", ["V3-SHARD-007"], "v3 shard whose index entry for inner chunk (1,0) is 16 bytes of FF (2^64-1 twice): it reads as fill 42", _empty_marker, [sharding((2, 2), [LE], [LE, CRC32C])], {"question": "spec-read", "data_type": "uint16"}),
+    ("empty-marker-three-of-four", ["V3-SHARD-007"], "v3 shard holding only inner chunk (0,1) (the other 3 index entries are FF x 16): three quarters read as fill", _only_one_present, [sharding((2, 2), [LE], [LE])], {"question": "spec-read", "data_type": "float32"}),
+    ("missing-shard-key", ["V3-SHARD-014", "V3-SHARD-017"], "v3 sharded (8,12) array in [4,6] shards whose shard key c/0/1 is absent: that shard reads as fill -7", *_empty_shards([LE, CRC32C], True), {"question": "spec-read"}),
+    ("all-empty-index-64-bytes", ["V3-SHARD-017", "V3-SHARD-007"], "v3 shard c/0/1 stored as only its all-FF 64-byte [bytes] index: every inner chunk empty, reads as fill -7", *_empty_shards([LE], False), {"question": "spec-read"}),
+    ("all-empty-index-68-bytes", ["V3-SHARD-017", "V3-SHARD-007", "V3-SHARD-009"], "v3 shard c/0/1 stored as only its 68-byte [bytes, crc32c] index (64 FF bytes plus their valid CRC-32C): reads as fill -7", *_empty_shards([LE, CRC32C], False), {"question": "spec-read"}),
     # ---- edge shards keep a full-size index (V3-SHARD-008) ---------------------------------------------
-    ("edge-shard-full-index", ["V3-SHARD-008", "V3-SHARD-009"], "v3 int64 (10,) in (8,) shards with (2,) inner chunks: edge shard c/1 has a 4-entry 64-byte index (one valid, one junk outside the array, two empty)", *_edge([LE]), {"data_type": "int64"}),
-    ("edge-shard-full-index-crc32c", ["V3-SHARD-008", "V3-SHARD-009"], "v3 int64 (10,) in (8,) shards: edge shard c/1 has a 4-entry 68-byte [bytes, crc32c] index", *_edge([LE, CRC32C]), {"data_type": "int64"}),
+    ("edge-shard-full-index", ["V3-SHARD-008", "V3-SHARD-009"], "v3 int64 (10,) in (8,) shards with (2,) inner chunks: edge shard c/1 has a 4-entry 64-byte index (one valid, one junk outside the array, two empty)", *_edge([LE]), {"question": "spec-read", "data_type": "int64"}),
+    ("edge-shard-full-index-crc32c", ["V3-SHARD-008", "V3-SHARD-009"], "v3 int64 (10,) in (8,) shards: edge shard c/1 has a 4-entry 68-byte [bytes, crc32c] index", *_edge([LE, CRC32C]), {"question": "spec-read", "data_type": "int64"}),
     # ---- inner chunks in any order, with gaps (V3-SHARD-011) -------------------------------------------
-    ("reverse-order-junk-gaps", ["V3-SHARD-011"], "v3 shard with gzip inner chunks stored in reverse C order and 7 junk bytes between them: only the index counts", *_order_gaps("end")),
-    ("reverse-order-junk-gaps-index-start", ["V3-SHARD-011", "V3-SHARD-010"], "v3 shard with the index at the start, 5 unused bytes after it, then inner chunks in reverse order with 7-byte gaps", *_order_gaps("start", lead=b"\x00" * 5)),
-    ("two-entries-one-blob", ["V3-SHARD-011"], "v3 shard whose index points inner chunks (0,) and (2,) at the same bytes (deduplicated): both read them", _shared_blob, [sharding((2,), [LE], [LE])], {"tier": "optional"}),
+    ("reverse-order-junk-gaps", ["V3-SHARD-011"], "v3 shard with gzip inner chunks stored in reverse C order and 7 junk bytes between them: only the index counts", *_order_gaps("end"), {"question": "spec-read"}),
+    ("reverse-order-junk-gaps-index-start", ["V3-SHARD-011", "V3-SHARD-010"], "v3 shard with the index at the start, 5 unused bytes after it, then inner chunks in reverse order with 7-byte gaps", *_order_gaps("start", lead=b"\x00" * 5), {"question": "spec-read"}),
+    ("two-entries-one-blob", ["V3-SHARD-011"], "v3 shard whose index points inner chunks (0,) and (2,) at the same bytes (deduplicated): both read them", _shared_blob, [sharding((2,), [LE], [LE])], {"question": "spec-silent", "tier": "optional"}),
 ]
 # fmt: on
 
@@ -253,14 +253,14 @@ def _inner(
 # fmt: off
 INNER = [
     # slug, requirements, description, inner_codecs[, options]
-    ("inner-bytes-big-gzip", ["V3-SHARD-012", "V3-GZIP-002"], "v3 uint16 shards whose inner codecs are [bytes big, gzip]: each inner chunk is a gzip member of big-endian data", [BE, gzip_codec(5)]),
-    ("inner-crc32c", ["V3-SHARD-012", "V3-CRC-002"], "v3 float32 shards whose inner codecs are [bytes, crc32c]: each inner chunk carries its own checksum", [LE, CRC32C], {"data_type": "float32", "fill": 0.5}),
-    ("inner-transpose", ["V3-SHARD-012", "V3-TRANS-002"], "v3 int64 shards whose inner codecs are [transpose [1,0], bytes]: inner chunks are stored transposed", [transpose([1, 0]), LE], {"data_type": "int64", "fill": -7}),
-    ("inner-blosc", ["V3-SHARD-012", "V3-BLOSC-004"], "v3 int32 shards whose inner codecs are [bytes, blosc lz4 shuffle typesize 4]", [LE, blosc_codec()], {"data_type": "int32", "fill": -7}),
-    ("inner-zstd", ["V3-SHARD-012", "V3-ZSTD-002"], "v3 float64 shards whose inner codecs are [bytes, zstd level 3]", [LE, zstd_codec(3)], {"data_type": "float64", "fill": 0.5, "tier": "extension"}),
-    ("single-inner-chunk", ["V3-SHARD-002", "V3-SHARD-012"], "v3 uint8 shards whose inner chunk_shape equals the shard shape (one inner chunk per shard)", [RAW], {"data_type": "uint8", "inner": (6, 4), "empty": None}),
-    ("sharding-then-gzip", ["V3-SHARD-012", "V3-PIPE-002"], "v3 int32 with codecs [sharding_indexed, gzip]: each whole shard (chunks plus index) is one gzip member", [LE], {"data_type": "int32", "fill": -7, "after": [gzip_codec(1)]}),
-    ("sharding-then-crc32c", ["V3-PIPE-002", "V3-CRC-002"], "v3 uint16 with codecs [sharding_indexed, crc32c]: a checksum over the whole shard follows the index", [LE], {"after": [CRC32C]}),
+    ("inner-bytes-big-gzip", ["V3-SHARD-012", "V3-GZIP-002"], "v3 uint16 shards whose inner codecs are [bytes big, gzip]: each inner chunk is a gzip member of big-endian data", [BE, gzip_codec(5)], {"question": "spec-read"}),
+    ("inner-crc32c", ["V3-SHARD-012", "V3-CRC-002"], "v3 float32 shards whose inner codecs are [bytes, crc32c]: each inner chunk carries its own checksum", [LE, CRC32C], {"question": "spec-read", "data_type": "float32", "fill": 0.5}),
+    ("inner-transpose", ["V3-SHARD-012", "V3-TRANS-002"], "v3 int64 shards whose inner codecs are [transpose [1,0], bytes]: inner chunks are stored transposed", [transpose([1, 0]), LE], {"question": "spec-read", "data_type": "int64", "fill": -7}),
+    ("inner-blosc", ["V3-SHARD-012", "V3-BLOSC-004"], "v3 int32 shards whose inner codecs are [bytes, blosc lz4 shuffle typesize 4]", [LE, blosc_codec()], {"question": "spec-read", "data_type": "int32", "fill": -7}),
+    ("inner-zstd", ["V3-SHARD-012", "V3-ZSTD-002"], "v3 float64 shards whose inner codecs are [bytes, zstd level 3]", [LE, zstd_codec(3)], {"question": "registered-extension", "data_type": "float64", "fill": 0.5, "tier": "extension"}),
+    ("single-inner-chunk", ["V3-SHARD-002", "V3-SHARD-012"], "v3 uint8 shards whose inner chunk_shape equals the shard shape (one inner chunk per shard)", [RAW], {"question": "spec-read", "data_type": "uint8", "inner": (6, 4), "empty": None}),
+    ("sharding-then-gzip", ["V3-SHARD-012", "V3-PIPE-002"], "v3 int32 with codecs [sharding_indexed, gzip]: each whole shard (chunks plus index) is one gzip member", [LE], {"question": "spec-read", "data_type": "int32", "fill": -7, "after": [gzip_codec(1)]}),
+    ("sharding-then-crc32c", ["V3-PIPE-002", "V3-CRC-002"], "v3 uint16 with codecs [sharding_indexed, crc32c]: a checksum over the whole shard follows the index", [LE], {"question": "spec-read", "after": [CRC32C]}),
 ]
 # fmt: on
 
@@ -352,4 +352,4 @@ LAYOUTS = [
 ]
 # fmt: on
 
-each(_case, LAYOUTS)
+each(_case, LAYOUTS, question="spec-read")

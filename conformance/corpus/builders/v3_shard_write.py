@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..data import sample
-from ..generator import add_case
+from ..generator import add_case, verdict
 from .table_kit import each
 from .v3_codecs_kit import CRC32C, LE, blosc_codec, gzip_codec, needs_for, sharding
 from .v3_kit import array_doc, default_key, grid
@@ -73,7 +73,7 @@ WRITES = [
 ]
 # fmt: on
 
-each(_write, WRITES)
+each(_write, WRITES, question="spec-write")
 
 
 def _zero_blocks(rng):
@@ -85,17 +85,18 @@ def _zero_blocks(rng):
     return values
 
 
-_write(
-    "v3/sharding/write-named-fill-inner-chunks",
-    ["V3-SHARD-007", "V3-SHARD-017", "V3-SHARD-008", "V3-ARR-008"],
-    "v3 sharded write of uint16 (8,8) named ['y','x'], fill 0, in [4,4] shards of [2,2] chunks where "
-    "one inner chunk and one whole shard are 0: they read back as 0 whether the writer stores them, "
-    "marks them empty (2^64-1) or leaves the shard out",
-    "uint16",
-    (8, 8),
-    (4, 4),
-    (2, 2),
-    [LE],
-    data=_zero_blocks,
-    required_keys=["zarr.json", "c/0/0", "c/0/1", "c/1/0"],
-)
+with verdict(question="spec-write"):
+    _write(
+        "v3/sharding/write-named-fill-inner-chunks",
+        ["V3-SHARD-007", "V3-SHARD-017", "V3-SHARD-008", "V3-ARR-008"],
+        "v3 sharded write of uint16 (8,8) named ['y','x'], fill 0, in [4,4] shards of [2,2] chunks where "
+        "one inner chunk and one whole shard are 0: they read back as 0 whether the writer stores them, "
+        "marks them empty (2^64-1) or leaves the shard out",
+        "uint16",
+        (8, 8),
+        (4, 4),
+        (2, 2),
+        [LE],
+        data=_zero_blocks,
+        required_keys=["zarr.json", "c/0/0", "c/0/1", "c/1/0"],
+    )

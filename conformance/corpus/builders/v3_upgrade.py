@@ -126,4 +126,4 @@ PAIRS = [
 ]
 # fmt: on
 
-each(_pair, PAIRS)
+each(_pair, PAIRS, question="spec-read")

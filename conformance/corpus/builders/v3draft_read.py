@@ -53,6 +53,7 @@ def put_leaf(w, path: str) -> None:
     ],
     description="draft keys as in the spec table: meta/group.json, meta/foo.group.json, meta/foo/bar.group.json, "
     "meta/foo/baz.array.json; group /foo has members {bar: group, baz: array}",
+    question="spec-read",
 )
 def _(w):
     small_int32(w, "foo/baz")
@@ -70,6 +71,7 @@ def _(w):
     requirements=["V3DRAFT-KEY-003", "V3DRAFT-KEY-004", "V3DRAFT-KEY-005", "V3DRAFT-META-004"],
     description="draft array /foo/baz (5,7) in (2,3) chunks at data/foo/baz/c<i>/<j>; chunk (1,1) is absent "
     "(fill 42) while a final-style decoy data/foo/baz/c/1/1 holds other values",
+    question="spec-read",
 )
 def _(w):
     expected = small_int32(w, "foo/baz", attributes=ATTRS)
@@ -84,6 +86,7 @@ def _(w):
     needs=["dtype:uint16"],
     requirements=["V3DRAFT-KEY-003", "V3DRAFT-KEY-004", "V3DRAFT-KEY-005"],
     description="draft root array: metadata at meta/array.json and chunks at data/c0/0 .. data/c2/1",
+    question="spec-read",
 )
 def _(w):
     doc = array_doc((6, 5), (2, 3), "uint16", 0)
@@ -98,6 +101,7 @@ def _(w):
     requirements=["V3DRAFT-KEY-005", "V3DRAFT-KEY-004"],
     description="draft 3-d int8 (2,24,46) in (1,1,1) chunks: only data/a/c1/23/45 exists (-5); the decoys "
     "data/a/c/1/23/45 and data/a/c1.23.45 are ignored and everything else reads as fill 7",
+    question="spec-read",
 )
 def _(w):
     put_entry(w)
@@ -117,6 +121,7 @@ def _(w):
     needs=["dtype:float64", "feature:0d"],
     requirements=["V3DRAFT-KEY-005", "V3DRAFT-META-008"],
     description="draft 0-d float64 array: its one chunk is data/s/c (a decoy at data/s/c0 is ignored)",
+    question="spec-read",
 )
 def _(w):
     put_entry(w)
@@ -133,6 +138,7 @@ def _(w):
     needs=I4,
     requirements=["V3DRAFT-META-009", "V3DRAFT-KEY-005"],
     description="draft chunk_grid separator '.': chunks are data/a/c0.0 .. data/a/c2.2 and chunk (1,1) is absent",
+    question="spec-read",
 )
 def _(w):
     w.node = "a"
@@ -155,6 +161,7 @@ def implicit_store(w) -> None:
     requirements=["V3DRAFT-KEY-008", "V3DRAFT-KEY-009", "V3DRAFT-KEY-010"],
     description="draft store with only zarr.json and meta/foo/baz/qux.array.json: /foo is a group with "
     "empty attributes and the one member baz (group)",
+    question="spec-read",
 )
 def _(w):
     implicit_store(w)
@@ -169,6 +176,7 @@ def _(w):
     requirements=["V3DRAFT-KEY-008", "V3DRAFT-KEY-009"],
     description="draft store with only zarr.json and meta/foo/baz/qux.array.json: /foo/baz is a group "
     "with empty attributes whose member is qux (array)",
+    question="spec-read",
 )
 def _(w):
     implicit_store(w)
@@ -182,6 +190,7 @@ def _(w):
     needs=G + ["feature:implicit-groups", "dtype:uint8"],
     requirements=["V3DRAFT-KEY-008", "V3DRAFT-KEY-009"],
     description="draft store with no meta/group.json: the root is a group with empty attributes and member foo",
+    question="spec-read",
 )
 def _(w):
     implicit_store(w)
@@ -195,6 +204,7 @@ def _(w):
     requirements=["V3DRAFT-KEY-009", "V3DRAFT-KEY-008"],
     description="the spec's Discover-children example with its key corrected (meta/foo/baz/qux.array.json): "
     "/foo has children bar (explicit group) and baz (implicit group)",
+    question="spec-read",
 )
 def _(w):
     put_entry(w)
@@ -211,6 +221,7 @@ def _(w):
     requirements=["V3DRAFT-KEY-009", "V3DRAFT-META-016"],
     description="draft root group with an explicit group g, arrays a and b.c, and an implicit group i "
     "(only meta/i/j/k.array.json): the members are exactly those four",
+    question="spec-read",
 )
 def _(w):
     put_entry(w)
@@ -230,6 +241,7 @@ def _(w):
     needs=["dtype:uint8", "feature:implicit-groups"],
     requirements=["V3DRAFT-KEY-010"],
     description="draft path x with meta/x.array.json and also descendants meta/x/y.array.json resolves as an array",
+    question="spec-read",
 )
 def _(w):
     put_entry(w)
@@ -245,6 +257,7 @@ def _(w):
     needs=["dtype:uint8"],
     requirements=["V3DRAFT-KEY-010"],
     description="draft path x with both meta/x.array.json and meta/x.group.json resolves as the array (checked first)",
+    question="spec-read",
 )
 def _(w):
     put_entry(w)
@@ -260,6 +273,7 @@ def _(w):
     needs=G + ["dtype:uint8"],
     requirements=["V3DRAFT-KEY-010", "V3DRAFT-META-016"],
     description="draft path x with meta/x.group.json and descendants is the explicit group: its attributes are read",
+    question="spec-read",
 )
 def _(w):
     put_entry(w)
@@ -278,6 +292,7 @@ def _(w):
     needs=I4 + ["feature:must-understand-false"],
     requirements=["V3DRAFT-META-003", "V3DRAFT-META-002"],
     description="draft entry point with the spec's example extension (unknown URI, must_understand false) is ignored",
+    question="spec-read",
 )
 def _(w):
     ext = {
@@ -295,6 +310,7 @@ def _(w):
     needs=I4 + ["feature:must-understand-false"],
     requirements=["V3DRAFT-META-003"],
     description="draft array document whose extensions list holds an unknown URI with must_understand false opens",
+    question="spec-read",
 )
 def _(w):
     ext = [{"extension": "https://example.org/zarr/ext/hint", "must_understand": False}]
@@ -309,6 +325,7 @@ def _(w):
     tier="optional",
     requirements=["V3DRAFT-META-001"],
     description="draft entry point zarr_format .../core/3.1 (same major version) opens like 3.0",
+    question="should",
 )
 def _(w):
     w.node = "a"
@@ -323,6 +340,7 @@ def _(w):
     requirements=["V3DRAFT-META-001", "V3DRAFT-META-005"],
     description="draft 3.1 hierarchy: undefined members in zarr.json and in the array document are ignored "
     "under the stability policy",
+    question="should",
 )
 def _(w):
     entry = entry_point(zarr_format=CORE_URI[:-3] + "3.1", future_member={"x": 1})
@@ -339,6 +357,7 @@ def _(w):
     needs=I4,
     requirements=["V3DRAFT-META-017", "V3DRAFT-META-004"],
     description="draft array attributes with nested objects, null, unicode keys and large integers read exactly",
+    question="json-number-precision",
 )
 def _(w):
     attrs = {
@@ -357,6 +376,7 @@ def _(w):
     needs=G,
     requirements=["V3DRAFT-META-016", "V3DRAFT-META-017"],
     description="draft explicit group meta/g.group.json {'attributes': {...}} with no children opens with its attributes",
+    question="spec-read",
 )
 def _(w):
     put_entry(w)
@@ -372,6 +392,7 @@ def _(w):
     needs=I4,
     requirements=["V3DRAFT-META-012"],
     description="draft array with codecs [] stores raw little-endian C-order chunks",
+    question="spec-read",
 )
 def _(w):
     w.node = "a"
@@ -384,6 +405,7 @@ def _(w):
     needs=I4,
     requirements=["V3DRAFT-META-014"],
     description="draft array with storage_transformers [] reads its chunks directly",
+    question="spec-read",
 )
 def _(w):
     w.node = "a"
@@ -397,6 +419,7 @@ def _(w):
     requirements=["V3DRAFT-META-004", "V3DRAFT-META-013", "V3DRAFT-META-011"],
     description="the spec's array example (data_type fixed to float64) at a small shape: gzip level 1, "
     "fill 'NaN', attributes foo/bar/baz, the last chunk absent",
+    question="spec-read",
 )
 def _(w):
     doc = array_doc((9, 7), (4, 3), "float64", "NaN", codecs=[gzip_codec(1)], attributes=ATTRS)

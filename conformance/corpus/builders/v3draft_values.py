@@ -9,7 +9,7 @@ import zlib
 import numpy as np
 
 from ..data import sample
-from ..generator import add_case, case
+from ..generator import add_case, case, verdict
 from .v3draft_kit import (
     SHARDING_URI_DECLARED,
     array_doc,
@@ -67,7 +67,7 @@ for _name in (
         kind="read",
         build=_build,
         needs=[dtype_need(_name)],
-        tier="optional" if _name in ("float16", "r24") else "required",
+        question="optional-data-type" if _name in ("float16", "r24") else "spec-read",
         requirements=["V3DRAFT-META-006", "V3DRAFT-META-008", "V3DRAFT-META-012"],
         description=f"draft {_name} (5,3) in (2,2) chunks with no codecs: raw little-endian bytes, chunk (2,1) absent",
     )
@@ -79,6 +79,7 @@ for _name in (
     needs=["dtype:int16"],
     requirements=["V3DRAFT-META-008", "V3DRAFT-META-012"],
     description="draft int16 chunk bytes 01 00 ff 7f 00 80 with no codecs read as [1, 32767, -32768]",
+    question="spec-read",
 )
 def _(w):
     put_entry(w)
@@ -114,20 +115,22 @@ def _fallback_case(case_id, fallback, dtype, need, description):
     )
 
 
-_fallback_case(
-    "v3-draft/dtypes/extension-fallback-int32",
-    "int32",
-    "<i4",
-    "int32",
-    "draft unknown extension data type with fallback 'int32' reads as int32",
-)
-_fallback_case(
-    "v3-draft/dtypes/extension-fallback-list",
-    ["float128", "uint16", "int32"],
-    "<u2",
-    "uint16",
-    "draft unknown extension data type with fallbacks [float128, uint16, int32] reads as the first known, uint16",
-)
+with verdict(question="should"):
+    _fallback_case(
+        "v3-draft/dtypes/extension-fallback-int32",
+        "int32",
+        "<i4",
+        "int32",
+        "draft unknown extension data type with fallback 'int32' reads as int32",
+    )
+with verdict(question="should"):
+    _fallback_case(
+        "v3-draft/dtypes/extension-fallback-list",
+        ["float128", "uint16", "int32"],
+        "<u2",
+        "uint16",
+        "draft unknown extension data type with fallbacks [float128, uint16, int32] reads as the first known, uint16",
+    )
 
 
 # ---- chunk memory layout (V3DRAFT-META-010) --------------------------------------------------------------
@@ -140,6 +143,7 @@ _fallback_case(
     requirements=["V3DRAFT-META-010", "V3DRAFT-META-012"],
     description="draft chunk_memory_layout F int32 (2,3): chunk hex 00000000 03000000 01000000 04000000 "
     "02000000 05000000 reads as arange(6).reshape(2,3)",
+    question="spec-read",
 )
 def _(w):
     put_entry(w)
@@ -155,6 +159,7 @@ def _(w):
     needs=["dtype:int16", "feature:order-F", "codec:gzip"],
     requirements=["V3DRAFT-META-010", "V3DRAFT-META-013"],
     description="draft F layout int16 (5,7) in (2,3) gzip chunks with junk overhang and chunk (0,2) absent",
+    question="spec-read",
 )
 def _(w):
     doc = array_doc((5, 7), (2, 3), "int16", -1, layout="F", codecs=[gzip_codec(5)])
@@ -169,6 +174,7 @@ def _(w):
     needs=["dtype:uint16", "feature:order-F", "codec:endian", "dtype:big-endian"],
     requirements=["V3DRAFT-META-010", "V3DRAFT-META-008"],
     description="draft F layout 3-d uint16 (3,4,5) in (2,3,4) chunks through the endian codec (big)",
+    question="spec-read",
 )
 def _(w):
     doc = array_doc((3, 4, 5), (2, 3, 4), "uint16", 9, layout="F", codecs=[endian_codec("big")])
@@ -187,28 +193,28 @@ def _bits(dtype: str, value: int) -> np.ndarray:
 
 # fmt: off
 FILLS = [
-    # (case, data_type, JSON fill, exact fill bits, tier, description)
-    ("plus-infinity-float32", "float32", "+Infinity", np.array(np.inf, "<f4"), "required", "'+Infinity' is float32 +inf"),
-    ("minus-infinity-float64", "float64", "-Infinity", np.array(-np.inf, "<f8"), "required", "'-Infinity' is float64 -inf"),
-    ("nan-float64", "float64", "NaN", _bits("<f8", 0x7FF8000000000000), "required", "'NaN' is the quiet NaN 0x7ff8000000000000"),
-    ("hex-float32-one", "float32", "0x3f800000", np.array(1.0, "<f4"), "required", "'0x3f800000' is float32 1.0"),
-    ("bin-float32-one", "float32", "0b00111111100000000000000000000000", np.array(1.0, "<f4"), "required", "'0b00111111100000000000000000000000' is float32 1.0"),
-    ("hex-nan-payload-float64", "float64", "0x7ff8000000000001", _bits("<f8", 0x7FF8000000000001), "required", "'0x7ff8000000000001' keeps its NaN payload bit-exactly"),
+    # (case, data_type, JSON fill, exact fill bits, question, description)
+    ("plus-infinity-float32", "float32", "+Infinity", np.array(np.inf, "<f4"), "spec-read", "'+Infinity' is float32 +inf"),
+    ("minus-infinity-float64", "float64", "-Infinity", np.array(-np.inf, "<f8"), "spec-read", "'-Infinity' is float64 -inf"),
+    ("nan-float64", "float64", "NaN", _bits("<f8", 0x7FF8000000000000), "spec-read", "'NaN' is the quiet NaN 0x7ff8000000000000"),
+    ("hex-float32-one", "float32", "0x3f800000", np.array(1.0, "<f4"), "spec-read", "'0x3f800000' is float32 1.0"),
+    ("bin-float32-one", "float32", "0b00111111100000000000000000000000", np.array(1.0, "<f4"), "spec-read", "'0b00111111100000000000000000000000' is float32 1.0"),
+    ("hex-nan-payload-float64", "float64", "0x7ff8000000000001", _bits("<f8", 0x7FF8000000000001), "spec-read", "'0x7ff8000000000001' keeps its NaN payload bit-exactly"),
     # For signed integers the draft does not say whether '0x...' is the bit pattern or the value
     # (0xfffe = 65534 would be out of range); the reference reads bits.
-    ("hex-int16", "int16", "0xfffe", np.array(-2, "<i2"), "optional", "'0xfffe' is int16 -2 (two's complement bits)"),
-    ("bin-uint8", "uint8", "0b10000001", np.array(129, "|u1"), "required", "'0b10000001' is uint8 129"),
-    ("bool-true", "bool", True, np.array(True), "required", "true is the bool fill"),
-    ("uint32-max", "uint32", 4294967295, np.array(4294967295, "<u4"), "required", "4294967295 is the uint32 fill"),
-    ("int32-min", "int32", -2147483648, np.array(-2147483648, "<i4"), "required", "-2147483648 is the int32 fill"),
+    ("hex-int16", "int16", "0xfffe", np.array(-2, "<i2"), "versions-disagree", "'0xfffe' is int16 -2 (two's complement bits)"),
+    ("bin-uint8", "uint8", "0b10000001", np.array(129, "|u1"), "spec-read", "'0b10000001' is uint8 129"),
+    ("bool-true", "bool", True, np.array(True), "spec-read", "true is the bool fill"),
+    ("uint32-max", "uint32", 4294967295, np.array(4294967295, "<u4"), "spec-read", "4294967295 is the uint32 fill"),
+    ("int32-min", "int32", -2147483648, np.array(-2147483648, "<i4"), "spec-read", "-2147483648 is the int32 fill"),
     # The draft does not say in which order the bits of complex and r* fills are written: the reference
     # reads complex as real bits then imaginary bits, r* as the bytes in storage order.
-    ("hex-complex64", "complex64", "0x3f800000c0000000", np.array(1 - 2j, "<c8"), "optional", "'0x3f800000c0000000' is complex64 1-2j (real bits, then imaginary bits)"),
-    ("hex-r16", "r16", "0xa1b2", np.frombuffer(b"\xa1\xb2", "V2").reshape(()).copy(), "optional", "'0xa1b2' is the r16 bytes a1 b2"),
+    ("hex-complex64", "complex64", "0x3f800000c0000000", np.array(1 - 2j, "<c8"), "versions-disagree", "'0x3f800000c0000000' is complex64 1-2j (real bits, then imaginary bits)"),
+    ("hex-r16", "r16", "0xa1b2", np.frombuffer(b"\xa1\xb2", "V2").reshape(()).copy(), "versions-disagree", "'0xa1b2' is the r16 bytes a1 b2"),
 ]
 # fmt: on
 
-for _case, _dt, _json, _fill, _tier, _what in FILLS:
+for _case, _dt, _json, _fill, _question, _what in FILLS:
 
     def _build(w, data_type=_dt, json_fill=_json, fill=_fill):
         dtype = numpy_dtype(data_type)
@@ -221,7 +227,7 @@ for _case, _dt, _json, _fill, _tier, _what in FILLS:
         f"v3-draft/fill/{_case}",
         kind="read",
         build=_build,
-        tier=_tier,
+        question=_question,
         needs=[dtype_need(_dt)],
         requirements=["V3DRAFT-META-011"],
         description=f"draft fill_value {_what}: the absent middle chunk of a (7,) array in (3,) chunks reads as it",
@@ -234,6 +240,7 @@ for _case, _dt, _json, _fill, _tier, _what in FILLS:
     needs=["dtype:float32"],
     requirements=["V3DRAFT-META-011"],
     description="draft float32 (4,6) with no chunks at all and fill '-Infinity' reads as all -inf",
+    question="spec-read",
 )
 def _(w):
     put_entry(w)
@@ -246,19 +253,19 @@ def _(w):
 
 # fmt: off
 CODEC_CASES = [
-    # (case, data_type, codecs, needs, tier, description)
-    ("gzip", "int32", [gzip_codec(1)], ["codec:gzip"], "required", "gzip (https://purl.org/zarr/spec/codecs/gzip/1.0, level 1)"),
-    ("gzip-level-9", "float64", [gzip_codec(9)], ["codec:gzip"], "required", "gzip level 9"),
-    ("blosc-lz4-byteshuffle", "float32", [blosc_codec("lz4", 5, 1)], ["codec:blosc"], "required", "blosc lz4 with the integer shuffle 1"),
-    ("blosc-zstd-bitshuffle", "uint16", [blosc_codec("zstd", 3, 2)], ["codec:blosc"], "required", "blosc zstd with the integer shuffle 2"),
-    ("blosc-autoshuffle", "int16", [blosc_codec("blosclz", 1, -1)], ["codec:blosc"], "required", "blosc blosclz with shuffle -1 (default shuffling)"),
-    ("endian-big", "int32", [endian_codec("big")], ["codec:endian", "dtype:big-endian"], "required", "the endian codec (big): big-endian int32 bytes"),
-    ("endian-little", "uint32", [endian_codec("little")], ["codec:endian"], "required", "the endian codec (little), the same bytes as no codec"),
-    ("endian-big-gzip", "complex128", [endian_codec("big"), gzip_codec(1)], ["codec:endian", "codec:gzip", "dtype:big-endian"], "required", "endian (big) then gzip on complex128"),
+    # (case, data_type, codecs, needs, question, description)
+    ("gzip", "int32", [gzip_codec(1)], ["codec:gzip"], "spec-read", "gzip (https://purl.org/zarr/spec/codecs/gzip/1.0, level 1)"),
+    ("gzip-level-9", "float64", [gzip_codec(9)], ["codec:gzip"], "spec-read", "gzip level 9"),
+    ("blosc-lz4-byteshuffle", "float32", [blosc_codec("lz4", 5, 1)], ["codec:blosc"], "spec-read", "blosc lz4 with the integer shuffle 1"),
+    ("blosc-zstd-bitshuffle", "uint16", [blosc_codec("zstd", 3, 2)], ["codec:blosc"], "spec-read", "blosc zstd with the integer shuffle 2"),
+    ("blosc-autoshuffle", "int16", [blosc_codec("blosclz", 1, -1)], ["codec:blosc"], "spec-read", "blosc blosclz with shuffle -1 (default shuffling)"),
+    ("endian-big", "int32", [endian_codec("big")], ["codec:endian", "dtype:big-endian"], "spec-read", "the endian codec (big): big-endian int32 bytes"),
+    ("endian-little", "uint32", [endian_codec("little")], ["codec:endian"], "spec-read", "the endian codec (little), the same bytes as no codec"),
+    ("endian-big-gzip", "complex128", [endian_codec("big"), gzip_codec(1)], ["codec:endian", "codec:gzip", "dtype:big-endian"], "spec-read", "endian (big) then gzip on complex128"),
 ]
 # fmt: on
 
-for _case, _dt, _codecs, _needs, _tier, _what in CODEC_CASES:
+for _case, _dt, _codecs, _needs, _question, _what in CODEC_CASES:
 
     def _build(w, data_type=_dt, codecs=_codecs):
         dtype = numpy_dtype(data_type)
@@ -271,7 +278,7 @@ for _case, _dt, _codecs, _needs, _tier, _what in CODEC_CASES:
         f"v3-draft/codecs/{_case}",
         kind="read",
         build=_build,
-        tier=_tier,
+        question=_question,
         needs=[dtype_need(_dt), *_needs],
         requirements=["V3DRAFT-META-013", "V3DRAFT-META-012"],
         description=f"draft {_dt} (9,5) in (4,3) chunks with {_what}; chunk (1,1) absent",
@@ -285,6 +292,7 @@ for _case, _dt, _codecs, _needs, _tier, _what in CODEC_CASES:
     tier="optional",
     requirements=["V3DRAFT-META-013"],
     description="draft gzip codec whose chunks are zlib (RFC 1950) streams: the container is only a SHOULD",
+    question="should",
 )
 def _(w):
     doc = array_doc((5, 7), (2, 3), "int32", 42, codecs=[gzip_codec(1)])
@@ -318,6 +326,7 @@ def _sharded(w, uri=None, codecs=None, skip=(), decoy=True) -> np.ndarray:
     requirements=["V3DRAFT-META-015", "V3DRAFT-META-014"],
     description="draft sharding chunks_per_shard [2,2]: uint16 (7,5) in (2,2) chunks; chunk (3,2) lives in shard "
     "data/a/c1/1 (slot 2), chunks (0,1) and (2,2) are empty slots, bodies in reverse order with gaps",
+    question="spec-read",
 )
 def _(w):
     w.expect_array(_sharded(w, skip={(0, 1), (2, 2)}))
@@ -330,6 +339,7 @@ def _(w):
     tier="optional",
     requirements=["V3DRAFT-META-015"],
     description="draft sharding under the URI the sharding spec declares (.../storage-transformers/sharding/1.0)",
+    question="versions-disagree",
 )
 def _(w):
     w.expect_array(_sharded(w, uri=SHARDING_URI_DECLARED, skip={(1, 1)}))
@@ -341,6 +351,7 @@ def _(w):
     needs=["dtype:uint16", "feature:storage-transformers", "codec:gzip"],
     requirements=["V3DRAFT-META-015"],
     description="draft sharding with gzip chunks: shard c0/1 is absent (all its chunks read as fill 7)",
+    question="spec-read",
 )
 def _(w):
     w.expect_array(_sharded(w, codecs=[gzip_codec(1)], skip={(0, 2), (1, 2)}, decoy=False))

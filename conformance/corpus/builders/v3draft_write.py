@@ -96,4 +96,4 @@ WRITES = [
 ]
 # fmt: on
 
-each(write_case, WRITES)
+each(write_case, WRITES, question="spec-write")

@@ -15,7 +15,7 @@ from functools import cache
 import numpy as np
 
 from ...resources import REPO_ROOT
-from ..generator import add_case
+from ..generator import add_case, verdict
 from .table_kit import each
 from .v3draft_kit import reject_case
 
@@ -80,21 +80,22 @@ ARRAYS = [
 ]
 # fmt: on
 
-for _case, _node, _prefixes, _expected, _attrs, _needs, _reqs, _what in ARRAYS:
+with verdict(question="spec-read"):
+    for _case, _node, _prefixes, _expected, _attrs, _needs, _reqs, _what in ARRAYS:
 
-    def _build(w, node=_node, prefixes=_prefixes, expected=_expected, attrs=_attrs):
-        copy_parts(w, *prefixes)
-        w.node = node
-        w.expect_array(expected(), attributes=attrs)
+        def _build(w, node=_node, prefixes=_prefixes, expected=_expected, attrs=_attrs):
+            copy_parts(w, *prefixes)
+            w.node = node
+            w.expect_array(expected(), attributes=attrs)
 
-    add_case(
-        f"v3-draft/zp2/{_case}",
-        kind="read",
-        build=_build,
-        needs=[ZP2, *_needs],
-        requirements=_reqs,
-        description=_what,
-    )
+        add_case(
+            f"v3-draft/zp2/{_case}",
+            kind="read",
+            build=_build,
+            needs=[ZP2, *_needs],
+            requirements=_reqs,
+            description=_what,
+        )
 
 
 def _group_case(
@@ -124,7 +125,7 @@ GROUPS = [
 ]
 # fmt: on
 
-each(_group_case, GROUPS)
+each(_group_case, GROUPS, question="spec-read")
 
 
 # ---- must-reject: hand-built zp2 layouts with one fault ----------------------------------------------------
@@ -167,15 +168,15 @@ def zp2_reject(
 # fmt: off
 REJECTS = [
     # slug, reason, requirements, description[, options]
-    ("entry-point-extra-member", "unknown-field", ["V3DRAFT-ZP2-001"], "zarr-python 2 draft entry point with a fifth member is rejected (exactly four are allowed)", {"entry": {**ZP2_ENTRY, "extra": 1}}),
-    ("entry-point-no-suffix", "missing-field", ["V3DRAFT-ZP2-001"], "zarr-python 2 draft entry point without metadata_key_suffix is rejected", {"entry": {k: v for k, v in ZP2_ENTRY.items() if k != "metadata_key_suffix"}}),
-    ("entry-point-object-encoding", "invalid-metadata", ["V3DRAFT-ZP2-001"], "zarr-python 2 draft entry point whose metadata_encoding is the seed-002 object is rejected", {"entry": {**ZP2_ENTRY, "metadata_encoding": {"type": "json", "metadata_key_suffix": ".json"}}}),
-    ("seed002-keys", "node-not-found", ["V3DRAFT-ZP2-002"], "zarr-python 2 draft entry point with seed-002 keys (meta/x.array.json, no meta/root/): node x does not exist", {"key": "meta/x.array.json"}),
-    ("seed002-data-type", "invalid-data-type", ["V3DRAFT-ZP2-003"], "zarr-python 2 draft array with the seed-002 data_type 'int32' (zarr-python writes '<i4') is rejected", {"data_type": "int32"}),
-    ("codecs-member", "unknown-field", ["V3DRAFT-ZP2-003"], "zarr-python 2 draft array with a seed-002 'codecs' member (zarr-python uses 'compressor') is rejected", {"codecs": []}),
-    ("compressor-seed002-uri", "unknown-codec", ["V3DRAFT-ZP2-003"], "zarr-python 2 draft compressor under the seed-002 URI .../spec/codecs/gzip/1.0 is rejected", {"compressor": {"codec": "https://purl.org/zarr/spec/codecs/gzip/1.0", "configuration": {"level": 1}}}),
-    ("dimension-separator-disagrees", "invalid-chunk-key-encoding", ["V3DRAFT-ZP2-003"], "zarr-python 2 draft dimension_separator '.' disagreeing with chunk_grid separator '/' is rejected", {"dimension_separator": "."}),
-    ("seed002-sharding-uri", "must-understand", ["V3DRAFT-ZP2-004"], "zarr-python 2 draft array with the seed-002 sharding URI (with /extensions/) is not zarr-python's transformer", {"storage_transformers": [{"extension": "https://purl.org/zarr/spec/extensions/storage_transformers/sharding/1.0", "type": "indexed", "configuration": {"chunks_per_shard": [1]}}]}),
+    ("entry-point-extra-member", "unknown-field", ["V3DRAFT-ZP2-001"], "zarr-python 2 draft entry point with a fifth member is rejected (exactly four are allowed)", {"tests": "entry point", "citation_note": "zarr-python 2's draft dialect is observed behaviour, not spec text (the citations.toml notes of V3DRAFT-ZP2-001 and -003 say what was observed): no sentence names what the case tests", "question": "unknown-member", "entry": {**ZP2_ENTRY, "extra": 1}}),
+    ("entry-point-no-suffix", "missing-field", ["V3DRAFT-ZP2-001"], "zarr-python 2 draft entry point without metadata_key_suffix is rejected", {"tests": "entry point", "citation_note": "zarr-python 2's draft dialect is observed behaviour, not spec text (the citations.toml notes of V3DRAFT-ZP2-001 and -003 say what was observed): no sentence names what the case tests", "question": "missing-member", "entry": {k: v for k, v in ZP2_ENTRY.items() if k != "metadata_key_suffix"}}),
+    ("entry-point-object-encoding", "invalid-metadata", ["V3DRAFT-ZP2-001"], "zarr-python 2 draft entry point whose metadata_encoding is the seed-002 object is rejected", {"tests": "entry point", "citation_note": "zarr-python 2's draft dialect is observed behaviour, not spec text (the citations.toml notes of V3DRAFT-ZP2-001 and -003 say what was observed): no sentence names what the case tests", "question": "wrong-structure", "entry": {**ZP2_ENTRY, "metadata_encoding": {"type": "json", "metadata_key_suffix": ".json"}}}),
+    ("seed002-keys", "node-not-found", ["V3DRAFT-ZP2-002"], "zarr-python 2 draft entry point with seed-002 keys (meta/x.array.json, no meta/root/): node x does not exist", {"tests": "meta/root", "question": "no-node", "key": "meta/x.array.json"}),
+    ("seed002-data-type", "invalid-data-type", ["V3DRAFT-ZP2-003"], "zarr-python 2 draft array with the seed-002 data_type 'int32' (zarr-python writes '<i4') is rejected", {"tests": "data_type", "citation_note": "zarr-python 2's draft dialect is observed behaviour, not spec text (the citations.toml notes of V3DRAFT-ZP2-001 and -003 say what was observed): no sentence names what the case tests", "question": "other-version-form", "data_type": "int32"}),
+    ("codecs-member", "unknown-field", ["V3DRAFT-ZP2-003"], "zarr-python 2 draft array with a seed-002 'codecs' member (zarr-python uses 'compressor') is rejected", {"tests": "codecs", "question": "unknown-member", "codecs": []}),
+    ("compressor-seed002-uri", "unknown-codec", ["V3DRAFT-ZP2-003"], "zarr-python 2 draft compressor under the seed-002 URI .../spec/codecs/gzip/1.0 is rejected", {"tests": "compressor", "question": "unknown-extension", "compressor": {"codec": "https://purl.org/zarr/spec/codecs/gzip/1.0", "configuration": {"level": 1}}}),
+    ("dimension-separator-disagrees", "invalid-chunk-key-encoding", ["V3DRAFT-ZP2-003"], "zarr-python 2 draft dimension_separator '.' disagreeing with chunk_grid separator '/' is rejected", {"tests": "dimension_separator", "citation_note": "zarr-python 2's draft dialect is observed behaviour, not spec text (the citations.toml notes of V3DRAFT-ZP2-001 and -003 say what was observed): no sentence names what the case tests", "question": "invalid-value", "dimension_separator": "."}),
+    ("seed002-sharding-uri", "must-understand", ["V3DRAFT-ZP2-004"], "zarr-python 2 draft array with the seed-002 sharding URI (with /extensions/) is not zarr-python's transformer", {"tests": "sharding", "question": "must-understand", "storage_transformers": [{"extension": "https://purl.org/zarr/spec/extensions/storage_transformers/sharding/1.0", "type": "indexed", "configuration": {"chunks_per_shard": [1]}}]}),
 ]
 # fmt: on
 

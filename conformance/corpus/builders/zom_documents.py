@@ -88,9 +88,10 @@ def doc_case(
     *,
     valid: bool,
     schema: str = "fixed",
-    tier: str | None = None,
+    question: str | None = None,
 ) -> None:
-    """A model-document case; ZEP-original-schema cases record defects and default to optional."""
+    """A model-document case: judged by the fixed schema it asks `zom-model`, by the ZEP's original
+    schema (whose defects it records) `zep6-original-schema`, unless the row names another question."""
 
     def build(w, document=document):
         doc = document() if callable(document) else document
@@ -103,7 +104,7 @@ def doc_case(
         build=build,
         needs=["op:zom"],
         requirements=requirements,
-        tier=tier or ("required" if schema == "fixed" else "optional"),
+        question=question or ("zom-model" if schema == "fixed" else "zep6-original-schema"),
         description=description,
     )
 
@@ -117,7 +118,7 @@ def pair(
     *,
     fixed: bool,
     zep: bool,
-    fixed_tier: str | None = None,
+    fixed_question: str | None = None,
 ) -> None:
     """The same document judged by the fixed schema and by the ZEP's original schema."""
     verdict = {True: "valid", False: "invalid"}
@@ -128,7 +129,7 @@ def pair(
         f"{what}: {verdict[fixed]} under the fixed v{version} schema",
         document,
         valid=fixed,
-        tier=fixed_tier,
+        question=fixed_question,
     )
     doc_case(
         f"{slug}-zep6",
@@ -174,7 +175,7 @@ JUDGED = [
     ("v3-member-name-unicode", 3, ["ZOM-005", "ZOM-004"], "v3 ZOM group with member keys '日本語' and 'café' (valid v3 node names) is valid", group3(members={"日本語": group3(members={}), "café": in_group3(v3_array())["members"]["a"]}), {"valid": True}),
     ("v3-nested-members", 3, ["ZOM-004", "ZOM-009"], "v3 ZOM with nested members g/h/a (groups whose members are groups and arrays) is valid", group3(members={"g": group3(members={"h": group3(members={"a": v3_array()})})}), {"valid": True}),
     # The ZEP's text asks for members only when there are children, its schema always: the fix is a choice.
-    ("v3-group-without-members", 3, ["ZOM-009"], "v3 ZOM childless group without a members property", group3(), {"fixed": True, "zep": False, "fixed_tier": "optional"}),
+    ("v3-group-without-members", 3, ["ZOM-009"], "v3 ZOM childless group without a members property", group3(), {"fixed": True, "zep": False, "fixed_question": "versions-disagree"}),
     ("v3-member-not-a-node", 3, ["ZOM-009"], "v3 ZOM group whose member value is a number is invalid", group3(members={"a": 1}), {"valid": False}),
     # ---- v3: NamedConfig, dimension_names, fill_value, storage_transformers (ZOM-010..013) --------------------
     ("v3-codec-without-configuration", 3, ["ZOM-010"], "v3 ZOM array with codec {'name': 'crc32c'} (no configuration, valid v3.0)", in_group3(v3_array(codecs=[{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}])), {"fixed": True, "zep": False}),

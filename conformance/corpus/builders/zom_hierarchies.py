@@ -291,6 +291,27 @@ def _not_members(w) -> None:
     put(w, "__ext/zarr.json", v3_group())  # '__' names are reserved, never members
 
 
+def _consolidated_siblings(w) -> None:
+    """Sibling groups a and b whose children interleave in the consolidated metadata, as written
+    (a, b, a/x, b/y, a/z: a JSON object's member order means nothing): zarr-python before 3.4 grouped
+    the keys with itertools.groupby, which only groups neighbours, and lost a's child x."""
+    leaf = v3_array((2,), (2,), "uint8", 0, codecs=[{"name": "bytes"}], attributes={})
+    nodes = {
+        "a": v3_group(attributes={"n": 1}),
+        "b": v3_group(attributes={"n": 2}),
+        "a/x": leaf,
+        "b/y": leaf,
+        "a/z": leaf,
+    }
+    consolidated = {"kind": "inline", "must_understand": False, "metadata": nodes}
+    root = v3_group(attributes={}, consolidated_metadata=consolidated)
+    w.put("zarr.json", json.dumps(root).encode())  # member order as listed, not sorted
+    for path, doc in nodes.items():
+        put(w, f"{path}/zarr.json", doc)
+    for path in ("a/x", "b/y", "a/z"):
+        w.put(f"{path}/c/0", b"\x01\x02")
+
+
 def _deep(w) -> None:
     put(w, "zarr.json", v3_group())
     path = ""
@@ -324,22 +345,23 @@ def _v3_root_array(w) -> np.ndarray:
 # fmt: off
 STORES = [
     # case_id, requirements, description, fill[, options]
-    ("v2/zom/store-group-005", ["ZOM-004", "ZOM-001", "ZOM-002"], "model of the V2-GROUP-005 group foo: members exactly {bar, baz} (not qux, not the stray key foo/junk), attributes {} on every node", group_005, {"node": "foo", "members": {"bar": "group", "baz": "array"}, "needs": ["dtype:int32", "node:group"]}),
-    ("v2/zom/store-hierarchy", ["ZOM-001", "ZOM-002", "ZOM-004", "ZOM-007", "ZOM-018"], "model of a v2 hierarchy: .zattrs become attributes, .zarray keys are copied (F order, NaN fill, dimension_separator, blosc + delta)", lambda w: v2_hierarchy(w, 0), {"attributes": V2_ATTRS, "members": V2_MEMBERS, "needs": V2_NEEDS}),
-    ("v2/zom/store-hierarchy-other-chunks", ["ZOM-017"], "the v2 hierarchy of store-hierarchy with different chunk bytes and other chunks present gives the identical model", lambda w: v2_hierarchy(w, 1), {"tier": "optional", "attributes": V2_ATTRS, "members": V2_MEMBERS, "needs": V2_NEEDS}),
-    ("v2/zom/store-no-attributes", ["ZOM-001"], "model of a v2 hierarchy with no .zattrs anywhere: every node has attributes {}", lambda w: v2_hierarchy(w, 0, attributes=False), {"members": V2_MEMBERS, "needs": V2_NEEDS}),
-    ("v2/zom/store-subgroup", ["ZOM-004", "ZOM-002"], "model of the v2 subgroup g opened by path: its own attributes and only its member temp", lambda w: v2_hierarchy(w, 0), {"node": "g", "attributes": {"ü": {"nested": True}}, "members": {"temp": "array"}, "needs": ["dtype:float64", "feature:order-F", "node:group"]}),
-    ("v2/zom/store-structured-dtype", ["ZOM-002"], "model of a v2 group holding a structured array: the dtype list [['x', '<f4'], ['y', '<u2', [2]]] and fill_value null are copied as they are", _v2_structured, {"members": {"s": "array"}, "needs": ["dtype:structured", "node:group"]}),
-    ("v2/zom/store-array-root", ["ZOM-002", "ZOM-003"], "model of a v2 store whose root is an array: the .zarray keys plus attributes and no members", _v2_root_array, {"attributes": {"units": "m"}, "needs": ["dtype:uint16"], "array": True}),
-    ("v3/zom/store-hierarchy-dtypes", ["ZOM-002", "ZOM-004", "ZOM-008", "ZOM-011", "ZOM-012", "ZOM-018"], "model of a v3 hierarchy with float64 (dimension_names ['y', null]), int8, uint64 max fill with crc32c and v2 keys, complex64 ['NaN', 0], float16 with transpose and gzip, bool: zarr.json kept as stored", lambda w: v3_hierarchy(w, 0), {"attributes": V3_ATTRS, "members": V3_MEMBERS, "needs": V3_NEEDS}),
-    ("v3/zom/store-hierarchy-dtypes-other-chunks", ["ZOM-017"], "the v3 hierarchy of store-hierarchy-dtypes with different chunk bytes and other chunks present gives the identical model", lambda w: v3_hierarchy(w, 1), {"tier": "optional", "attributes": V3_ATTRS, "members": V3_MEMBERS, "needs": V3_NEEDS}),
-    ("v3/zom/store-subgroup", ["ZOM-004"], "model of the v3 subgroup g opened by path: members empty (group, with members {}) and temp (array)", lambda w: v3_hierarchy(w, 0), {"node": "g", "attributes": {"ü": [1, None]}, "members": {"empty": "group", "temp": "array"}, "needs": ["dtype:float64", "feature:dimension-names", "node:group"]}),
-    ("v3/zom/store-members-name-clash", ["ZOM-006", "ZOM-004"], "model of a v3 group whose zarr.json has its own 'members' (must_understand false): kept as '_members', while 'members' holds the child x", _clash, {"attributes": {"a": 1}, "members": {"x": "group"}, "needs": ["node:group", "feature:must-understand-false"]}),
-    ("v3/zom/store-members-name-clash-twice", ["ZOM-006"], "model of a v3 group whose zarr.json has both 'members' and '_members': they become '__members' and '_members'", _clash_twice, {"members": {"y": "group"}, "needs": ["node:group", "feature:must-understand-false"]}),
-    ("v3/zom/store-attributes-absent", ["ZOM-001"], "model of v3 documents that have no attributes member: every node gets attributes {}", _no_attributes, {"members": {"a": "array", "b": "group"}, "needs": ["dtype:int32", "node:group"]}),
-    ("v3/zom/store-only-real-members", ["ZOM-004", "ZOM-005"], "model of a v3 root with arrays/groups a and b plus e/ (no zarr.json), __meta and __ext: members are {a, b}, and b has no members", _not_members, {"attributes": {"k": "v"}, "members": {"a": "array", "b": "group"}, "needs": ["dtype:int32", "node:group"]}),
-    ("v3/zom/store-deep", ["ZOM-004"], "model of a v3 chain of groups l1/l2/l3/l4 holding an array leaf: members nest one level per group", _deep, {"members": {"l1": "group"}, "needs": ["dtype:uint8", "node:group"]}),
-    ("v3/zom/store-array-root", ["ZOM-002", "ZOM-003", "ZOM-008"], "model of a v3 store whose root is an array with dimension_names and a must_understand-false member: its zarr.json unchanged, no members", _v3_root_array, {"attributes": {"units": "m"}, "array": True, "needs": ["dtype:int16", "codec:bytes", "feature:dimension-names", "feature:must-understand-false"]}),
+    ("v2/zom/store-group-005", ["ZOM-004", "ZOM-001", "ZOM-002"], "model of the V2-GROUP-005 group foo: members exactly {bar, baz} (not qux, not the stray key foo/junk), attributes {} on every node", group_005, {"question": "zom-model", "node": "foo", "members": {"bar": "group", "baz": "array"}, "needs": ["dtype:int32", "node:group"]}),
+    ("v2/zom/store-hierarchy", ["ZOM-001", "ZOM-002", "ZOM-004", "ZOM-007", "ZOM-018"], "model of a v2 hierarchy: .zattrs become attributes, .zarray keys are copied (F order, NaN fill, dimension_separator, blosc + delta)", lambda w: v2_hierarchy(w, 0), {"question": "zom-model", "attributes": V2_ATTRS, "members": V2_MEMBERS, "needs": V2_NEEDS}),
+    ("v2/zom/store-hierarchy-other-chunks", ["ZOM-017"], "the v2 hierarchy of store-hierarchy with different chunk bytes and other chunks present gives the identical model", lambda w: v2_hierarchy(w, 1), {"question": "zep6-original-schema", "tier": "optional", "attributes": V2_ATTRS, "members": V2_MEMBERS, "needs": V2_NEEDS}),
+    ("v2/zom/store-no-attributes", ["ZOM-001"], "model of a v2 hierarchy with no .zattrs anywhere: every node has attributes {}", lambda w: v2_hierarchy(w, 0, attributes=False), {"question": "zom-model", "members": V2_MEMBERS, "needs": V2_NEEDS}),
+    ("v2/zom/store-subgroup", ["ZOM-004", "ZOM-002"], "model of the v2 subgroup g opened by path: its own attributes and only its member temp", lambda w: v2_hierarchy(w, 0), {"question": "zom-model", "node": "g", "attributes": {"ü": {"nested": True}}, "members": {"temp": "array"}, "needs": ["dtype:float64", "feature:order-F", "node:group"]}),
+    ("v2/zom/store-structured-dtype", ["ZOM-002"], "model of a v2 group holding a structured array: the dtype list [['x', '<f4'], ['y', '<u2', [2]]] and fill_value null are copied as they are", _v2_structured, {"question": "zom-model", "members": {"s": "array"}, "needs": ["dtype:structured", "node:group"]}),
+    ("v2/zom/store-array-root", ["ZOM-002", "ZOM-003"], "model of a v2 store whose root is an array: the .zarray keys plus attributes and no members", _v2_root_array, {"question": "zom-model", "attributes": {"units": "m"}, "needs": ["dtype:uint16"], "array": True}),
+    ("v3/zom/store-hierarchy-dtypes", ["ZOM-002", "ZOM-004", "ZOM-008", "ZOM-011", "ZOM-012", "ZOM-018"], "model of a v3 hierarchy with float64 (dimension_names ['y', null]), int8, uint64 max fill with crc32c and v2 keys, complex64 ['NaN', 0], float16 with transpose and gzip, bool: zarr.json kept as stored", lambda w: v3_hierarchy(w, 0), {"question": "optional-data-type", "attributes": V3_ATTRS, "members": V3_MEMBERS, "needs": V3_NEEDS}),
+    ("v3/zom/store-hierarchy-dtypes-other-chunks", ["ZOM-017"], "the v3 hierarchy of store-hierarchy-dtypes with different chunk bytes and other chunks present gives the identical model", lambda w: v3_hierarchy(w, 1), {"question": "zep6-original-schema", "tier": "optional", "attributes": V3_ATTRS, "members": V3_MEMBERS, "needs": V3_NEEDS}),
+    ("v3/zom/store-subgroup", ["ZOM-004"], "model of the v3 subgroup g opened by path: members empty (group, with members {}) and temp (array)", lambda w: v3_hierarchy(w, 0), {"question": "zom-model", "node": "g", "attributes": {"ü": [1, None]}, "members": {"empty": "group", "temp": "array"}, "needs": ["dtype:float64", "feature:dimension-names", "node:group"]}),
+    ("v3/zom/store-members-name-clash", ["ZOM-006", "ZOM-004"], "model of a v3 group whose zarr.json has its own 'members' (must_understand false): kept as '_members', while 'members' holds the child x", _clash, {"question": "zom-model", "attributes": {"a": 1}, "members": {"x": "group"}, "needs": ["node:group", "feature:must-understand-false"]}),
+    ("v3/zom/store-members-name-clash-twice", ["ZOM-006"], "model of a v3 group whose zarr.json has both 'members' and '_members': they become '__members' and '_members'", _clash_twice, {"question": "zom-model", "members": {"y": "group"}, "needs": ["node:group", "feature:must-understand-false"]}),
+    ("v3/zom/store-attributes-absent", ["ZOM-001"], "model of v3 documents that have no attributes member: every node gets attributes {}", _no_attributes, {"question": "zom-model", "members": {"a": "array", "b": "group"}, "needs": ["dtype:int32", "node:group"]}),
+    ("v3/zom/store-only-real-members", ["ZOM-004", "ZOM-005"], "model of a v3 root with arrays/groups a and b plus e/ (no zarr.json), __meta and __ext: members are {a, b}, and b has no members", _not_members, {"question": "invalid-node-name", "attributes": {"k": "v"}, "members": {"a": "array", "b": "group"}, "needs": ["dtype:int32", "node:group"]}),
+    ("v3/zom/store-consolidated-sibling-groups", ["ZOM-004", "V3-GRP-004"], "model of a v3 root whose consolidated metadata (must_understand false) lists a, b, a/x, b/y, a/z in that order: the model holds a with members x and z and b with y, whether or not a reader uses the consolidated metadata", _consolidated_siblings, {"question": "zom-model", "members": {"a": "group", "b": "group"}, "needs": ["dtype:uint8", "codec:bytes", "node:group", "feature:consolidated"]}),
+    ("v3/zom/store-deep", ["ZOM-004"], "model of a v3 chain of groups l1/l2/l3/l4 holding an array leaf: members nest one level per group", _deep, {"question": "zom-model", "members": {"l1": "group"}, "needs": ["dtype:uint8", "node:group"]}),
+    ("v3/zom/store-array-root", ["ZOM-002", "ZOM-003", "ZOM-008"], "model of a v3 store whose root is an array with dimension_names and a must_understand-false member: its zarr.json unchanged, no members", _v3_root_array, {"question": "zom-model", "attributes": {"units": "m"}, "array": True, "needs": ["dtype:int16", "codec:bytes", "feature:dimension-names", "feature:must-understand-false"]}),
 ]
 # fmt: on
 

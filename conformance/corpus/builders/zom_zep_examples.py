@@ -61,11 +61,11 @@ def v3_reject(slug, reason, requirements, description, change, needs):
 # fmt: off
 REJECTS = [
     # slug, reason, requirements, description, change, needs
-    ("v3-array-as-printed", "invalid-data-type", ["ZOM-019", "V3-DT-001"], "ZEP 6's v3 example array exactly as printed ('|u1', 'GZip', no bytes codec, storage_transformers null) is not valid v3 metadata", None, []),
-    ("v3-data-type-u1", "invalid-data-type", ["ZOM-019", "V3-DT-001"], "ZEP 6's v3 example array with only its data_type fault left ('|u1' instead of 'uint8') is rejected", lambda a: a.update(data_type="|u1"), []),
-    ("v3-codec-GZip", "unknown-codec", ["ZOM-019", "V3-EXT-006"], "ZEP 6's v3 example array with only its codec-name fault left ('GZip' after the bytes codec) is rejected", lambda a: a.update(codecs=[{"name": "bytes"}, {"name": "GZip", "configuration": {"level": 1}}]), ["codec:bytes"]),
-    ("v3-no-array-to-bytes-codec", "codec-order", ["ZOM-019", "V3-PIPE-001"], "ZEP 6's v3 example array with only its pipeline fault left (codecs [gzip], no array->bytes codec) is rejected", lambda a: a.update(codecs=[{"name": "gzip", "configuration": {"level": 1}}]), []),
-    ("v3-storage-transformers-null", "invalid-storage-transformer", ["ZOM-019", "ZOM-013", "V3-ARR-007"], "ZEP 6's v3 example array with only storage_transformers null left (v3 allows a list or no key) is rejected", lambda a: a.update(storage_transformers=None), ["codec:bytes"]),
+    ("v3-array-as-printed", "invalid-data-type", ["ZOM-019", "V3-DT-001"], "ZEP 6's v3 example array exactly as printed ('|u1', 'GZip', no bytes codec, storage_transformers null) is not valid v3 metadata", None, [], {"tests": "data_type", "question": "unknown-extension"}),
+    ("v3-data-type-u1", "invalid-data-type", ["ZOM-019", "V3-DT-001"], "ZEP 6's v3 example array with only its data_type fault left ('|u1' instead of 'uint8') is rejected", lambda a: a.update(data_type="|u1"), [], {"tests": "data_type", "question": "unknown-extension"}),
+    ("v3-codec-GZip", "unknown-codec", ["ZOM-019", "V3-EXT-006"], "ZEP 6's v3 example array with only its codec-name fault left ('GZip' after the bytes codec) is rejected", lambda a: a.update(codecs=[{"name": "bytes"}, {"name": "GZip", "configuration": {"level": 1}}]), ["codec:bytes"], {"tests": "lower case", "question": "unknown-extension"}),
+    ("v3-no-array-to-bytes-codec", "codec-order", ["ZOM-019", "V3-PIPE-001"], "ZEP 6's v3 example array with only its pipeline fault left (codecs [gzip], no array->bytes codec) is rejected", lambda a: a.update(codecs=[{"name": "gzip", "configuration": {"level": 1}}]), [], {"tests": "array -> bytes", "question": "codec-order"}),
+    ("v3-storage-transformers-null", "invalid-storage-transformer", ["ZOM-019", "ZOM-013", "V3-ARR-007"], "ZEP 6's v3 example array with only storage_transformers null left (v3 allows a list or no key) is rejected", lambda a: a.update(storage_transformers=None), ["codec:bytes"], {"tests": "storage_transformers", "question": "null-optional"}),
 ]
 # fmt: on
 
@@ -86,6 +86,8 @@ add_case(
     requirements=["ZOM-019", "V2-META-001"],
     needs=["dtype:uint8"],
     description="ZEP 6's first v2 example text (its braces do not balance) stored as foo/.zarray is not JSON",
+    question="unreadable-document",
+    tests="JSON",
 )
 
 
@@ -108,4 +110,6 @@ add_case(
     requirements=["ZOM-019", "ZOM-016", "V2-META-005"],
     needs=["dtype:uint8"],
     description="ZEP 6's v2 hierarchy example materialised: foo/.zarray with 'filters': {} is rejected",
+    question="wrong-structure",
+    tests="filters",
 )
