@@ -18,6 +18,7 @@ from conformance.harness.adapter_api import (
     fsspec_options,
     json_value,
     load_data,
+    region_index,
     save_data,
     write_file,
 )
@@ -119,6 +120,34 @@ class Adapter:
         array = fmt.create_array(store, path, request["metadata"], request["attributes"])
         if request.get("data"):
             array.write(None, load_data(request["data"]))
+
+    def update(self, request: dict) -> dict:
+        """The steps of a write case, on the array this adapter has just written: regions and
+        single elements written, resizes (the array is opened again for every step)."""
+        if request["store"]["kind"] != "directory":
+            raise ValueError(
+                f"the reference updates directory stores, not {request['store']['kind']}"
+            )
+        store = open_request_store(request["store"], "w")
+        try:
+            fmt = get_format(request["format"])
+            path = fmt.normalize_path(request["path"])
+            for step in request["steps"]:
+                if step["op"] == "resize":
+                    self.resize(fmt, store, path, tuple(step["shape"]))
+                else:
+                    array = fmt.open_array(store, path)
+                    self.write_region(array, region_index(step["region"]), load_data(step["data"]))
+        finally:
+            store.close()
+        return {}
+
+    # The update steps, apart so that broken adapters (tests/broken) can bend one.
+    def write_region(self, array, selection: tuple, values: np.ndarray) -> None:
+        array.write(selection, values)
+
+    def resize(self, fmt, store, path: str, shape: tuple[int, ...]) -> None:
+        fmt.resize_array(store, path, shape)
 
     def list(self, request: dict) -> dict:
         store = open_request_store(request["store"])

@@ -42,6 +42,7 @@ from conformance.harness.adapter_api import (
     files_of,
     from_implementation,
     load_data,
+    region_index,
     save_data,
     write_file,
 )
@@ -323,6 +324,30 @@ class Adapter:
                 if values.dtype != target:
                     values = values.astype(target)
                 call(lambda v, x: v.write(x).result(), view, values)
+        return {}
+
+    def update(self, request: dict) -> dict:
+        """The steps of a write case on the array this adapter has just written, opened again
+        (`ts.open`, open + read + write): `array[region].write(values)` and
+        `array.resize(exclusive_max=shape)` (its defaults: chunks outside a smaller shape are
+        deleted), each awaited, in order; a resize gives the TensorStore the next steps use."""
+        driver_of(request)
+        path = node_path(request.get("path"))
+        if request.get("format") == "v2":  # as in write(): key prefixes, not logical paths
+            path = "/".join(part for part in path.replace("\\", "/").split("/") if part)
+        array = self._open(request, path, open=True, read=True, write=True)
+        refuse_unconvertible(array)
+        for step in request["steps"]:
+            if step["op"] == "resize":
+                shape = list(step["shape"])
+                array = call(lambda a, s: a.resize(exclusive_max=s).result(), array, shape)
+                continue
+            values = load_data(step["data"])
+            target = call(lambda a: a.dtype.numpy_dtype, array)
+            if values.dtype != target:
+                values = values.astype(target)
+            index = region_index(step["region"])
+            call(lambda a, i, x: a[i].write(x).result(), array, index, values)
         return {}
 
     def list(self, request: dict) -> dict:

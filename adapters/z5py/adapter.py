@@ -28,6 +28,7 @@ from conformance.harness.adapter_api import (
     api_dtype,
     json_value,
     load_data,
+    region_index,
     save_data,
 )
 
@@ -250,6 +251,22 @@ class Adapter:
                 )
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
+        return {}
+
+    def update(self, request):
+        """The steps of a write case on the dataset this adapter has just written, opened again
+        (`z5py.File(folder, "a")`, the dataset by its path): `dataset[region] = values` in order.
+        z5py's Dataset has no resize (op:update only)."""
+        fmt = zarr_format(request["format"])
+        path = node_path(request.get("path"), request.get("format"))
+        file = z5py.File(directory(request["store"]), "a", use_zarr_format=True, zarr_format=fmt)
+        dataset = file[path]
+        for step in request["steps"]:
+            if step["op"] != "write":
+                raise Unsupported(f"z5py's Dataset has no {step['op']}")
+            values = load_data(step["data"])
+            values = values.astype(values.dtype.newbyteorder("="))  # z5py takes native order
+            dataset[region_index(step["region"])] = values[()] if values.ndim == 0 else values
         return {}
 
     def _write(self, request, path, args, folder, fmt, separator):

@@ -7,7 +7,8 @@
 // Reads open a node with openArray/openGroup (mode "r") and report what zarr.js's objects say
 // (shape, chunks, dtype, fillValue, attrs); zarr.js has no hierarchy listing, so group members are
 // null and `list` is answered Unsupported. Writes (format v2) go through zarr.create / zarr.group
-// with the requested .zarray translated into create() options, then ZarrArray.set.
+// with the requested .zarray translated into create() options, then ZarrArray.set; `update`
+// writes regions into the array with ZarrArray.set(selection, value).
 import { endianness } from "node:os";
 import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
@@ -274,6 +275,22 @@ async function write(req) {
   return {};
 }
 
+// The steps of a write case on the array write() has just created, opened again (openArray, mode
+// "r+"): each region through ZarrArray.set(selection, value) with zarr.slice(start, stop) and plain
+// indices, a single element as a number. zarr.js has no resize (op:update only).
+async function update(req) {
+  requireV2(req.format);
+  if (req.store.kind !== "directory") throw new Unsupported(`zarr-js drives no store ${req.store.kind} for writing`);
+  let arr = await zarr.openArray({ store: new FsStore(req.store.location), path: nodePath(req.path, req.format), mode: "r+" });
+  for (let step of req.steps) {
+    if (step.op !== "write") throw new Unsupported(`zarr.js has no ${step.op} for an existing array`);
+    let selection = step.region.map((r) => (typeof r === "number" ? r : zarr.slice(r[0], r[1])));
+    let { typed, shape } = nestedArrayOf(step.data, arr.dtype);
+    await arr.set(selection, shape.length === 0 ? typed[0] : new zarr.NestedArray(typed, shape, arr.dtype));
+  }
+  return {};
+}
+
 function packageVersion(name) {
   for (let root of [process.env.NODE_PATH, join(process.cwd(), "node_modules")].filter(Boolean)) {
     try {
@@ -295,7 +312,7 @@ function describe() {
   };
 }
 
-const HANDLERS = { describe, read, write, list };
+const HANDLERS = { describe, read, write, update, list };
 
 // ---- errors ----------------------------------------------------------------------------------------
 

@@ -40,7 +40,9 @@ from conformance.harness.adapter_api import (
     api_dtype,
     api_fill_value,
     load_data,
+    region_index,
     save_data,
+    step_values,
     verbatim_path,
     write_file,
 )
@@ -263,6 +265,28 @@ class Adapter:
                 array[()] = data
             elif data.size:
                 array[...] = data
+
+    # -- update (write cases with steps) -------------------------------------------------------
+    def update(self, request: dict) -> dict:
+        """The steps of a write case on the array this adapter has just written, opened again
+        with `zarr.open_array(mode="r+")`: `array[region] = values` (zarr's own indexing) and
+        `array.resize(shape)`, in order, under zarr's default configuration (write_empty_chunks
+        false: chunks equal to the fill value are not stored)."""
+        zf = zarr_format_of(request)
+        path = node_path(request.get("path"), request.get("format"))
+        with self.configure():
+            store = open_store(request["store"], writable=True)
+            try:
+                array = zarr.open_array(store=store, path=path, zarr_format=zf, mode="r+")
+                self.check_array(array)
+                for step in request["steps"]:
+                    if step["op"] == "resize":
+                        array.resize(tuple(step["shape"]))
+                    else:
+                        array[region_index(step["region"])] = step_values(step["data"])
+                return {}
+            finally:
+                store.close()
 
     # -- bench (conformance/bench): one timed write or read --------------------------------------
     def bench_settings(self) -> dict:

@@ -44,7 +44,9 @@ from conformance.harness.adapter_api import (
     files_of,
     fsspec_options,
     load_data,
+    region_index,
     save_data,
+    step_values,
     verbatim_path,
     write_file,
 )
@@ -294,6 +296,24 @@ class Adapter:
                 data = load_data(request["data"])
                 if data.size or array.ndim == 0:
                     array[...] = data
+            return {}
+        finally:
+            store.close()
+
+    def update(self, request: dict) -> dict:
+        """The steps of a write case on the array this adapter has just written, opened again
+        with `zarr.open_array(mode="r+")`: `array[region] = values` and `array.resize(*shape)`,
+        in order (zarr 2's defaults: write_empty_chunks true)."""
+        zv = zarr_version_of(request)
+        path = node_path(request.get("path"), request.get("format"))
+        store = open_store(request["store"], zv, writable=True)
+        try:
+            array = zarr.open_array(store, mode="r+", path=path or None, zarr_version=zv)
+            for step in request["steps"]:
+                if step["op"] == "resize":
+                    array.resize(*step["shape"])
+                else:
+                    array[region_index(step["region"])] = step_values(step["data"])
             return {}
         finally:
             store.close()

@@ -6,9 +6,9 @@
 // zarrita has no store listing: group members and `list` come from consolidated metadata
 // (zarr.withMaybeConsolidatedMetadata) when zarrita finds it; otherwise a group is reported with
 // `members: null` and `list` is answered `unsupported` (declared in adapter.toml [[errors]]).
-// Writes are v3 only (zarr.create + zarr.set), translated from the requested metadata document
-// into create() options; what create() cannot express (another chunk grid, the v2 key encoding,
-// extra members, storage transformers) is the adapter's own `Unsupported` answer, declared in
+// Writes are v3 only (zarr.create + zarr.set; `update` writes regions with zarr.set), translated
+// from the requested metadata document into create() options; what create() cannot express
+// (another chunk grid, the v2 key encoding, extra members, storage transformers) is the adapter's own `Unsupported` answer, declared in
 // adapter.toml. zarrita's errors are reported as they are (type, message, origin); adapter.toml
 // [[errors]] maps them to categories.
 import { endianness } from "node:os";
@@ -333,6 +333,25 @@ async function write(req, rawLine) {
   return {};
 }
 
+// The steps of a write case on the array write() has just created, opened again (zarr.open.v3):
+// each region through zarr.set(arr, selection, value) with zarr.slice(start, stop) and plain
+// indices; a single element as a scalar. zarrita has no resize (op:update only).
+async function update(req) {
+  if (req.format !== "v3") throw new Unsupported(`zarrita writes only format v3, not ${req.format}`);
+  if (req.store.kind !== "directory") throw new Unsupported(`zarrita-js drives no store ${req.store.kind} for writing`);
+  let store = new FileSystemStore(req.store.location);
+  let arr = await zarr.open.v3(locate(store, nodePath(req.path, req.format)), { kind: "array" });
+  for (let step of req.steps) {
+    if (step.op !== "write") throw new Unsupported(`zarrita has no ${step.op} for an existing array`);
+    let selection = step.region.map((r) => (typeof r === "number" ? r : zarr.slice(r[0], r[1])));
+    let chunk = loadChunk(step.data);
+    let value = chunk;
+    if (chunk.shape.length === 0) value = typeof chunk.data.get === "function" ? chunk.data.get(0) : chunk.data[0];
+    await zarr.set(arr, selection, value);
+  }
+  return {};
+}
+
 function describe() {
   let version = packageVersion("zarrita");
   return {
@@ -417,7 +436,7 @@ async function bench(req, rawLine) {
   return { seconds, data: saved.path, settings };
 }
 
-const HANDLERS = { describe, read, write, list, bench };
+const HANDLERS = { describe, read, write, update, list, bench };
 
 // ---- errors ------------------------------------------------------------------------------------
 

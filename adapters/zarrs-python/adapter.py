@@ -103,6 +103,9 @@ class Adapter(_base.Adapter):
     def write(self, request: dict) -> dict:
         return self._with_cause(super().write, request)
 
+    def update(self, request: dict) -> dict:
+        return self._with_cause(super().update, request)
+
     @staticmethod
     def _with_cause(method, request: dict) -> dict:
         try:

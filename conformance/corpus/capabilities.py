@@ -95,8 +95,12 @@ FEATURES = (
     "verbatim-paths",
     # Writes over S3 (conformance.harness.remote): store:s3 alone says the adapter reads s3://.
     "s3-write",
+    # Updates (op:update): changing the shape of an existing array (a `resize` step).
+    "resize",
 )
-OPS = ("read", "write", "list", "validate", "zom")
+# op:update: writing regions and single elements into an existing array (and, with
+# feature:resize, resizing it): the `steps` of a write case (fixtures/README.md, "write").
+OPS = ("read", "write", "update", "list", "validate", "zom")
 NODES = ("group",)
 
 # Every entry of the zarr-extensions registry is a capability of its own (dtype:bfloat16,

@@ -31,6 +31,9 @@ class WriteRequest:
     metadata: dict | None
     attributes: dict
     data: np.ndarray | None
+    steps: tuple[
+        dict, ...
+    ] = ()  # after creation: {"op": "write", "region", "data"} | {"op": "resize", "shape"}
 
 
 @dataclass
@@ -70,6 +73,18 @@ class Case:
             req.get("metadata"),
             req.get("attributes", {}),
             data,
+            tuple(req.get("steps", ())),
+        )
+
+    def expected_result(self) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """A write case's array as the reference must read it at the end: (data, the boolean mask
+        of elements the spec leaves undefined, or None). Without steps: the request's data."""
+        result = self.expect.get("result")
+        if result is None:
+            return self.write_request().data, None
+        undefined = result.get("undefined")
+        return load_array(self.dir, result), (
+            np.load(self.dir / undefined, allow_pickle=False) if undefined else None
         )
 
     @classmethod

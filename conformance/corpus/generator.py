@@ -374,6 +374,53 @@ class CaseWriter:
                 raise ValueError(f"{self.spec.id}: unknown reason {must_fail!r}")
             self.expect["must_fail"] = must_fail
 
+    def expect_update(
+        self,
+        *,
+        metadata: dict,
+        steps: list,
+        data: Any = None,
+        path: str = "",
+        attributes: dict | None = None,
+    ) -> None:
+        """A write case whose writer goes on after creating the array (and writing `data` over it,
+        if given): `steps` (updates.Write, updates.Resize) in order. The reference runs them; the
+        case then expects the array it reads at the end (`result`, with the elements the spec
+        leaves open marked `undefined`) and the keys updates.run_steps works out."""
+        from .updates import Write, region_json, run_steps
+
+        arrays = [np.asarray(s.values) for s in steps if isinstance(s, Write)]
+        if data is not None:
+            arrays.append(np.asarray(data))
+        if any(a.dtype.hasobject for a in arrays):
+            raise ValueError(f"{self.spec.id}: steps take fixed-size data types only")
+        expected = run_steps(self.spec.format, path, metadata, attributes or {}, data, list(steps))
+        self.expect_write(
+            metadata=metadata,
+            data=data,
+            path=path,
+            attributes=attributes,
+            keys=expected.keys,
+            optional_keys=expected.optional_keys,
+        )
+        request_steps = []
+        for i, step in enumerate(steps):
+            if isinstance(step, Write):
+                files = self._array_files(np.asarray(step.values), f"step-{i}")
+                request_steps.append({"op": "write", "region": region_json(step.region), **files})
+            else:
+                request_steps.append({"op": "resize", "shape": [int(n) for n in step.shape]})
+        self.expect["request"]["steps"] = request_steps
+        result = expected.result
+        self.expect["result"] = {
+            "shape": list(result.shape),
+            "dtype": dtype_text(result.dtype),
+            **self._array_files(result, "expected"),
+        }
+        if expected.undefined.any():
+            self.files["undefined.npy"] = npy_bytes(expected.undefined)
+            self.expect["result"]["undefined"] = "undefined.npy"
+
     def expect_zom(
         self, *, model: Any, schema_version: int, valid: bool, schema: str = "fixed"
     ) -> None:

@@ -8,7 +8,7 @@ reader that returns big-endian data as native-endian values is still right. JSON
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +88,24 @@ def compare_arrays(
                 )
             ]
     return [DataProblem(p) for p in found]
+
+
+def compare_defined(
+    expected: np.ndarray, observed: Any, undefined: np.ndarray | None, what: str = "data"
+) -> list[DataProblem | TypeProblem]:
+    """compare_arrays over the elements the spec defines: those `undefined` (a boolean mask of
+    the expected shape) marks are left out, once the shapes agree."""
+    if undefined is None or not undefined.any() or np.shape(observed) != expected.shape:
+        return compare_arrays(expected, observed, what)
+    # The undefined elements take the expected values, so that messages keep the array's indices.
+    observed = np.array(observed, copy=True)
+    try:
+        with np.errstate(all="ignore"):
+            observed[undefined] = expected[undefined].astype(observed.dtype)
+    except (TypeError, ValueError):
+        defined = ~undefined
+        return compare_arrays(expected[defined], observed[defined], f"{what} (defined elements)")
+    return compare_arrays(expected, observed, what)
 
 
 def _other_type(expected: np.ndarray, observed: Any) -> bool:
@@ -364,14 +382,15 @@ def judge_refused_write(
 
 
 def judge_write(case: Case, store_path: Path, reader: Any = None) -> list[str]:
-    """Judge a store written for a write case by what the spec requires, reading it back with the
-    reference (never with the writer): the key layout (`keys` exactly, apart from `optional_keys`;
+    """Judge a store written for a write case (after its steps, if any) by what the spec requires,
+    reading it back with the reference (never with the writer): the key layout (`keys` exactly, apart from `optional_keys`;
     `required_keys`; `forbidden_keys`), exact `documents` / `document_members` / `stored` values
     where the case cites a sentence demanding them (`exact_basis`), and the MEANING of the written
     node: it must be valid to the reference and describe the same node as the request
     (write_semantics: data type, shape, chunking, chunk keys, codec semantics, fill value bit for
-    bit, dimension names, attributes type-strictly). Data read back that differs from the input is
-    returned as DataProblem items (the harness records `wrong-data`); everything else as str."""
+    bit, dimension names, attributes type-strictly; after resize steps, of the final shape). Data
+    read back that differs from the input (with steps: from the case's `result`, apart from its
+    `undefined` elements) is returned as DataProblem items (the harness records `wrong-data`); everything else as str."""
     from conformance.reference import get_format, open_store
     from conformance.reference.errors import ZarrError
 
@@ -419,14 +438,19 @@ def judge_write(case: Case, store_path: Path, reader: Any = None) -> list[str]:
             return problems + [f"the reference cannot open what was written: {exc}"]
         if node.kind != req.node_type:
             return problems + [f"wrote a {node.kind}, expected a {req.node_type}"]
+        expected, undefined = case.expected_result()
+        if req.steps and expected is not None:  # the array after its steps: the final shape
+            req = replace(req, metadata={**(req.metadata or {}), "shape": list(expected.shape)})
         requested = requested_node(fmt, req)
         problems += meaning_differences(
             semantic_view(requested, case.format, requested.store),
             semantic_view(node, case.format, store),
         )
-        if req.node_type == "array" and req.data is not None:
+        if req.node_type == "array" and expected is not None:
             try:
-                problems += compare_arrays(req.data, node.read(), "data read back by the reference")
+                problems += compare_defined(
+                    expected, node.read(), undefined, "data read back by the reference"
+                )
             except ZarrError as exc:
                 problems.append(f"the reference cannot read the written data: {exc}")
     finally:

@@ -184,6 +184,20 @@ QUESTIONS: dict[str, Question] = {
         "for v2 object arrays, a numcodecs object codec; only implementations of that extension are "
         "held to it",
     ),
+    "region-write": Question(
+        "required",
+        "a region or a single element written into an existing array (partial chunks, edge chunks, "
+        "overwrites, values equal to the fill): the chunk grid fixes where every element is stored "
+        "and a missing chunk reads as the fill value, so the array read back is determined (the "
+        "values written, the earlier values elsewhere, the fill value where nothing was written), "
+        "and so are the keys: a chunk the writes do not touch is not the writer's to store",
+        (
+            _cite(
+                "fill_value",
+                "Provides an element value to use for uninitialised portions of the Zarr array.",
+            ),
+        ),
+    ),
     # ---- strict: one reading remains; refusing is right, accepting is leniency --------------------
     "integer-as-float": Question(
         "strict",
@@ -339,6 +353,27 @@ QUESTIONS: dict[str, Question] = {
         "optional",
         "RFC 8259 lets JSON parsers limit the range and precision of numbers, so exact decimal rounding "
         "of float fills and integers beyond 2^53 in attributes are recorded, not required",
+    ),
+    "resize": Question(
+        "optional",
+        "resizing is described only in 3.0's informative 'Implementation Notes' (v2 does not mention "
+        "it), so a writer may offer no resize; one that resizes must leave an array of the new shape "
+        "whose kept elements keep their values and whose new elements read as the fill value where "
+        "no chunk data existed; elements where a shrink left chunk data (or an edge chunk's "
+        "overhang) may show it again after growing ('this data will be shown by default'): the "
+        "case marks them undefined",
+        (
+            _cite(
+                "Resizing",
+                "For areas where no chunks existed previously, they implicitly have the fill value "
+                "after updating the metadata, no new chunks need to be written in this case.",
+            ),
+            _cite(
+                "Resizing",
+                "When shrinking, implementations can consider whether to delete chunks if the store "
+                "allows this, or keep them.",
+            ),
+        ),
     ),
     "writer-choice": Question(
         "optional",

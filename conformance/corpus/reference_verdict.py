@@ -84,6 +84,21 @@ def reference_write(case: Case) -> list[str]:
                 array = fmt.create_array(store, path, req.metadata, req.attributes)
                 if req.data is not None:
                     array.write(None, req.data)
+                apply_steps(case, fmt, store, path)
         finally:
             store.close()
         return judge_write(case, target)
+
+
+def apply_steps(case: Case, fmt, store, path: str) -> None:
+    """A write case's steps (regions written, resizes), as the reference adapter applies them."""
+    import numpy as np
+
+    from .updates import selection
+
+    for step in case.write_request().steps:
+        if step["op"] == "resize":
+            fmt.resize_array(store, path, step["shape"])
+        else:
+            values = np.load(case.dir / step["data"], allow_pickle=False)
+            fmt.open_array(store, path).write(selection(step["region"]), values)

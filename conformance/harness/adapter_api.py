@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # numpy is imported only where an array is handled (a child m
     from numpy.typing import DTypeLike, NDArray
 
 PROTOCOL = 1
-OPS = ("describe", "read", "write", "list", "validate", "zom", "bench", "shutdown")
+OPS = ("describe", "read", "write", "update", "list", "validate", "zom", "bench", "shutdown")
 # Code of this package counts as adapter code (the dispatcher, these helpers), except the
 # reference implementation, which is the implementation under test of the reference adapter.
 REFERENCE_DIR = PACKAGE_DIR / "reference"
@@ -125,6 +125,19 @@ def _json_value(value: Any, kind: str) -> Any:
     if hasattr(value, "item"):  # a NumPy scalar
         return value.item()
     raise TypeError(f"cannot put a {type(value).__name__} into an array file")
+
+
+def region_index(region: list[Any]) -> tuple[int | slice, ...]:
+    """An `update` write step's region as a NumPy-style index: an int selects one index (its
+    dimension is dropped from the values' shape), [start, stop] a step-1 slice."""
+    return tuple(r if isinstance(r, int) else slice(int(r[0]), int(r[1])) for r in region)
+
+
+def step_values(path: str | os.PathLike[str]) -> Any:
+    """An `update` write step's values: the array, or for a single element (0-d) the scalar, as
+    users write one element (`a[3, 4] = x`)."""
+    values = load_data(path)
+    return values[()] if values.ndim == 0 else values
 
 
 def dtype_str(array: NDArray[Any]) -> str:

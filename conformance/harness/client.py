@@ -32,6 +32,7 @@ class Response:
     body: dict
     unsupported: bool = False
     elapsed: float = 0.0  # the adapter's own seconds
+    op: str = ""  # the request's op (a write test's failure may be its update's)
 
     @property
     def error_type(self) -> str:
@@ -170,7 +171,11 @@ class AdapterClient:
         if body["ok"] is False and body["error"].get("type") == "ProtocolError":
             raise AdapterErrored(f"the adapter refused the request: {body['error'].get('message')}")
         return Response(
-            ok=body["ok"], body=body, unsupported=bool(body.get("unsupported")), elapsed=elapsed
+            ok=body["ok"],
+            body=body,
+            unsupported=bool(body.get("unsupported")),
+            elapsed=elapsed,
+            op=op,
         )
 
     def _reset(self) -> None:

@@ -40,9 +40,21 @@ StoreSpec = dict[str, Any]
 REMOTE_KINDS = tuple(k.value for k in REMOTE_STORE_KINDS)
 # Spec areas (a case id's second part) where the store itself is under test: key names and
 # encodings, byte ranges of shards and chunks, listing and hierarchy. Elsewhere (data types,
-# codecs, metadata documents) a case reads the same bytes whatever serves them.
+# codecs, metadata documents) a case reads the same bytes whatever serves them. `update`: writes
+# into existing arrays read, change and rewrite stored chunks (and delete them on a resize).
 STORE_AREAS = frozenset(
-    {"sharding", "chunks", "keys", "groups", "names", "hierarchy", "grid", "layout", "entry"}
+    {
+        "sharding",
+        "chunks",
+        "keys",
+        "groups",
+        "names",
+        "hierarchy",
+        "grid",
+        "layout",
+        "entry",
+        "update",
+    }
 )
 # Which remote kinds each test kind runs over, for all cases or only the store areas (the case's
 # own store must be a directory: a zip file is a store kind of its own). Every read case goes over

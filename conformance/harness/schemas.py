@@ -13,6 +13,7 @@ RESPONSE_SCHEMAS = {
     "describe": "response-describe",
     "read": "response-read",
     "write": "response-write",
+    "update": "response-write",
     "shutdown": "response-write",
     "list": "response-list",
     "validate": "response-validate",

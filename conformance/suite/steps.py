@@ -57,8 +57,9 @@ def read_node(
 
 
 def write_node(harness: TestContext, name: str, case, store: Path, needs=()) -> Response:
-    """Ask adapter `name` to create the node of write case `case` in the empty directory `store`.
-    A failed response that comes back is a clean refusal (see TestContext.check_response)."""
+    """Ask adapter `name` to create the node of write case `case` in the empty directory `store`,
+    then to apply the case's steps (update_node). A failed response that comes back (of the write,
+    or of the update) is a clean refusal (see TestContext.check_response)."""
     harness.step = "writer"
     client = harness.adapter(name, needs)
     request = case.expect["request"]
@@ -68,9 +69,10 @@ def write_node(harness: TestContext, name: str, case, store: Path, needs=()) -> 
     elif request.get("data_json"):
         data = save_data(harness.workdir() / "input.npy", case.write_request().data)
     store.mkdir(parents=True, exist_ok=True)
+    spec = harness.store_spec(store, write=True)  # an S3 prefix in a test over s3
     response = client.call(
         "write",
-        store=harness.store_spec(store, write=True),  # an S3 prefix in a test over s3
+        store=spec,
         format=case.format,
         node_type=request["node_type"],
         path=request.get("path", ""),
@@ -79,19 +81,49 @@ def write_node(harness: TestContext, name: str, case, store: Path, needs=()) -> 
         data=data,
     )
     harness.check_response(name, response)
+    if response.ok and request.get("steps"):
+        response = update_node(harness, client, name, case, spec)
     if response.ok:
         harness.collect_written()  # a remote store's keys into `store`, for the judge
     return response
 
 
+def update_node(harness: TestContext, client, name: str, case, spec: dict) -> Response:
+    """The steps of a write case, through the writer that has just created the array: one
+    `update` request (regions written, resizes) on the same store."""
+    request = case.expect["request"]
+    steps = []
+    for step in request["steps"]:
+        step = dict(step)
+        if step["op"] == "write":
+            step = {
+                "op": "write",
+                "region": step["region"],
+                "data": str((case.dir / step["data"]).resolve()),  # adapters must not modify it
+            }
+        steps.append(step)
+    response = client.call(
+        "update", store=spec, format=case.format, path=request.get("path", ""), steps=steps
+    )
+    harness.check_response(name, response)
+    return response
+
+
+def refused_write(response: Response) -> str:
+    """What a refused write test says: which request (the creation, or its update) and why."""
+    what = "update the array it wrote" if response.op == "update" else "write"
+    return f"could not {what}: {response.describe_error()}"
+
+
 def reference_reads_as(
-    format: str, store: Path, path: str, data, attributes: dict | None
+    format: str, store: Path, path: str, data, attributes: dict | None, undefined=None
 ) -> str | None:
     """The evidence that decides a pair: None when the reference reads the node at `path` of the
-    writer's store back exactly as requested (data bit for bit, attributes type-strictly), else
-    what it saw instead. With None the reader is at fault, otherwise the writer."""
+    writer's store back exactly as requested (data bit for bit apart from the elements `undefined`
+    marks, attributes type-strictly), else what it saw instead. With None the reader is at fault,
+    otherwise the writer."""
     from conformance.corpus.jsonstrict import differences
-    from conformance.corpus.judge import compare_arrays
+    from conformance.corpus.judge import compare_defined
     from conformance.reference import get_format, open_store
     from conformance.reference.errors import ZarrError
 
@@ -106,7 +138,7 @@ def reference_reads_as(
         if data is not None:
             if node.kind != "array":
                 return f"the reference opens a {node.kind} where an array was written"
-            problems += compare_arrays(data, node.read(), "data the reference reads")
+            problems += compare_defined(data, node.read(), undefined, "data the reference reads")
     except ZarrError as exc:
         return f"the reference cannot read what was written: {exc}"
     finally:

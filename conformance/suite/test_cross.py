@@ -1,6 +1,7 @@
 """Cross cases: for each ordered pair (writer, reader) of the selected adapters and each write case
-both support, the writer writes and the reader reads; the reader must see exactly the writer's
-input (data bit-identical, attributes equal type-strictly). A pair of one adapter with itself is
+both support, the writer writes (and applies the case's steps) and the reader reads; the reader
+must see exactly the writer's input, or after steps the case's `result` (data bit-identical apart
+from elements the spec leaves undefined, attributes equal type-strictly). A pair of one adapter with itself is
 recorded as test `roundtrip` (conformance.harness.plan).
 
 Blame follows evidence: a refusal or crash is the side's that refused or crashed; when the reader
@@ -12,11 +13,17 @@ reproducer."""
 import pytest
 
 from conformance.corpus.jsonstrict import differences
-from conformance.corpus.judge import compare_arrays
+from conformance.corpus.judge import compare_defined
 from conformance.harness.outcomes import fail, refused
 from conformance.harness.session import case_needs
 from conformance.suite.failures import keep_store
-from conformance.suite.steps import pair_blame, read_node, reference_reads_as, write_node
+from conformance.suite.steps import (
+    pair_blame,
+    read_node,
+    reference_reads_as,
+    refused_write,
+    write_node,
+)
 
 
 @pytest.mark.conformance("cross")
@@ -27,17 +34,18 @@ def test_cross(harness, writer, reader, case):
     store = harness.workdir() / "store"
     response = write_node(harness, writer, case, store, case_needs("cross", case, "writer"))
     if not response.ok:
-        refused(f"{writer} could not write: {response.describe_error()}", side="writer")
+        refused(f"{writer} {refused_write(response)}", side="writer")
     request = case.write_request()
+    expected, undefined = case.expected_result()
 
     def at_fault() -> tuple[str, str]:
         seen = reference_reads_as(
-            case.format, store, request.path, request.data, request.attributes
+            case.format, store, request.path, expected, request.attributes, undefined
         )
         return pair_blame(writer, seen)
 
     try:
-        read_back(harness, writer, reader, case, store, at_fault)
+        read_back(harness, writer, reader, case, store, expected, undefined, at_fault)
     except Exception:  # not passed (a skip is no Exception): keep the store for the reproducer
         harness.fields["example"] = str(
             keep_store(case.id, writer, reader, store, harness.store_kind or "directory")
@@ -45,7 +53,7 @@ def test_cross(harness, writer, reader, case):
         raise
 
 
-def read_back(harness, writer: str, reader: str, case, store, at_fault) -> None:
+def read_back(harness, writer, reader, case, store, expected, undefined, at_fault) -> None:
     request = case.write_request()
     response, result = read_node(
         harness, reader, store, case.format, request.path, case_needs("cross", case, "reader")
@@ -66,9 +74,9 @@ def read_back(harness, writer: str, reader: str, case, store, at_fault) -> None:
         harness.fields["unchecked"] = ["attributes"]
     else:
         problems += differences(request.attributes, result.attributes, "attributes")
-    if request.node_type == "array" and request.data is not None and not problems[:1]:
-        problems += compare_arrays(
-            request.data, result.data, f"data written by {writer}, read by {reader}"
+    if request.node_type == "array" and expected is not None and not problems[:1]:
+        problems += compare_defined(
+            expected, result.data, undefined, f"data written by {writer}, read by {reader}"
         )
     if problems:
         side, evidence = at_fault()

@@ -1,4 +1,5 @@
-"""Write cases: the adapter creates the node in an empty directory store; the REFERENCE then
+"""Write cases: the adapter creates the node in an empty directory store (and, for a case with
+steps, then writes regions into it and resizes it: one `update` request); the REFERENCE then
 reads the store back and judge_write decides (keys, documents, data bit-identical to the input).
 A writer is never judged by its own reader; data the reference reads back different from the
 input is `wrong-data` (judge_write keeps compare_arrays' DataProblems). Cases with `must_fail` are
@@ -9,7 +10,7 @@ import pytest
 from conformance.corpus.judge import judge_refused_write, judge_write
 from conformance.harness.outcomes import accepted, fail, refused
 from conformance.harness.session import case_needs
-from conformance.suite.steps import write_node
+from conformance.suite.steps import refused_write, write_node
 
 
 @pytest.mark.conformance("write")
@@ -27,5 +28,5 @@ def test_write(harness, impl, case):
         fail(judge_refused_write(case, True, response.error_message, reason))
         return
     if not response.ok:
-        refused(f"could not write: {response.describe_error()}")
+        refused(refused_write(response))
     fail(judge_write(case, store))

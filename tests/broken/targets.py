@@ -263,6 +263,26 @@ def b_reject_bad_checksum(w):
     w.expect_reject("checksum-mismatch", "read")
 
 
+def b_update_edge_region(w):
+    from conformance.corpus.updates import Write
+
+    values = (np.arange(12, dtype="int32") + 1).reshape(3, 4)
+    w.expect_update(
+        metadata=_v3().array_metadata((5, 6), (2, 4), "int32", fill_value=7),
+        steps=[Write(((2, 5), (2, 6)), values)],
+    )
+
+
+def writes_regions(case) -> bool:
+    """A write case whose steps write a region into an array with edge chunks."""
+    steps = case.expect.get("request", {}).get("steps") or []
+    return (
+        case.kind == "write"
+        and any(s["op"] == "write" for s in steps)
+        and has_edge(request_doc(case))
+    )
+
+
 def needs_of(*extra):
     return sorted({"codec:bytes", *extra})
 
@@ -423,6 +443,18 @@ TARGETS = [
                 "read",
                 b_read_transpose,
                 needs_of("dtype:int32", "codec:transpose"),
+            )
+        },
+    ),
+    Target(
+        "partial-edge-chunk-dropped",
+        ("write",),
+        writes_regions,
+        {
+            "v3/update/broken-edge-region": (
+                "write",
+                b_update_edge_region,
+                needs_of("dtype:int32", "op:write", "op:update"),
             )
         },
     ),

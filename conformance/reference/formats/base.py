@@ -74,6 +74,36 @@ class Format(ABC):
     @abstractmethod
     def write_attributes(self, node: Array | Group, attributes: dict[str, Any]) -> None: ...
 
+    # ---- resizing ------------------------------------------------------------------------
+    def write_shape(self, store: Store, array: Array, shape: tuple[int, ...]) -> None:
+        """Rewrite the array's metadata document with another shape (validated as on creation)."""
+        from ..errors import UnsupportedError
+
+        raise UnsupportedError(f"the reference does not resize {self.name} arrays")
+
+    def resize_array(self, store: Store, path: str, shape: Sequence[int]) -> Array:
+        """Give the array at `path` a new shape of the same rank. Chunks wholly outside the new
+        shape are erased: 3.0 ("Resizing", an implementation note) lets a shrinking implementation
+        delete or keep them, and the reference deletes them so that growing again reads the fill
+        value there. Edge chunks the new shape cuts through are kept as they are (their overhang
+        is not part of the array)."""
+        from ..errors import MetadataError, UnsupportedError
+        from ..grid import RectilinearGrid
+
+        array = self.open_array(store, path)
+        shape = tuple(int(n) for n in shape)
+        if len(shape) != array.ndim or any(n < 0 for n in shape):
+            raise MetadataError(
+                "invalid-metadata", f"cannot resize {array.shape} to {list(shape)}: another rank"
+            )
+        if isinstance(array.chunks, RectilinearGrid):
+            raise UnsupportedError("the reference resizes arrays on regular chunk grids only")
+        self.write_shape(store, array, shape)
+        for index in array.chunk_indices():
+            if any(i * c >= n for i, c, n in zip(index, array.chunks, shape)):
+                store.erase(array.chunk_key(index))
+        return self.open_array(store, path)
+
     @abstractmethod
     def array_metadata(
         self, shape: Sequence[int], chunks: Sequence[int], dtype: Any, **options: Any

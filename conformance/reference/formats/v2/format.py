@@ -184,6 +184,12 @@ class V2Format(Format):
     def write_attributes(self, node: Array | Group, attributes: dict[str, Any]) -> None:
         node.store.set(node_key(node.path, ATTRS_KEY), encode_attributes(attributes))
 
+    def write_shape(self, store: Store, array: Array, shape: tuple[int, ...]) -> None:
+        document = dict(self.read_array_metadata(store, array.path)[0])
+        document["shape"] = list(shape)
+        parse_array_metadata(document)
+        store.set(node_key(array.path, ARRAY_KEY), jsonio.dumps_ascii(document))
+
     def array_metadata(
         self, shape: Sequence[int], chunks: Sequence[int], dtype: Any, **options: Any
     ) -> dict[str, Any]:

@@ -191,6 +191,15 @@ class V3Format(Format):
                 store.set(parent_key, jsonio.dumps(GROUP_DOCUMENT))
         store.set(key, data)
 
+    def write_shape(self, store: Store, array: Array, shape: tuple[int, ...]) -> None:
+        key = metadata_key(array.path)
+        doc = dict(jsonio.loads(store.get(key) or b"", key))
+        doc["shape"] = list(shape)
+        data = _serialise(doc, "invalid-metadata")
+        parsed, exact_fill = load_document(data)  # judge it exactly as open_array will
+        array_layout(parse_array_metadata(parsed, exact_fill), array.path)
+        store.set(key, data)
+
     def write_attributes(self, node: Array | Group, attributes: dict[str, Any]) -> None:
         """Rewrite the node's zarr.json with new attributes; nothing else changes (V3-ATTR-002)."""
         if not isinstance(attributes, dict):
