@@ -130,6 +130,9 @@ class Behaviour(StrEnum):
 
     ACCEPTS = "accepts"
     REFUSES = "refuses"
+    # a passed read of numbers beyond what doubles hold exactly, returned as their nearest
+    # doubles: RFC 8259 lets JSON parsers limit precision (question json-number-precision)
+    APPROXIMATES = "approximates"
 
 
 class StoreKind(StrEnum):
@@ -222,7 +225,9 @@ class Record(BaseModel):
     store: Store = Store(kind=StoreKind.DIRECTORY)
     blame: Blame | None = None
     behaviour: Behaviour | None = Field(
-        None, description="lenient and declined records: what the implementation did"
+        None,
+        description="what the implementation did where the spec allows either answer: lenient "
+        "and declined records, and passed ones that approximate big JSON numbers",
     )
     types: Types | None = Field(None, description="type-changed records: the two data types")
     known_failure: KnownFailureRef | None = None

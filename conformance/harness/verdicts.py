@@ -137,7 +137,7 @@ def record_of(
         outcome=settled.outcome.value,
         message=settled.message,
         blame={"side": side, **({"evidence": evidence} if evidence else {})},
-        behaviour=settled.behaviour.value if settled.behaviour else None,
+        behaviour=settled.behaviour.value if settled.behaviour else fields.pop("behaviour", None),
         types=(
             {"expected": settled.types[0], "observed": settled.types[1]} if settled.types else None
         ),
