@@ -77,8 +77,10 @@ class Tier(StrEnum):
 
 
 # Tiers in which the spec allows a reader to refuse a valid store (or a writer a valid request),
-# and in which accepting a store the reference refuses is allowed.
-MAY_REFUSE = frozenset({Tier.OPTIONAL, Tier.EXTENSION})
+# and in which accepting a store the reference refuses is allowed. Not extension for refusing: an
+# implementation that does not implement an extension says so (its capabilities, `unsupported`);
+# one that declares it and refuses valid data of it has failed at what it claims.
+MAY_REFUSE = frozenset({Tier.OPTIONAL})
 MAY_ACCEPT = frozenset({Tier.STRICT, Tier.OPTIONAL, Tier.EXTENSION})
 
 
@@ -115,7 +117,7 @@ MEANING = {
     Outcome.LENIENT: "accepted a store or request the reference refuses, where the tier allows "
     "accepting it (strict: one reading remains; optional, extension: the spec does not demand "
     "refusal)",
-    Outcome.DECLINED: "cleanly refused a valid optional or extension case, which the spec allows",
+    Outcome.DECLINED: "cleanly refused a valid optional case, which the spec allows",
     Outcome.UNSUPPORTED: "needs a capability the implementation does not declare, and it refused "
     "cleanly (or was not asked)",
     Outcome.PASSED: "did what the case expects",

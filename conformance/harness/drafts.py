@@ -37,6 +37,7 @@ def first_line(message: str) -> str:
 def signature(message: str) -> str:
     """The shape of a message's first line: varying parts replaced by placeholders."""
     text = _VARYING.sub(_VALUE, first_line(message))
+    text = "".join(c if c.isprintable() else _VALUE for c in text)  # no control characters in TOML
     return re.sub("\x00+", _VALUE, text)[:SIGNATURE_LENGTH]
 
 
