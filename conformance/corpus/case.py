@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..model import CaseKind, Tier
+from ..model import CaseKind, Tier, parse_case
 
 KINDS = tuple(k.value for k in CaseKind)
 TIERS = tuple(t.value for t in Tier if t is not Tier.HOSTILE)  # a case's tier
@@ -89,7 +89,9 @@ class Case:
 
     @classmethod
     def from_dir(cls, folder: Path, root: Path) -> Case:
+        """The case in `folder`, validated by the case model (CaseError names what is wrong)."""
         doc = json.loads((folder / "case.json").read_text("utf-8"))
+        parse_case(doc, str(folder / "case.json"))
         return cls(
             id=doc["id"],
             kind=doc["kind"],
