@@ -214,9 +214,13 @@ class Report:
     def to_text(self) -> str:
         lines = [self._headline()]
         lines += [f"  {f}" for f in self.findings]
-        if self.refused:
-            lines.append("no implementation was let open the store:")
-            lines += [f"  {why}" for why in self.refused]
+        if self.refused or not self.nodes:
+            if self.refused:
+                lines.append("no implementation was let open the store:")
+                lines += [f"  {why}" for why in self.refused]
+            else:
+                lines.append("no Zarr node found there: nothing for an implementation to read")
+            lines.append(f"EXIT {self.exit_code}: {dict(EXIT_CODES)[self.exit_code]}")
             return "\n".join(lines) + "\n"
         impls = [i.name for i in self.implementations if i.status == "ok"]
         lines += ["", _table(self, impls), ""]

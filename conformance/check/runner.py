@@ -18,6 +18,8 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -197,6 +199,7 @@ class Check:
         if named and "all" not in self.options.impls:
             return out
         selection = envs.select_adapters(["all"])
+        other_kind: list[str] = []
         for name, found in selection.unavailable.items():
             self.report.implementations.append(Implementation(name, status=found.describe()))
         for name in selection.names:
@@ -206,8 +209,16 @@ class Check:
                 config = find_adapter(name)
             except AdapterConfigError:
                 continue
-            if "op:read" in config.capabilities and f"store:{kind}" in config.capabilities:
+            if "op:read" not in config.capabilities:
+                continue
+            if f"store:{kind}" in config.capabilities:
                 out.append((config, False))
+            else:
+                other_kind.append(name)
+        if other_kind:
+            self.report.notes.append(
+                f"not checked, as they do not read {kind} stores: {', '.join(other_kind)}"
+            )
         return out
 
     # ---- the reference ----------------------------------------------------------------------------
@@ -316,24 +327,35 @@ class Check:
                 f"not checked, as they declare no format {formats}: {', '.join(unclaimed)}"
             )
         try:
-            for config, named in configs:
-                if not named and not _claims_any(config, self.report.formats):
-                    continue
-                impl = Implementation(config.name, named=named)
-                self.report.implementations.append(impl)
-                if self._out_of_time():
-                    impl.status = "not run: the time budget ran out"
-                    continue
-                folder = Path(base) / config.name
-                logs = folder / "logs"
-                logs.mkdir(parents=True)
-                reader = Reader(config, folder / "work", memory, REQUEST_TIMEOUT, logs)
-                try:
-                    self._one_implementation(reader, impl, named, spec)
-                finally:
-                    reader.close()
+            with _child_tmpdir(Path(base) / "tmp"):  # what a killed adapter leaves, goes with base
+                self._each(configs, spec, Path(base), memory)
         finally:
             shutil.rmtree(base, ignore_errors=True)
+
+    def _each(
+        self,
+        configs: list[tuple[AdapterConfig, bool]],
+        spec: dict[str, Any],
+        base: Path,
+        memory: int,
+    ) -> None:
+        """Each implementation in turn, in its own held process tree, closed after its turn."""
+        for config, named in configs:
+            if not named and not _claims_any(config, self.report.formats):
+                continue
+            impl = Implementation(config.name, named=named)
+            self.report.implementations.append(impl)
+            if self._out_of_time():
+                impl.status = "not run: the time budget ran out"
+                continue
+            folder = base / config.name
+            logs = folder / "logs"
+            logs.mkdir(parents=True)
+            reader = Reader(config, folder / "work", memory, REQUEST_TIMEOUT, logs)
+            try:
+                self._one_implementation(reader, impl, named, spec)
+            finally:
+                reader.close()
 
     def _one_implementation(
         self, reader: Reader, impl: Implementation, named: bool, spec: dict[str, Any]
@@ -573,6 +595,21 @@ def _summary(array: Array, needs: set[str]) -> str:
         f"{array.dtype.str if not array.dtype.fields else 'structured'} {tuple(array.shape)} in "
         f"{tuple(array.chunks)} chunks" + (f"; {', '.join(codecs)}" if codecs else "")
     )
+
+
+@contextmanager
+def _child_tmpdir(path: Path) -> Iterator[None]:
+    """TMPDIR for the adapters started meanwhile (they inherit this environment)."""
+    path.mkdir()
+    saved = os.environ.get("TMPDIR")
+    os.environ["TMPDIR"] = str(path)
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = saved
 
 
 class _Progress:
