@@ -109,3 +109,19 @@ def test_over_the_budget_without_region_reads_is_not_read_and_incomplete():
     (cell,) = report.cells
     assert cell.outcome == "skipped" and "over the budget" in cell.message, cell
     assert report.exit_code == 7
+
+
+FAKES = CORPUS.parent / "tests" / "harness" / "fakes"  # misbehave on stores named *trigger*
+
+
+def test_crashes_memory_hogs_and_hangs_are_held_and_named(tmp_path):
+    import shutil
+
+    store = shutil.copytree(GOLD_FILL, tmp_path / "trigger")
+    report = run(store, str(FAKES / "segfault"), str(FAKES / "hog"), memory=512 << 20)
+    cells = {c.impl: c for c in report.cells}
+    assert cells["segfault"].outcome == "crashed" and "SIGSEGV" in cells["segfault"].message
+    assert cells["hog"].outcome == "crashed" and "out of memory" in cells["hog"].message
+    assert report.exit_code == 3
+    hung = run(store, str(FAKES / "hang"), timeout=12)
+    assert [c.outcome for c in hung.cells] == ["timed-out"], hung.to_text()
