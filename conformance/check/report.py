@@ -65,7 +65,8 @@ EXIT_CODES = (
     (
         6,
         "not checked: the store holds a code-executing codec, a special file or a link out of "
-        "it, so no implementation was let open it; or it holds no Zarr metadata",
+        "it, so no implementation was let open it; or no Zarr node can be read there (no "
+        "metadata, or the store cannot be reached)",
     ),
     (
         7,
