@@ -13,6 +13,7 @@ import sys
 
 SUBCOMMAND_MODULES = [
     "conformance.validate.cli",
+    "conformance.check.cli",
     "conformance.corpus.cli",
     "conformance.harness.cli",
     "conformance.harness.drafts_cli",

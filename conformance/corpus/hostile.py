@@ -281,6 +281,97 @@ case(
 )
 
 
+# ---- variable-length values: a frame and the objects it decodes to -----------------------------
+def vlen_frame_head(items: int, length: int) -> bytes:
+    """The start of a vlen frame of `items` items whose first item is `length` bytes long."""
+    return struct.pack("<II", items, length)
+
+
+def zstd_raw_then_zeros(head: bytes, zeros: int) -> bytes:
+    """A Zstandard frame without a content size: one raw block `head`, then RLE blocks of zeros."""
+    out = bytearray(b"\x28\xb5\x2f\xfd\x00\x38")
+    out += (len(head) << 3).to_bytes(3, "little") + head  # raw block, not the last
+    return bytes(out) + zstd_rle(zeros)[6:]  # zstd_rle's blocks after its own frame header
+
+
+def zlib_frame_of_zeros(head: bytes, zeros: int) -> bytes:
+    """A zlib stream of `head` followed by `zeros` zero bytes, made without the zeros."""
+    deflater = zlib.compressobj(9, zlib.DEFLATED, -15)
+    start = deflater.compress(head) + deflater.flush(zlib.Z_FULL_FLUSH)  # not final: more follows
+    a = (1 + sum(head)) % 65521
+    b = (sum((len(head) - i) * byte for i, byte in enumerate(head)) + len(head)) % 65521
+    b = (b + zeros * a) % 65521  # every zero byte adds a to b
+    return b"\x78\xda" + start + joined(deflate_zeros(zeros)) + struct.pack(">I", b << 16 | a)
+
+
+def v3_vlen(data_type: str, codecs: list, chunk: bytes, shape: int = 1) -> dict:
+    codec = "vlen-utf8" if data_type == "string" else "vlen-bytes"
+    doc = v3_array([shape], [shape], data_type, fill_value="" if codec == "vlen-utf8" else [])
+    doc["codecs"] = [{"name": codec}, *codecs]
+    return {"zarr.json": doc, "c/0": chunk}
+
+
+VLEN_ITEM = GiB - 8  # one item filling a frame of exactly 1 GiB, the old value limit
+VLEN_TOO_LARGE = refuse("too-large")
+case(
+    "bomb-v3-vlen-gzip-1gib",
+    "a v3 bytes array of one element whose vlen-bytes frame is 1 GiB (one item of zeros) under "
+    "two gzip layers of 10 KiB: decoding it whole would hold the frame and the item, 2 GiB",
+    ("bounded-memory",),
+    "v3",
+    VLEN_TOO_LARGE,
+    lambda: v3_vlen(
+        "bytes",
+        [GZIP, GZIP],
+        gzip_member(gzip_member(vlen_frame_head(1, VLEN_ITEM)) + joined(gzip_zeros(VLEN_ITEM))),
+    ),
+)
+case(
+    "bomb-v3-vlen-zstd-1gib",
+    "a v3 string array of one element whose vlen-utf8 frame is a zstd frame of 32 KiB holding "
+    "1 GiB (one item of NUL characters), with no content size in its header",
+    ("bounded-memory",),
+    "v3",
+    VLEN_TOO_LARGE,
+    lambda: v3_vlen(
+        "string", [ZSTD], zstd_raw_then_zeros(vlen_frame_head(1, VLEN_ITEM), VLEN_ITEM)
+    ),
+)
+case(
+    "bomb-v3-vlen-many-items",
+    "a v3 string array chunk of 2^24 two-character items: a 96 MiB frame (gzip, 100 KiB) that "
+    "would become 16 Mi str objects of about 60 bytes each, 0.9 GiB",
+    ("bounded-memory",),
+    "v3",
+    VLEN_TOO_LARGE,
+    lambda: v3_vlen(
+        "string",
+        [GZIP, GZIP],
+        gzip_member(gzip_member(struct.pack("<I", 1 << 24) + b"\x02\x00\x00\x00ab" * (1 << 24))),
+        shape=1 << 24,
+    ),
+)
+case(
+    "bomb-v2-vlen-zlib-1gib",
+    "a v2 object array of one element: vlen-utf8, then zlib as a filter and as the compressor; "
+    "the frame inside is 1 GiB (one item of NUL characters)",
+    ("bounded-memory", "V2-CHUNK-002"),
+    "v2",
+    VLEN_TOO_LARGE,
+    lambda: {
+        ".zarray": v2_array(
+            [1],
+            [1],
+            "|O",
+            fill_value="",
+            compressor={"id": "zlib", "level": 9},
+            filters=[{"id": "vlen-utf8"}, {"id": "zlib", "level": 9}],
+        ),
+        "0": zlib.compress(zlib_frame_of_zeros(vlen_frame_head(1, VLEN_ITEM), VLEN_ITEM), 9),
+    },
+)
+
+
 # ---- shard indexes ------------------------------------------------------------------------------
 def sharded(index: list[tuple[int, int]], body: bytes = RAW, shape=16, inner=8) -> dict:
     """A v3 array of `shape` int32 in one shard of inner chunks `inner`, index at the end with

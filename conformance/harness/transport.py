@@ -251,6 +251,8 @@ class SubprocessTransport:
             try:
                 self._send({"id": 0, "op": "shutdown"})
                 self._read_line(timeout)
+                if self._proc.stdin is not None:
+                    self._proc.stdin.close()  # EOF: a child still reading stdin (node) ends now
                 self._proc.wait(timeout=timeout)
             except (AdapterErrored, OSError, subprocess.TimeoutExpired):
                 pass

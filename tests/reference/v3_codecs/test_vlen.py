@@ -74,3 +74,46 @@ def test_items_of_the_wrong_type_are_refused():
         pipeline([UTF8], (1,), "string", fill="").encode(_strings([b"a"]))
     with pytest.raises(TypeError):
         pipeline([BYTES], (1,), "bytes", fill=b"").encode(_strings(["a"]))
+
+
+# ---- what decoding a frame may cost (conformance/reference/value_cost.py) ----------------------
+def test_what_the_objects_may_cost_is_refused_before_they_are_made(monkeypatch):
+    from conformance.reference import value_cost
+    from conformance.reference.errors import LimitError
+
+    p = pipeline([UTF8], (1000,), "string", fill="")
+    data = p.encode(_strings(["ab"] * 1000))  # 6 kB that become 1000 str objects of 51 bytes
+    monkeypatch.setattr(value_cost, "MAX_VALUE_COST", 64_000)
+    with pytest.raises(LimitError, match="variable-length chunk"):
+        p.decode(data)
+    monkeypatch.setattr(value_cost, "MAX_VALUE_COST", 80_000)  # 6 kB + 1000 * (49 + 8) + 2 kB
+    assert same_bits(p.decode(data), _strings(["ab"] * 1000))
+
+
+def test_the_inner_chunks_of_a_shard_share_one_account(monkeypatch):
+    """Each inner chunk fits the limit alone; together they do not."""
+    from conformance.reference import value_cost
+    from conformance.reference.errors import LimitError
+
+    from .helpers import shard
+
+    values = _strings([b"x" * 1000] * 8)
+    inner = pipeline([BYTES, gzip(1)], (2,), "bytes", fill=b"")
+    sharded = pipeline([shard([2], [BYTES, gzip(1)])], (8,), "bytes", fill=b"")
+    data = sharded.encode(values)
+    monkeypatch.setattr(value_cost, "MAX_VALUE_COST", 5000)  # 2 items: 2 kB frame + 2 kB objects
+    assert same_bits(inner.decode(inner.encode(values[:2])), values[:2])
+    with pytest.raises(LimitError, match="variable-length chunk"):
+        sharded.decode(data)
+    monkeypatch.setattr(value_cost, "MAX_VALUE_COST", 1 << 30)
+    assert same_bits(sharded.decode(data), values)
+
+
+def test_a_frame_too_large_to_hold_beside_its_objects_is_not_inflated():
+    """The gzip stage stops at MAX_FRAME_BYTES when the next codec is a vlen codec."""
+    from conformance.reference.value_cost import MAX_FRAME_BYTES
+
+    p = pipeline([BYTES, gzip(1)], (1,), "bytes", fill=b"")
+    assert p.bytes_codecs[0].output_limit == MAX_FRAME_BYTES
+    int32 = pipeline([{"name": "bytes", "configuration": {"endian": "little"}}, gzip(1)], (4,))
+    assert int32.bytes_codecs[0].output_limit == 16

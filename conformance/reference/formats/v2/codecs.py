@@ -17,7 +17,9 @@ from numcodecs.abc import Codec
 from numcodecs.compat import ensure_bytes, ensure_contiguous_ndarray
 
 from ...array import MAX_CHUNK_BYTES
-from ...errors import ChunkError, MetadataError, UnsupportedError
+from ...errors import ChunkError, LimitError, MetadataError, UnsupportedError, ZarrError
+from ...inflate import inflate_stream, inflate_zlib
+from ...value_cost import MAX_FRAME_BYTES, charge_frame, value_account
 
 # Object codecs the reference reads and writes for '|O' arrays (the zarr-python extension tier).
 OBJECT_CODECS = frozenset({"vlen-utf8", "vlen-bytes"})
@@ -66,7 +68,17 @@ def build_codec(config: Any, role: str, requirement: str) -> Codec:
         ) from None
 
 
-def _check_blosc_header(data: bytes, bound: int = MAX_CHUNK_BYTES) -> None:
+def _over(what: str, bound: int, limit: bool) -> ZarrError:
+    """A stream decoding past `bound`: corrupt where the chunk's size is known; past the reference's
+    limit (too-large) where it is not (variable-length frames, `limit`)."""
+    if limit:
+        return LimitError(
+            f"{what} decodes to more than {bound} bytes, the most a variable-length frame may take"
+        )
+    return ChunkError("corrupt-chunk", f"{what} decodes to more than the {bound} bytes expected")
+
+
+def _check_blosc_header(data: bytes, bound: int = MAX_CHUNK_BYTES, limit: bool = False) -> None:
     """Refuse a Blosc frame whose header disagrees with its length before the C library sees it."""
     if len(data) < 16:
         raise ChunkError(
@@ -79,9 +91,7 @@ def _check_blosc_header(data: bytes, bound: int = MAX_CHUNK_BYTES) -> None:
             f"blosc header says {cbytes} compressed bytes, the chunk has {len(data)}",
         )
     if nbytes > bound:
-        raise ChunkError(
-            "corrupt-chunk", f"blosc header claims {nbytes} decoded bytes, at most {bound} expected"
-        )
+        raise _over(f"blosc chunk (its header claims {nbytes} bytes)", bound, limit)
 
 
 def _check_vlen_header(buf: Any, count: int) -> None:
@@ -90,7 +100,7 @@ def _check_vlen_header(buf: Any, count: int) -> None:
     raw = ensure_contiguous_ndarray(buf).view(np.uint8)
     if raw.nbytes < 4:
         raise ChunkError("corrupt-chunk", "vlen chunk is shorter than its 4-byte item count")
-    (items,) = struct.unpack_from("<I", raw.tobytes()[:4])
+    (items,) = struct.unpack_from("<I", raw[:4].tobytes())
     if items != count or raw.nbytes < 4 + 4 * items:
         raise ChunkError(
             "corrupt-chunk",
@@ -98,77 +108,74 @@ def _check_vlen_header(buf: Any, count: int) -> None:
         )
 
 
-def _check_lz4_header(data: bytes, bound: int = MAX_CHUNK_BYTES) -> None:
+def _check_lz4_header(data: bytes, bound: int = MAX_CHUNK_BYTES, limit: bool = False) -> None:
     """numcodecs' lz4 frame starts with the decoded size (LE i32), which it allocates up front."""
     if len(data) < 4:
         raise ChunkError("corrupt-chunk", "lz4 chunk is shorter than its 4-byte size header")
     (size,) = struct.unpack_from("<i", data)
-    if not 0 <= size <= bound:
+    if size > bound:
+        raise _over(f"lz4 chunk (its header claims {size} bytes)", bound, limit)
+    if size < 0:
         raise ChunkError("corrupt-chunk", f"lz4 header claims {size} decoded bytes")
 
 
-def _bounded_lzma(codec: Codec, data: bytes, bound: int) -> bytes:
+def _bounded_lzma(codec: Codec, data: bytes, bound: int, limit: bool = False) -> bytearray:
     fmt = getattr(codec, "format", lzma.FORMAT_XZ)
     filters = getattr(codec, "filters", None) if fmt == lzma.FORMAT_RAW else None
     try:
         # memlimit: the decoder's own dictionary (preset 9 needs 65 MiB) is bounded too
         inflater = lzma.LZMADecompressor(format=fmt, memlimit=LZMA_MEMORY_LIMIT, filters=filters)
-        out = inflater.decompress(data, bound + 1)
+        out = inflate_stream(inflater, data, bound)
     except lzma.LZMAError as exc:
         raise ChunkError("corrupt-chunk", f"lzma stream cannot be decoded: {exc}") from None
-    if len(out) > bound or not inflater.eof:
-        raise ChunkError(
-            "corrupt-chunk", f"lzma stream is truncated or decodes to more than {bound} bytes"
-        )
+    if len(out) > bound:
+        raise _over("lzma stream", bound, limit)
+    if not inflater.eof:
+        raise ChunkError("corrupt-chunk", "lzma stream is truncated")
     return out
 
 
 def _bounded_decompress(
-    codec_id: str, data: bytes, bound: int, codec: Codec | None = None
-) -> bytes | None:
+    codec_id: str, data: bytes, bound: int, codec: Codec | None = None, limit: bool = False
+) -> bytearray | None:
     """Decompress zlib, gzip, bz2 and lzma streams with the stdlib, stopping past `bound` bytes, so
     a decompression bomb costs nothing; None for other compressors (numcodecs decodes those, after
     a check of the size their headers declare)."""
     if codec_id in ("zlib", "gzip"):
         inflater = zlib.decompressobj(zlib.MAX_WBITS | (16 if codec_id == "gzip" else 0))
         try:
-            out = inflater.decompress(data, bound + 1)
+            out = inflate_zlib(inflater, data, bound)
         except zlib.error as exc:
             raise ChunkError(
                 "corrupt-chunk", f"{codec_id} stream cannot be decoded: {exc}"
             ) from None
         if len(out) > bound or inflater.unconsumed_tail:
-            raise ChunkError(
-                "corrupt-chunk",
-                f"{codec_id} stream decodes to more than the {bound} bytes expected",
-            )
+            raise _over(f"{codec_id} stream", bound, limit)
         if not inflater.eof:
             raise ChunkError("corrupt-chunk", f"{codec_id} stream is truncated")
         return out
     if codec_id == "bz2":
         bz2_inflater = bz2.BZ2Decompressor()
         try:
-            out = bz2_inflater.decompress(data, bound + 1)
+            out = inflate_stream(bz2_inflater, data, bound)
         except (OSError, ValueError) as exc:
             raise ChunkError("corrupt-chunk", f"bz2 stream cannot be decoded: {exc}") from None
-        if len(out) > bound or not bz2_inflater.eof:
-            raise ChunkError(
-                "corrupt-chunk", f"bz2 stream is truncated or decodes to more than {bound} bytes"
-            )
+        if len(out) > bound:
+            raise _over("bz2 stream", bound, limit)
+        if not bz2_inflater.eof:
+            raise ChunkError("corrupt-chunk", "bz2 stream is truncated")
         return out
     if codec_id == "lzma" and codec is not None:
-        return _bounded_lzma(codec, data, bound)
+        return _bounded_lzma(codec, data, bound, limit)
     if codec_id == "blosc":
-        _check_blosc_header(data, bound)
+        _check_blosc_header(data, bound, limit)
     elif codec_id == "lz4":
-        _check_lz4_header(data, bound)
+        _check_lz4_header(data, bound, limit)
     elif codec_id == "zstd":
         from ..v3.codecs.zstd_frames import walk
 
         if walk(data).bound > bound:
-            raise ChunkError(
-                "corrupt-chunk", f"zstd frames may decode to more than the {bound} bytes expected"
-            )
+            raise _over("zstd frames", bound, limit)
     return None
 
 
@@ -211,20 +218,29 @@ class V2ChunkCodec:
         1- and 8-byte types); object chunks have no fixed size."""
         expected = self.count * self.dtype.itemsize
         if self.dtype.hasobject:
-            return MAX_CHUNK_BYTES
+            return MAX_FRAME_BYTES  # a vlen frame is held beside its objects (value_cost.py)
         return expected if not self.filters else min(MAX_CHUNK_BYTES, 8 * expected)
 
     def decode(self, data: bytes) -> np.ndarray:
+        with value_account():
+            return self._decode(data)
+
+    def _decode(self, data: bytes) -> np.ndarray:
         buf: Any = data
         bound = self._decoded_bound()
+        limit = self.dtype.hasobject  # no size to expect: the bound is a limit
         if self.compressor is not None:
-            out = _bounded_decompress(self.compressor.codec_id, bytes(data), bound, self.compressor)
+            out = _bounded_decompress(
+                self.compressor.codec_id, bytes(data), bound, self.compressor, limit
+            )
             buf = self.compressor.decode(buf) if out is None else out
         for f in reversed(self.filters):
             if f.codec_id in OBJECT_CODECS:
                 _check_vlen_header(buf, self.count)
+                frame = ensure_contiguous_ndarray(buf).view(np.uint8)
+                charge_frame(frame, self.count, text=f.codec_id == "vlen-utf8")
             if f.codec_id in COMPRESSOR_CODECS:
-                out = _bounded_decompress(f.codec_id, ensure_bytes(buf), bound, f)
+                out = _bounded_decompress(f.codec_id, ensure_bytes(buf), bound, f, limit)
                 if out is not None:
                     buf = out
                     continue

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ....errors import ChunkError, LimitError
+from ....value_cost import MAX_VALUE_COST
 
 ARRAY_ARRAY = "array->array"
 ARRAY_BYTES = "array->bytes"
@@ -21,8 +22,9 @@ BYTES_BYTES = "bytes->bytes"
 
 # Decompressing a value whose decoded size is not known in advance (after sharding or a vlen codec)
 # is refused above this size, so a hostile stream cannot exhaust memory (mirrors the array engine's
-# chunk limit).
-MAX_DECODED_BYTES = 1 << 30
+# chunk limit). A vlen frame is held beside the objects it decodes to, so it gets less
+# (conformance/reference/value_cost.py).
+MAX_DECODED_BYTES = MAX_VALUE_COST
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,7 @@ class ArrayArrayCodec(Codec):
 class ArrayBytesCodec(Codec):
     kind = ARRAY_BYTES
     supports_partial = False
+    max_encoded_size = MAX_DECODED_BYTES  # the most bytes->bytes codecs may decode to for it
 
     def __init__(
         self, configuration: dict[str, Any] | None, spec: ArraySpec, context: Any = None
@@ -141,6 +144,9 @@ class BytesBytesCodec(Codec):
         # `context`: the pipeline builder, for a codec holding nested codecs (conditional)
         super().__init__(configuration)
         self.decoded_size = decoded_size  # the input byte count when fixed, else None
+        self.size_limit = (
+            MAX_DECODED_BYTES  # the bound when decoded_size is None (set by the pipeline)
+        )
 
     @property
     def encoded_size(self) -> int | None:
@@ -149,7 +155,7 @@ class BytesBytesCodec(Codec):
     def encode(self, data: bytes | memoryview) -> bytes | memoryview:
         raise NotImplementedError
 
-    def decode(self, data: memoryview) -> bytes | memoryview:
+    def decode(self, data: memoryview) -> bytes | bytearray | memoryview:
         raise NotImplementedError
 
     def check_decoded_size(self, declared: int) -> None:
@@ -161,15 +167,15 @@ class BytesBytesCodec(Codec):
                     "corrupt-chunk",
                     f"{self.name} stream declares {declared} decoded bytes, expected {self.decoded_size}",
                 )
-        elif declared > MAX_DECODED_BYTES:
+        elif declared > self.size_limit:
             raise LimitError(
-                f"{self.name} stream declares {declared} decoded bytes (limit {MAX_DECODED_BYTES})"
+                f"{self.name} stream declares {declared} decoded bytes (limit {self.size_limit})"
             )
 
     @property
     def output_limit(self) -> int:
         """The largest decoded size this codec may produce."""
-        return MAX_DECODED_BYTES if self.decoded_size is None else self.decoded_size
+        return self.size_limit if self.decoded_size is None else self.decoded_size
 
 
 class ByteSource:

@@ -15,6 +15,7 @@ import zlib
 from typing import Any
 
 from ....errors import ChunkError, LimitError
+from ....inflate import inflate_zlib
 from .base import BytesBytesCodec
 from .config import Config
 
@@ -37,24 +38,21 @@ class GzipCodec(BytesBytesCodec):
     def encode(self, data: bytes | memoryview) -> bytes:
         return gzip.compress(data, compresslevel=self.level, mtime=0)
 
-    def decode(self, data: memoryview) -> bytes:
+    def decode(self, data: memoryview) -> bytearray:
         if bytes(data[:2]) != GZIP_MAGIC:
             found = "a zlib (RFC 1950) stream" if looks_like_zlib(data) else "no gzip header"
             raise ChunkError(
                 "corrupt-chunk", f"gzip codec: found {found}, expected RFC 1952 gzip", "V3-GZIP-002"
             )
         limit = self.output_limit
-        parts: list[bytes] = []
-        total = 0
+        result = bytearray()  # grows in place: the output is never held twice
         rest: bytes | memoryview = data
         try:
             while True:
                 member = zlib.decompressobj(16 + zlib.MAX_WBITS)  # gzip container only
-                out = member.decompress(rest, limit - total + 1)
-                total += len(out)
-                parts.append(out)
-                if total > limit or member.unconsumed_tail:
-                    self._too_much(total)
+                inflate_zlib(member, rest, limit, result)
+                if len(result) > limit or member.unconsumed_tail:
+                    self._too_much(len(result))
                 if not member.eof:
                     raise ChunkError("corrupt-chunk", "gzip stream is truncated", "V3-GZIP-002")
                 rest = member.unused_data
@@ -70,7 +68,6 @@ class GzipCodec(BytesBytesCodec):
             raise ChunkError(
                 "corrupt-chunk", f"gzip stream cannot be decoded: {exc}", "V3-GZIP-002"
             ) from None
-        result = b"".join(parts)
         if self.decoded_size is not None and len(result) != self.decoded_size:
             raise ChunkError(
                 "corrupt-chunk",

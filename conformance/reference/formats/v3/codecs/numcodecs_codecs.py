@@ -87,13 +87,13 @@ class NumcodecsBytesCodec(BytesBytesCodec):
                 if self.codec_id in CHECKSUMS:
                     raise ChunkError("checksum-mismatch", f"{self.name}: {exc}") from None
                 raise ChunkError("corrupt-chunk", f"{self.name}: {exc}") from None
-        out = ensure_contiguous_ndarray(out).view(np.uint8).tobytes()
-        if self.decoded_size is not None and len(out) != self.decoded_size:
+        view = memoryview(ensure_contiguous_ndarray(out).view(np.uint8))  # not a second copy
+        if self.decoded_size is not None and len(view) != self.decoded_size:
             raise ChunkError(
                 "corrupt-chunk",
-                f"{self.name}: {len(out)} bytes decoded, expected {self.decoded_size}",
+                f"{self.name}: {len(view)} bytes decoded, expected {self.decoded_size}",
             )
-        return out
+        return view
 
 
 class NumcodecsArrayCodec(ArrayArrayCodec):

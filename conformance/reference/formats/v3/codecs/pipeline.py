@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from ....errors import ChunkError, LimitError, MetadataError, ZarrError
+from ....value_cost import value_account
 from .base import (
     ARRAY_ARRAY,
     ARRAY_BYTES,
@@ -129,6 +130,8 @@ class _Builder:
                 bytes_codecs.append(bytes_codec)
                 size = bytes_codec.encoded_size
         assert array_bytes is not None  # _check_order: exactly one array->bytes codec
+        for bytes_codec in bytes_codecs:  # a vlen frame may be smaller than other values
+            bytes_codec.size_limit = min(bytes_codec.size_limit, array_bytes.max_encoded_size)
         return CodecPipeline(array_codecs, array_bytes, bytes_codecs)
 
 
@@ -268,6 +271,10 @@ class CodecPipeline:
         return data if type(data) is bytes else bytes(data)
 
     def decode(self, data: bytes | memoryview) -> np.ndarray:
+        with value_account():  # what inner chunks of a shard decode to adds up
+            return self._decode(data)
+
+    def _decode(self, data: bytes | memoryview) -> np.ndarray:
         try:
             view = _byte_view(data)
             for bytes_codec in reversed(self.bytes_codecs):
@@ -291,6 +298,12 @@ class CodecPipeline:
         )
 
     def decode_partial_source(
+        self, source: ByteSource, selection: tuple[slice, ...]
+    ) -> np.ndarray | None:
+        with value_account():
+            return self._decode_partial(source, selection)
+
+    def _decode_partial(
         self, source: ByteSource, selection: tuple[slice, ...]
     ) -> np.ndarray | None:
         covers = all(s.start == 0 and s.stop == n for s, n in zip(selection, self.spec.shape))

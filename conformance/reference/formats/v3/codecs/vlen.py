@@ -3,7 +3,8 @@
 
 Framing: u32 LE item count, then per item (C order) a u32 LE byte length and the bytes. Decoding
 is strict: the count must equal the chunk's element count and the items must use up the value
-exactly (no trailing bytes).
+exactly (no trailing bytes). What the objects may cost is charged before they are made
+(conformance/reference/value_cost.py), and a frame is at most MAX_FRAME_BYTES.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import numpy as np
 from numcodecs import VLenBytes, VLenUTF8
 
 from ....errors import ChunkError, MetadataError
+from ....value_cost import MAX_FRAME_BYTES, charge_frame
 from .base import ArrayBytesCodec, ArraySpec
 from .config import Config
 
@@ -22,6 +24,7 @@ class _VLenCodec(ArrayBytesCodec):
     data_type = ""
     item_type: type = str
     primitive: Any = None  # the numcodecs codec, set by each subclass
+    max_encoded_size = MAX_FRAME_BYTES
 
     def __init__(
         self, configuration: dict[str, Any] | None, spec: ArraySpec, context: Any = None
@@ -55,6 +58,11 @@ class _VLenCodec(ArrayBytesCodec):
             raise ChunkError(
                 "corrupt-chunk", f"{self.name}: {count} items stored, chunk has {spec.size}"
             )
+        if len(data) < 4 + 4 * count:
+            raise ChunkError(
+                "corrupt-chunk", f"{self.name}: {len(data)} bytes cannot hold {count} items"
+            )
+        charge_frame(data, count, text=self.item_type is str)
         try:
             items = self.primitive.decode(data)
         except (ValueError, UnicodeDecodeError) as exc:
@@ -77,7 +85,7 @@ class VLenUtf8Codec(_VLenCodec):
     primitive = VLenUTF8()
 
     def _payload_size(self, items: np.ndarray) -> int:
-        return sum(map(len, map(str.encode, items)))
+        return sum(len(s) if s.isascii() else utf8_size(s) for s in items)
 
 
 class VLenBytesCodec(_VLenCodec):
@@ -88,3 +96,8 @@ class VLenBytesCodec(_VLenCodec):
 
     def _payload_size(self, items: np.ndarray) -> int:
         return sum(map(len, items))
+
+
+def utf8_size(text: str, block: int = 1 << 20) -> int:
+    """The UTF-8 length of `text`, encoding a block at a time (never a second copy of it all)."""
+    return sum(len(text[i : i + block].encode()) for i in range(0, len(text), block))

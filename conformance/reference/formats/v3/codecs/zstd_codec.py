@@ -8,7 +8,7 @@ from typing import Any
 from numcodecs import zstd as _zstd
 
 from ....errors import ChunkError, LimitError
-from .base import MAX_DECODED_BYTES, BytesBytesCodec
+from .base import BytesBytesCodec
 from .config import Config
 from .zstd_frames import walk
 
@@ -37,7 +37,7 @@ class ZstdCodec(BytesBytesCodec):
             self.check_decoded_size(size.exact)
             if size.exact == 0 and size.block_bound == 0:
                 return b""  # libzstd (through numcodecs) reports an empty frame as invalid input
-        elif size.bound > MAX_DECODED_BYTES and not self.decoded_size:
+        elif size.bound > self.output_limit and not self.decoded_size:
             raise LimitError(f"zstd stream of unknown size may decode to {size.bound} bytes")
         try:
             if self.decoded_size:
