@@ -5,10 +5,11 @@
 - the same data type (byte order aside): judge.compare_arrays decides, in blocks (its message
   for a whole large array would cost more memory than the array); `where` counts the elements
   that differ and names the first;
-- another data type: the values are exact when converting each side to the other's type gives
-  back the other bit for bit (a lossless widening either way: int32 returned as int64, float32 as
-  float64, fixed strings as objects); that is `type-changed`, naming both types. A conversion
-  that loses anything (int64 through float64 beyond 2**53, bytes ending in NUL as |S) is wrong data;
+- another data type: the judge's rule (judge.lossless_widening): the expected values converted
+  into the returned type, when that keeps their bits and values (int32 returned as int64, float32
+  as float64, fixed strings as objects), are compared bit for bit; equal, it is `type-changed`,
+  naming both types. A conversion that loses anything (int64 through float64 beyond 2**53, a
+  sign) is wrong data;
 - `defined`: a mask of the elements whose value the format defines (v2 chunks that are missing
   under a null fill value are not): the others are not compared.
 """
@@ -21,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from conformance.corpus.judge import compare_arrays, little_endian
+from conformance.corpus.judge import compare_arrays, little_endian, lossless_widening
 
 BLOCK = 1 << 18  # elements per compare_arrays call: bounds what its messages cost
 WHERE_EXAMPLES = 3  # differing elements named
@@ -70,28 +71,32 @@ def compare(
         )
     if _same_type(expected.dtype, observed.dtype):
         return _exact(expected, observed, defined, origin, "")
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")  # overflowing casts are what this looks for
-        try:
-            back = observed.astype(expected.dtype)
-            forth = expected.astype(observed.dtype)
-        except (TypeError, ValueError) as exc:
-            return Comparison(
-                "wrong-data",
-                f"returned {dtype_text(observed.dtype)} where the data type is "
-                f"{dtype_text(expected.dtype)}, which cannot be converted ({exc})",
-                differing=expected.size,
-                compared=expected.size,
-            )
     types = {"expected": dtype_text(expected.dtype), "observed": dtype_text(observed.dtype)}
     returned = f"returned as {types['observed']} instead of {types['expected']}"
-    result = _exact(expected, back, defined, origin, f" ({returned})")
+    # the judge's rule (one home): the expected values in the returned type, if that keeps both
+    # their bits and their values; equal there bit for bit, it is a type change
+    widened = lossless_widening(expected, observed.dtype)
+    if widened is None:  # which elements differ: the returned values, back in the array's type
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            try:
+                back = observed.astype(expected.dtype)
+            except (TypeError, ValueError):
+                back = None
+        result = (
+            _exact(expected, back, defined, origin, f" ({returned})")
+            if back is not None
+            else Comparison("wrong-data", "", expected.size, expected.size)
+        )
+        if result.outcome == "exact":  # the bits come back but not the values (a sign, a wrap)
+            result = Comparison("wrong-data", "", expected.size, expected.size)
+        if not result.message:
+            result.message = f"{returned}, which cannot hold the array's values"
+        result.types = types
+        return result
+    result = _exact(widened, observed, defined, origin, f" ({returned})")
     if result.outcome == "exact":
-        widened = _exact(forth, observed, defined, origin, "")
-        if widened.outcome == "exact":
-            return Comparison("type-changed", f"every value exact, {returned}", types=types)
-        result = widened
-        result.message += f" ({returned}, and not back)"
+        return Comparison("type-changed", f"every value exact, {returned}", types=types)
     result.types = types
     return result
 

@@ -131,6 +131,9 @@ def lossless_widening(expected: np.ndarray, dtype: np.dtype) -> np.ndarray | Non
             back = widened.astype(expected.dtype)
     except (TypeError, ValueError, UnicodeError, OverflowError):
         return None
+    if expected.dtype.hasobject:  # Python objects: equal by type and value
+        same = all(type(x) is type(y) and x == y for x, y in zip(expected.ravel(), back.ravel()))
+        return widened if same else None
     want = little_endian(expected.dtype)
     a = np.ascontiguousarray(expected.astype(want, copy=False)).view(np.uint8)
     b = np.ascontiguousarray(back.astype(want, copy=False)).view(np.uint8)
