@@ -1,6 +1,7 @@
 """`zarr-conformance bench` end to end in quick mode (8 MiB, 2 repetitions) through real adapter
 processes, and its guard: an implementation that returns or writes wrong data is reported as
-wrong-data, never as a speed. The figures themselves are not tested."""
+wrong-data, never as a speed. The figures themselves are not tested (their statistics are, in
+test_stats.py)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,8 @@ def quick(tmp_path_factory):
             "reference",
             "--impl",
             "zarr-python",
+            "--validate-size",
+            "16",
             "--out",
             str(out),
         ]
@@ -54,6 +57,10 @@ def test_quick_bench_verifies_every_read_and_write(quick):
             assert entry["runs"] == 2 and len(entry["runs_s"]) == 2
             rate = entry["mb_s"]
             assert 0 < rate["min"] <= rate["median"] <= rate["max"]
+            assert rate["ci"] == [rate["min"], rate["max"]] and rate["ci_level"] == 0.5  # n = 2
+            # CPU time: reported by the adapter for the operation alone
+            assert len(entry["cpu_runs_s"]) == 2 and entry["cpu_s"]["median"] >= 0
+            assert entry["rank"]["wall"] >= 1 and "cpu" in entry["within_noise_of"]
             assert (
                 entry["limit_mb_s"] > 0
                 and entry["ratio_to_limit"]["median"] > 0
@@ -71,13 +78,26 @@ def test_quick_bench_verifies_every_read_and_write(quick):
 @pytest.mark.slow
 def test_quick_bench_report_structure(quick):
     _, report, out = quick
-    assert report["schema"] == "zarr-conformance-bench/1"
+    assert report["schema"] == "zarr-conformance-bench/2"
     assert (
         report["workload"]["shape"] == [1024, 2048] and report["workload"]["chunk_bytes"] == 2**20
     )
     assert report["workload"]["random_chunks"] == 1
     machine = report["machine"]
     assert machine["cores"] and machine["packages"]["numpy"] and machine["filesystem"]["type"]
+    assert machine["load"][0]["at"] == "start" and "load_1min" in machine["load"][0]
+    ranking = report["rankings"][0]
+    assert ranking["metric"] in ("wall", "cpu") and ranking["order"][0]["rank"] == 1
+    validate = report["validate"]
+    assert validate["size_mib"] == 16
+    assert [(r["codec"], r["store"]) for r in validate["rows"]] == [
+        *((c, "directory") for c in CODECS),
+        ("zstd", "http"),
+    ]
+    for row in validate["rows"]:
+        assert row["status"] == "ok", row
+        assert row["reader"] in ("reference", "zarr-python") and row["ratio_wall"] > 0
+        assert row["validate"]["peak_rss_mib"] > 0 and row["ratio_cpu"] > 0
     limits = report["limits"]
     assert (
         limits["memcpy"]["runs"] == 2
@@ -99,6 +119,7 @@ def test_quick_bench_report_structure(quick):
     fragment = bench_fragment(report)
     assert fragment.startswith('<section id="bench">') and fragment.count("<svg") == 2
     assert "zarr-python" in fragment and "× limit" in fragment and "MB stored" in fragment
+    assert "/cpu-s" in fragment and "validate (16 MiB stores)" in fragment
 
 
 def test_altered_data_is_flagged_never_timed(tmp_path):
@@ -116,6 +137,8 @@ def test_altered_data_is_flagged_never_timed(tmp_path):
             str(ALTERED),
             "--codec",
             "zstd",
+            "--validate-size",
+            "0",
             "--out",
             str(out),
             "--no-plots",
