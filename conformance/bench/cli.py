@@ -34,7 +34,8 @@ every write is read back by the reference: a wrong answer is reported as WRONG D
 speed.
 
 repetitions
-  --repeat N runs each workload N times, each repetition in a fresh adapter process after an
+  --repeat N runs each workload N times (a workload whose operations have taken
+  --workload-budget seconds in all stops at 3), each repetition in a fresh adapter process after an
   untimed warm-up, interleaved across implementations (rep 1: A B C, rep 2: B C A, ...), so
   that load coming and going hits all alike. The adapter times the operation alone: wall time,
   and CPU time (user + system of its process, every thread, and of the children it waited for),
@@ -105,6 +106,14 @@ def register(sub) -> None:
         default=1024,
         metavar="MIB",
         help="store size of the validate rows (default 1024; 0: no validate rows)",
+    )
+    p.add_argument(
+        "--workload-budget",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="a workload whose timed operations have taken this long in all stops at 3 "
+        "repetitions (default 60; recorded in its `runs`)",
     )
     p.add_argument(
         "--exclude",
@@ -210,6 +219,7 @@ def run(args) -> int:
         scratch=args.scratch,
         timeout=args.timeout,
         validate_size_mib=args.validate_size,
+        workload_budget_s=args.workload_budget,
     )
     progress = Progress()
     report = Bench(options, progress).run()

@@ -56,6 +56,7 @@ from .workloads import (
 )
 
 SCHEMA = "zarr-conformance-bench/2"
+MIN_REPEAT = 3  # repetitions a workload gets even when it is over its time budget
 MB = 1e6
 WRITE_NODE = "bench"  # where writers that cannot put an array at the store root write it
 
@@ -78,6 +79,10 @@ class Options:
     timeout: float = 900.0
     warmup: bool = True
     validate_size_mib: int = 1024  # the validate rows' store (0: no validate rows)
+    # A workload whose timed operations have taken this many seconds in all stops at
+    # MIN_REPEAT repetitions (recorded in its entry's `runs`): slow implementations would
+    # otherwise take most of the run.
+    workload_budget_s: float = 60.0
 
 
 class Progress:
@@ -148,17 +153,22 @@ def plan(config, fmt: str, codec: str, operation: str) -> tuple[str, str]:
     return "run", ""
 
 
-def classify_error(config, body: dict) -> tuple[str, str]:
-    """An error response: `not-applicable` when adapter.toml declares it a refusal (category
-    unsupported, with its reason), else `errored`."""
-    error = body.get("error") or {}
-    said = f"{error.get('type')}: {error.get('message')}"
-    for rule in config.errors:
-        if rule.matches(error):
-            if rule.category == "unsupported":
-                return "not-applicable", f"{rule.reason or 'declared unsupported'} ({said})"
-            break
-    return "errored", said
+def classify_error(config, body: dict, probe: bool = False) -> tuple[str, str]:
+    """An error response (judged as the matrix judges one: conformance.harness.refusals):
+    `not-applicable` when adapter.toml declares it a refusal (category unsupported, with its
+    reason), or when the implementation refused a probe of an undeclared capability cleanly
+    (with its own message); else `errored`."""
+    from conformance.harness.refusals import judge_refusal
+
+    refusal = judge_refusal(config, body)
+    said = f"{refusal.type}: {refusal.message}"
+    if refusal.verdict == "unsupported":
+        return "not-applicable", f"{refusal.why or 'declared unsupported'} ({said})"
+    if refusal.verdict == "refusal" and probe:
+        return "not-applicable", f"refused by the implementation: {said}"
+    if refusal.verdict == "refusal":
+        return "errored", f"refused a workload its adapter.toml declares: {said}"
+    return "errored", f"{said} ({refusal.why})" if refusal.why else said
 
 
 def write_node(config) -> str:
@@ -282,9 +292,12 @@ class Bench:
         if not runs:
             return False
         first = runs[0]
-        return first["status"] in ("not-applicable", "not-measured", "skipped") or (
-            bool(first.get("probe")) and first["status"] != "ok"
-        )
+        if first["status"] in ("not-applicable", "not-measured", "skipped"):
+            return True
+        if first.get("probe") and first["status"] != "ok":
+            return True
+        timed = [r["seconds"] for r in runs if r["status"] == "ok"]
+        return len(timed) >= MIN_REPEAT and sum(timed) >= self.options.workload_budget_s
 
     # -- main --
     def run(self) -> dict:
@@ -388,6 +401,8 @@ class Bench:
                 "warmup": opts.warmup,
                 "timeout_s": opts.timeout,
                 "validate_size_mib": opts.validate_size_mib,
+                "workload_budget_s": opts.workload_budget_s,
+                "min_repeat": MIN_REPEAT,
             },
             "workload": {
                 **geometry.as_json(),
@@ -556,7 +571,7 @@ class Bench:
                 self.warm_up(client, config, fmt, codec)
             for store, operation, probe in pending:
                 load = load_sample()
-                run = self.measure(client, config, fmt, codec, store, operation)
+                run = self.measure(client, config, fmt, codec, store, operation, bool(probe))
                 run["load_1min"] = load.get("load_1min")
                 if probe:
                     run["probe"] = probe
@@ -582,6 +597,7 @@ class Bench:
         geometry, path = self.warm[codec]
         target, source = self.scratch / "warm-store", self.scratch / "warm-source"
         document = array_document(fmt, codec, geometry)
+        target.mkdir(exist_ok=True)
         try:
             if "op:write" in config.capabilities:
                 client.call(
@@ -612,7 +628,9 @@ class Bench:
             shutil.rmtree(source, ignore_errors=True)
             (self.scratch / "warm-out.npy").unlink(missing_ok=True)
 
-    def measure(self, client, config, fmt: str, codec: str, store: str, operation: str) -> dict:
+    def measure(
+        self, client, config, fmt: str, codec: str, store: str, operation: str, probe: bool = False
+    ) -> dict:
         from conformance.harness.transport import AdapterErrored
 
         document = array_document(fmt, codec, self.geometry)
@@ -620,6 +638,8 @@ class Bench:
         output = self.scratch / "out.npy"
         shutil.rmtree(written, ignore_errors=True)
         output.unlink(missing_ok=True)
+        if operation == "write" and store == "directory":
+            written.mkdir()  # a write request gets an empty directory (adapters/README.md)
         source = self.canonical.get((fmt, codec))
         if store == "memory":  # a memory store is filled with the keys the operation reads only
             source = self.canonical.get((fmt, codec, operation), source)
@@ -647,7 +667,7 @@ class Bench:
             return {"status": "errored", "reason": str(exc)[:2000]}
         try:
             if not response.ok:
-                status, reason = classify_error(config, response.body)
+                status, reason = classify_error(config, response.body, probe)
                 return {"status": status, "reason": reason[:2000]}
             run = timing_of(response.body)
             if operation == "write":
