@@ -188,7 +188,10 @@ class ShardingCodec(ArrayBytesCodec):
     # ---- decoding ---------------------------------------------------------------------------
     def decode(self, data: memoryview) -> np.ndarray:
         offsets, nbytes, empty = self.read_index(self.index_bytes(data), len(data))
-        out = self.decoded_spec.fill_array()
+        spec = self.decoded_spec
+        # every element is written below unless some inner chunk is empty: then fill first
+        full = not empty.any() and not spec.dtype.hasobject
+        out = np.empty(spec.shape, spec.dtype) if full else spec.fill_array()
         blocks = self._blocks(out)  # a view: out is C-contiguous
         starts, ends = offsets.tolist(), (offsets + nbytes).tolist()
         for position in self._positions(~empty):
@@ -208,8 +211,12 @@ class ShardingCodec(ArrayBytesCodec):
         if raw is None:
             return None
         offsets, nbytes, empty = self.read_index(memoryview(raw), source.length)
-        out = self.decoded_spec.fill_array(tuple(s.stop - s.start for s in selection))
-        for position, inner, outer in chunk_overlaps(selection, self.inner_shape):
+        spec, shape = self.decoded_spec, tuple(s.stop - s.start for s in selection)
+        overlaps = list(chunk_overlaps(selection, self.inner_shape))
+        # the overlaps partition the box: fill it first only where an inner chunk is empty
+        full = not spec.dtype.hasobject and not any(empty[p] for p, _, _ in overlaps)
+        out = np.empty(shape, spec.dtype) if full else spec.fill_array(shape)
+        for position, inner, outer in overlaps:
             if empty[position]:
                 continue
             start, length = int(offsets[position]), int(nbytes[position])
