@@ -24,6 +24,7 @@ import tempfile
 from pathlib import Path
 
 from . import stats
+from .runner import check_read, classify_error, figures, timing_of, write_reference_store
 from .workloads import Geometry, array_document, make_data
 
 HTTP_CODEC = "zstd"
@@ -67,14 +68,23 @@ class ValidateRows:
         rows = []
         try:
             self.scratch, self.data = scratch, data
+            self.warm = {}
+            for codec in opts.codecs:
+                small = self.geometry.warmup(codec)
+                self.warm[codec] = scratch / f"warm-{codec}"
+                write_reference_store(
+                    self.warm[codec],
+                    "v3",
+                    array_document("v3", codec, small),
+                    data[: small.shape[0], : small.shape[1]],
+                    check=False,
+                )
             targets = [(codec, False) for codec in opts.codecs]
             if HTTP_CODEC in opts.codecs:
                 targets.append((HTTP_CODEC, True))
             for codec, over_http in targets:
                 store = scratch / f"v3-{codec}"
                 if not store.exists():
-                    from .runner import write_reference_store
-
                     self.say(f"validate rows: store {codec} (written by the reference, untimed)")
                     write_reference_store(
                         store, "v3", array_document("v3", codec, geometry), data, check=False
@@ -114,7 +124,7 @@ class ValidateRows:
             self.say(f"validate rows: rep {rep + 1}/{self.options.repeat} {codec} {where}")
             for name in ["validate", *readers] if rep % 2 == 0 else [*readers, "validate"]:
                 run = (
-                    time_validate(location, self.options.timeout)
+                    time_validate(location, self.options.timeout, str(self.warm[codec]))
                     if name == "validate"
                     else self.time_read(name, codec, store, url)
                 )
@@ -149,8 +159,6 @@ class ValidateRows:
         """One whole-array read through the adapter's bench operation, in a fresh process."""
         from conformance.harness.client import AdapterClient, make_transport
         from conformance.harness.transport import DEFAULT_MEMORY_LIMIT, AdapterErrored
-
-        from .runner import check_read, classify_error, timing_of
 
         config, _ = self.chosen[name]
         output = self.scratch / "validate-read.npy"
@@ -208,9 +216,10 @@ class ValidateRows:
             output.unlink(missing_ok=True)
 
 
-def time_validate(location: str, timeout: float) -> dict:
-    """`validate` of a store in a fresh process: its own timing, verdict and peak memory."""
-    command = [sys.executable, "-m", "conformance.bench.validate_rows", location]
+def time_validate(location: str, timeout: float, warm: str) -> dict:
+    """`validate` of a store in a fresh process, after an untimed validation of the small store
+    `warm` (imports, as the readers' warm-up): its own timing, verdict and peak memory."""
+    command = [sys.executable, "-m", "conformance.bench.validate_rows", location, warm]
     try:
         proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -237,8 +246,6 @@ def summarize(runs: list[dict], nbytes: int) -> dict:
     ok = [r for r in runs if r["status"] == "ok"]
     if not ok:
         return {"runs": 0}
-    from .runner import figures
-
     out = figures([{**r, "load_1min": None} for r in ok], nbytes)
     del out["load_1min"]
     peaks = [r["peak_rss"] for r in ok if "peak_rss" in r]
@@ -247,18 +254,35 @@ def summarize(runs: list[dict], nbytes: int) -> dict:
     return out
 
 
-def main(argv: list[str]) -> int:
-    """Validate one store and print {"seconds", "cpu", "exit_code", "summary", "peak_rss"}."""
-    import io
+def peak_resident() -> int:
+    """This process's peak resident bytes: VmHWM, which starts afresh at exec (ru_maxrss also
+    counts the forked copy of the parent, here the bench with its arrays)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
     import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # KiB on Linux
+
+
+def main(argv: list[str]) -> int:
+    """Validate the store argv[0] (after the store argv[1], untimed, if given) and print
+    {"seconds", "cpu", "exit_code", "summary", "peak_rss"}."""
+    import io
 
     from conformance.harness.adapter_api import OperationTimer
     from conformance.validate import validate
     from conformance.validate.runner import summary_line
 
+    if len(argv) > 1:
+        validate(argv[1], out=io.StringIO())  # the warm-up: imports, untimed
     with OperationTimer() as timer:
         result = validate(argv[0], out=io.StringIO())
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # KiB on Linux
+    peak = peak_resident()
     print(
         json.dumps(
             {

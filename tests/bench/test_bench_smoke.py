@@ -12,7 +12,17 @@ import numpy as np
 import pytest
 
 from conformance.bench.html import bench_fragment, markdown_table
-from conformance.bench.runner import bench_request, check_written, classify_error, codec_names
+from conformance.bench.runner import (
+    Bench,
+    Options,
+    bench_request,
+    check_written,
+    classify_error,
+    codec_names,
+    gating,
+    plan,
+    write_node,
+)
 from conformance.bench.workloads import CODECS, OPERATIONS, STORES, Geometry, array_document
 from conformance.cli import main
 from conformance.harness.config import find_adapter
@@ -211,3 +221,37 @@ def test_declared_refusals_are_not_applicable_others_errored():
     assert classify_error(config, refused)[0] == "not-applicable"
     crashed = {"ok": False, "error": {"type": "TypeError", "message": "x is undefined"}}
     assert classify_error(config, crashed)[0] == "errored"
+
+
+def test_plan_runs_declared_workloads_probes_undeclared_codecs():
+    reference, zarr_js = find_adapter("reference"), find_adapter("zarr-js")
+    assert plan(reference, "v3", "sharded-zstd", "read") == ("run", "")
+    # zarr.js declares no zstd: probed, so that its own refusal (or failure) is recorded
+    assert plan(zarr_js, "v2", "zstd", "read") == ("probe", "codec:zstd")
+    how, why = plan(zarr_js, "v2", "sharded-zstd", "read")
+    assert how == "not-applicable" and "format v2 has no sharding" in why
+    how, why = plan(find_adapter("acquire-zarr"), "v3", "sharded-blosc-zstd", "read")
+    assert how == "not-applicable" and "no op:read" in why
+    # GDAL and NCZarr always write a root group: their array goes below it
+    assert write_node(find_adapter("gdal-debian")) == "bench" and write_node(reference) == ""
+
+
+def test_a_slow_workload_stops_at_the_minimum_repetitions():
+    bench = Bench(Options(repeat=5, workload_budget_s=60.0))
+    key = ("slow", "gzip", "directory", "write")
+    for seconds in (30.0, 30.0):
+        bench.record(key, {"status": "ok", "seconds": seconds})
+        assert not bench.settled(key)  # fewer than MIN_REPEAT runs: never settled by time
+    bench.record(key, {"status": "ok", "seconds": 30.0})
+    assert bench.settled(key)
+    fast = ("fast", "gzip", "directory", "write")
+    for _ in range(4):
+        bench.record(fast, {"status": "ok", "seconds": 0.5})
+    assert not bench.settled(fast)
+    refused = ("x", "gzip", "memory", "read")
+    bench.record(refused, {"status": "not-applicable", "reason": "no memory store"})
+    assert bench.settled(refused)
+    probe = ("y", "zstd", "directory", "read")
+    bench.record(probe, {"status": "wrong-data", "probe": "codec:zstd", "reason": "..."})
+    assert bench.settled(probe) and not gating({"status": "wrong-data", "undeclared": "codec:zstd"})
+    assert gating({"status": "wrong-data"})
