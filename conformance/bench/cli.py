@@ -50,9 +50,11 @@ output
   one SVG plot per store. Progress goes to stderr. Exit 1 if any result is wrong or errored.
 
 duration
-  about (implementations x codecs x repetitions) adapter processes; with the defaults (256 MiB,
-  5 repetitions, 1 GiB validate stores) on an idle 2-core machine about 60-90 minutes; a quick
-  look: --size 16 --repeat 3 --validate-size 64 (a few minutes).
+  (implementations x codecs x repetitions) adapter processes: with the defaults (14 adapters,
+  128 MiB, 5 repetitions, 1 GiB validate stores) about an hour on an idle 2-core machine
+  (estimated from the CPU time of a 16 MiB run: 2 minutes of CPU per repetition at 16 MiB, of
+  which zarr.js's writes take the most); a quick look: --size 16 --repeat 3 --validate-size 64
+  (about 10 minutes)
 
 comparing two runs
   zarr-conformance bench --compare A.json B.json: for every cell, every pair of implementations
@@ -72,9 +74,9 @@ def register(sub) -> None:
     p.add_argument(
         "--size",
         type=int,
-        default=256,
+        default=128,
         metavar="MIB",
-        help="array size in MiB (default 256)",
+        help="array size in MiB (default 128)",
     )
     p.add_argument(
         "--repeat",

@@ -63,7 +63,7 @@ WRITE_NODE = "bench"  # where writers that cannot put an array at the store root
 
 @dataclass
 class Options:
-    size_mib: int = 256
+    size_mib: int = 128
     repeat: int = 5
     impls: list[str] | None = None  # None: every adapter that can write or read
     codecs: list[str] = field(default_factory=lambda: list(CODECS))

@@ -575,8 +575,8 @@ class Walker:
             for n, ((key, _index), found, error) in enumerate(results):
                 if n:  # as a serial walk: the budget is checked before each chunk but the first
                     self.budget.check()
-                if key in failed:
-                    continue
+                if key in failed or (scan.unlisted and error is None and not found):
+                    continue  # a finding made already, or a position with nothing stored
                 self.progress.chunk()
                 self.sink.tally.chunks += 1
                 checked += 1
@@ -627,6 +627,10 @@ class Walker:
         scan = chunk_scan.enumerate_positions(
             None, layout.chunk_key, layout.shape, layout.chunk_shape, self.budget
         )
+        if self.decode:
+            # reading each position says whether it is stored: no request to ask first
+            scan.unlisted = True
+            return scan
         present = {}
         for key, indices in scan.chunks.items():
             self.budget.check()
