@@ -4,7 +4,8 @@ The codec libraries (libzstd, blosc, zlib) and file reads release the GIL, so a 
 decode chunks side by side. Results come back in the order the chunks were given, so a walk
 reports its findings in the same order as a serial one. Each worker holds one chunk at a time
 and keeps only whether it decoded, so the memory a walk holds is bounded by the number of
-workers: as many as the reference uses (ZARR_CONFORMANCE_THREADS), but no more than fit in
+workers: as many as the reference uses (ZARR_CONFORMANCE_THREADS; for a remote store at least
+REMOTE_WORKERS, as reading is mostly waiting there), but no more than fit in
 DECODE_MEMORY at twice the chunk's decoded size (its stored and decoded bytes), and one for
 chunks too large for that. The workers are daemon threads: a decode stuck in a stalled network
 read must not keep the process alive after the time budget gave up on the walk.
@@ -23,14 +24,17 @@ from conformance.reference.array import _threads
 
 DECODE_MEMORY = 64 << 20  # what the chunks being decoded at once may take
 QUEUE_PER_WORKER = 2  # chunks handed out ahead of the one being reported, per worker
+REMOTE_WORKERS = 8  # requests in flight at once from a remote store (HTTP, S3)
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 
-def workers_for(chunk_bytes: int) -> int:
-    """How many chunks of `chunk_bytes` (decoded) may be decoded at once."""
-    return max(1, min(_threads(), DECODE_MEMORY // max(2 * chunk_bytes, 1)))
+def workers_for(chunk_bytes: int, remote: bool = False) -> int:
+    """How many chunks of `chunk_bytes` (decoded) may be decoded at once; from a remote store
+    at least REMOTE_WORKERS, which mostly wait for the network."""
+    threads = max(_threads(), REMOTE_WORKERS) if remote else _threads()
+    return max(1, min(threads, DECODE_MEMORY // max(2 * chunk_bytes, 1)))
 
 
 Outcome = tuple[Item, Result | None, BaseException | None]

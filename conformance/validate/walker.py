@@ -569,7 +569,7 @@ class Walker:
             results = decoding.in_order(
                 lambda chunk: array.read_chunk(chunk[1]) is not None,
                 chunks,
-                decoding.workers_for(chunk_bytes) if count > 1 else 1,
+                decoding.workers_for(chunk_bytes, self.store.remote) if count > 1 else 1,
             )
         with contextlib.closing(results):
             for n, ((key, _index), found, error) in enumerate(results):
