@@ -321,6 +321,8 @@ class CodecPipeline:
             ) from None
         if part is None:
             return None
+        if self.array_codecs and not part.flags.writeable:
+            part = part.copy()  # a view of stored bytes: the array->array codecs get their own
         for codec in reversed(self.array_codecs):
             part = codec.decode(part)
         return part
