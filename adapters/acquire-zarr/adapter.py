@@ -20,7 +20,7 @@ from importlib.metadata import version
 import acquire_zarr as az
 import numpy as np
 
-from conformance.harness.adapter_api import Unsupported, load_data
+from conformance.harness.adapter_api import OperationTimer, Unsupported, load_data
 
 DATA_TYPES = ("uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64")
 DATA_TYPES += ("float32", "float64")
@@ -128,6 +128,37 @@ class Adapter:
         }
 
     def write(self, request):
+        stream, data = self._open_stream(request)
+        try:
+            stream.append(data)
+        finally:
+            stream.close()
+        return {}
+
+    def bench(self, request):
+        """A write timed from ZarrStream.append to the end of close(), which flushes the shards
+        and writes the metadata; the stream is made (untimed) before. acquire-zarr writes to a
+        folder or to S3: a memory store is refused, and it reads nothing."""
+        if request["store"].get("kind") == "memory":
+            raise Unsupported(
+                "acquire-zarr has no in-memory store: it streams to a folder or to S3"
+            )
+        if request["operation"] != "write":
+            raise Unsupported("acquire-zarr writes arrays only: it has no read API")
+        stream, data = self._open_stream(dict(request, node_type="array"))
+        try:
+            with OperationTimer() as timer:
+                stream.append(data)
+                closing, stream = stream, None
+                closing.close()
+        finally:
+            if stream is not None:
+                stream.close()
+        settings = {"max_threads": "0 (ZARR_MAX_THREADS or the hardware's)", "store": "folder"}
+        return {**timer.result(), "settings": settings}
+
+    def _open_stream(self, request):
+        """(the stream, the frames to append): a ZarrStream for the requested array."""
         if request.get("format") != "v3":
             raise Unsupported(
                 f"acquire-zarr writes Zarr format v3 only, not {request.get('format')!r}"
@@ -149,8 +180,4 @@ class Adapter:
                 store_path=os.path.abspath(request["store"]["location"]), arrays=[settings]
             )
         )
-        try:
-            stream.append(data)
-        finally:
-            stream.close()
-        return {}
+        return stream, data

@@ -23,7 +23,13 @@ from importlib.metadata import version
 import cppzarr
 import numpy as np
 
-from conformance.harness.adapter_api import Unsupported, api_dtype, load_data, save_data
+from conformance.harness.adapter_api import (
+    OperationTimer,
+    Unsupported,
+    api_dtype,
+    load_data,
+    save_data,
+)
 
 
 def node_folder(store: dict, node: str | None) -> str:
@@ -214,3 +220,33 @@ class Adapter:
 
     def list(self, request):
         raise Unsupported("cpp-zarr has no hierarchy listing")
+
+    def bench(self, request):
+        """One timed read (read_zarr of the whole array, or of each region by its start and end
+        coordinates) or write (write_zarr, which writes the metadata document with the chunks:
+        one call, timed whole). cpp-zarr has folders only: a memory store is refused."""
+        fmt = require_format(request["format"])
+        folder = node_folder(request["store"], request.get("path"))
+        settings = {
+            "threads": f"{cppzarr.cppzarrwrappers.pybind11_default_threads()} (OpenMP's default)",
+            "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS"),
+        }
+        if request["operation"] == "write":
+            args, dtype = write_arguments(fmt, request["metadata"])
+            data = np.asarray(load_data(request["data"]), dtype=dtype.newbyteorder("="))
+            with OperationTimer() as timer:
+                cppzarr.write_zarr(folder, data, **args)
+            return {**timer.result(), "settings": settings}
+        regions = request.get("regions")
+        with OperationTimer() as timer:
+            if regions is None:
+                out = cppzarr.read_zarr(folder)
+            else:
+                out = [
+                    cppzarr.read_zarr(
+                        folder, start_coords=[a for a, _ in r], end_coords=[b for _, b in r]
+                    )
+                    for r in regions
+                ]
+        out = np.asarray(out, order="C") if regions is None else np.stack(out)
+        return {**timer.result(), "data": save_data(request["output"], out), "settings": settings}

@@ -52,11 +52,14 @@ import numpy as np
 from osgeo import gdal
 
 from conformance.harness.adapter_api import (
+    OperationTimer,
     Unsupported,
+    files_of,
     from_implementation,
     json_value,
     load_data,
     save_data,
+    write_file,
 )
 
 gdal.UseExceptions()
@@ -91,6 +94,10 @@ CPLE = {
     16: "CPLE_AWSSignatureDoesNotMatch",
     17: "CPLE_AWSError",
 }
+
+
+# BLOSC_SHUFFLE by the names GDAL documents for the numcodecs values 0, 1, 2
+BLOSC_SHUFFLES = {0: "NONE", 1: "BYTE", 2: "BIT"}
 
 
 class GDALError(Exception):
@@ -524,6 +531,17 @@ class Adapter:
 
     # -- write ------------------------------------------------------------------------------------
     def write(self, request: dict) -> dict:
+        dataset, array, plan = self._create(request)
+        try:
+            if array is not None and request.get("data") is not None:
+                plan.write_data(array, load_data(request["data"]))
+        finally:
+            del array, dataset  # releasing the dataset closes it: GDAL writes what it holds
+        return {}
+
+    def _create(self, request: dict):
+        """(dataset, array or None, plan): the requested node created (groups, attributes, the
+        array and its fill value), its data not yet written. Closing the dataset writes it."""
         fmt = request.get("format")
         option = gdal_format(request)
         path = node_path(request.get("path"))
@@ -554,24 +572,79 @@ class Adapter:
         dataset = call_non_null(
             "CreateMultiDimensional", driver.CreateMultiDimensional, location, options=options
         )
+        group = call_non_null("GetRootGroup", dataset.GetRootGroup)
+        parts = path.split("/") if path else []
+        for part in parts[:-1] if is_array else parts:
+            group = call_non_null(f"CreateGroup({part!r})", group.CreateGroup, part)
+        attributes = request.get("attributes") or {}
+        if not is_array:
+            write_attributes(group, attributes)
+            return dataset, None, None
+        array = plan.create(group, parts[-1])
+        write_attributes(array, attributes)
+        return dataset, array, plan
+
+    # -- bench (conformance/bench): one timed write or read -----------------------------------------
+    def bench(self, request: dict) -> dict:
+        """A memory store is GDAL's own in-memory file system, /vsimem/ (filled from `source`
+        before a read, copied out to `dump` after a write, untimed). A write is timed from
+        MDArray.Write until the dataset is closed: GDAL keeps chunks in its cache and writes them
+        when the array and the dataset are released."""
+        spec = request["store"]
+        memory = spec.get("kind") == "memory"
+        root = f"/vsimem/zarr-conformance-bench-{os.getpid()}-{request.get('id')}"
+        if memory and request["operation"] == "read":
+            gdal.Mkdir(root, 0o755)  # /vsimem/ folders exist only when made
+            for key, value in sorted(files_of(request["source"]).items()):
+                parts = key.split("/")
+                for i in range(1, len(parts)):
+                    gdal.Mkdir(f"{root}/{'/'.join(parts[:i])}", 0o755)
+                gdal.FileFromMemBuffer(f"{root}/{key}", value)
+        local = dict(request, store={"kind": "directory", "location": root}) if memory else request
+        settings = {
+            "store": "/vsimem/ (GDAL's in-memory file system)" if memory else "directory",
+            "GDAL_NUM_THREADS": gdal.GetConfigOption("GDAL_NUM_THREADS"),
+            "GDAL_CACHEMAX_bytes": gdal.GetCacheMax(),
+            "BLOSC_NUM_THREADS": "1 (the creation option's default)",
+        }
         try:
-            group = call_non_null("GetRootGroup", dataset.GetRootGroup)
-            parts = path.split("/") if path else []
-            for part in parts[:-1] if is_array else parts:
-                group = call_non_null(f"CreateGroup({part!r})", group.CreateGroup, part)
-            attributes = request.get("attributes") or {}
-            if is_array:
-                array = plan.create(group, parts[-1])
-                write_attributes(array, attributes)
-                if request.get("data") is not None:
-                    plan.write_data(array, load_data(request["data"]))
-                array = None
-            else:
-                write_attributes(group, attributes)
-            group = None
+            if request["operation"] == "write":
+                dataset, array, plan = self._create(dict(local, node_type="array"))
+                data = load_data(request["data"])
+                with OperationTimer() as timer:
+                    plan.write_data(array, data)
+                    del array, dataset  # the chunks are written when the dataset closes
+                if memory and request.get("dump"):
+                    for key in gdal.ReadDirRecursive(root) or []:
+                        if not key.endswith("/"):  # folders end with a slash
+                            write_file(request["dump"], key, read_bytes(f"{root}/{key}") or b"")
+                return {**timer.result(), "settings": settings}
+            _dataset, kind, node, _path, _base, _fmt = self._open(dict(local, node=""))
+            if kind != "array":
+                raise GDALError("GDAL opened the bench store as a group")
+            shape = [int(call(d.GetSize)) for d in call(node.GetDimensions) or []]
+            regions = request.get("regions")
+            with OperationTimer() as timer:
+                if regions is None:
+                    out = read_data(node, numpy_dtype(call(node.GetDataType)), shape)
+                else:
+                    out = [
+                        call(
+                            node.ReadAsArray,
+                            array_start_idx=[a for a, _ in region],
+                            count=[b - a for a, b in region],
+                        )
+                        for region in regions
+                    ]
+            out = out if regions is None else np.stack(out)
+            return {
+                **timer.result(),
+                "data": save_data(request["output"], out),
+                "settings": settings,
+            }
         finally:
-            dataset = None  # closing the dataset flushes it
-        return {}
+            if memory:
+                gdal.RmdirRecursive(root)
 
 
 ZP2_PROTOCOL = "https://purl.org/zarr/spec/protocol/core/"
@@ -734,11 +807,13 @@ class ArrayPlan:
             return
         cid = compressor.get("id")
         if cid == "blosc":
+            shuffle = compressor.get("shuffle", 1)
             self.options += [
                 "COMPRESS=BLOSC",
                 f"BLOSC_CNAME={compressor.get('cname', 'lz4')}",
                 f"BLOSC_CLEVEL={compressor.get('clevel', 5)}",
-                f"BLOSC_SHUFFLE={compressor.get('shuffle', 1)}",
+                # by name: GDAL 3.6 writes the numeric alias ("1") into .zarray as a string
+                f"BLOSC_SHUFFLE={BLOSC_SHUFFLES.get(shuffle, shuffle)}",
                 f"BLOSC_BLOCKSIZE={compressor.get('blocksize', 0)}",
             ]
         elif cid in ("zlib", "gzip"):
@@ -789,7 +864,7 @@ class ArrayPlan:
                 "COMPRESS=BLOSC",
                 f"BLOSC_CNAME={config.get('cname', 'lz4')}",
                 f"BLOSC_CLEVEL={config.get('clevel', 5)}",
-                f"BLOSC_SHUFFLE={config.get('shuffle', 1)}",
+                f"BLOSC_SHUFFLE={BLOSC_SHUFFLES.get(config.get('shuffle', 1), config.get('shuffle'))}",
                 f"BLOSC_BLOCKSIZE={config.get('blocksize', 0)}",
             ]
         else:
@@ -825,8 +900,8 @@ class ArrayPlan:
             elif name == "zstd":
                 self.options += ["COMPRESS=ZSTD", f"ZSTD_LEVEL={config.get('level', 13)}"]
             elif name == "blosc":
-                shuffle = {"noshuffle": 0, "shuffle": 1, "bitshuffle": 2}.get(
-                    config.get("shuffle"), 1
+                shuffle = {"noshuffle": "NONE", "shuffle": "BYTE", "bitshuffle": "BIT"}.get(
+                    config.get("shuffle"), "BYTE"
                 )
                 self.options += [
                     "COMPRESS=BLOSC",

@@ -49,7 +49,13 @@ import tempfile
 import netCDF4
 import numpy as np
 
-from conformance.harness.adapter_api import Unsupported, dtype_str, load_data, save_data
+from conformance.harness.adapter_api import (
+    OperationTimer,
+    Unsupported,
+    dtype_str,
+    load_data,
+    save_data,
+)
 
 WRAPPED = "s"  # the store's name inside the wrapper folder
 
@@ -289,6 +295,17 @@ class Adapter:
 
     # ---- writing --------------------------------------------------------------------------------
     def write(self, request):
+        ds, var = self._create(request)
+        try:
+            if var is not None and request.get("data"):
+                self._fill(var, load_data(request["data"]))
+            return {}
+        finally:
+            ds.close()
+
+    def _create(self, request):
+        """(dataset, variable or None): the requested node created, open for writing, its data
+        not yet written. Closing the dataset writes what NCZarr still holds."""
         fmt = request["format"]
         if fmt != "v2":
             raise Unsupported(
@@ -323,7 +340,7 @@ class Adapter:
             if node_type == "group":
                 for key, value in (request.get("attributes") or {}).items():
                     group.setncattr(key, _attribute_value(value))
-                return {}
+                return ds, None
             name = names[-1]
             shape = request["metadata"]["shape"]
             dims = []
@@ -334,16 +351,62 @@ class Adapter:
             var = group.createVariable(name, dimensions=tuple(dims), **kwargs)
             for key, value in (request.get("attributes") or {}).items():
                 var.setncattr(key, _attribute_value(value))
-            if request.get("data"):
-                data = load_data(request["data"])
-                var.set_auto_maskandscale(False)
-                if var.shape == ():
-                    var.assignValue(data)
-                else:
-                    var[...] = data
-            return {}
-        finally:
+            var.set_auto_maskandscale(False)
+            return ds, var
+        except BaseException:
             ds.close()
+            raise
+
+    @staticmethod
+    def _fill(var, data) -> None:
+        if var.shape == ():
+            var.assignValue(data)
+        else:
+            var[...] = data
+
+    # ---- bench (conformance/bench): one timed write or read -------------------------------------
+    def bench(self, request):
+        """A read times var[...] (or var[region] per region); a write times var[...] = data and
+        closing the dataset, when NCZarr writes the chunks it still holds. NCZarr has no
+        in-memory store: a memory store is refused."""
+        if request["store"].get("kind") == "memory":
+            raise Unsupported(
+                "NCZarr has no in-memory Zarr store: its storage maps are a folder, a zip file and "
+                "S3 (nc_open_mem opens netCDF-3 and HDF5 images, not Zarr)"
+            )
+        settings = {
+            "store": "file:// URL, #mode=zarr,file",
+            "netcdf-c": netCDF4.__netcdf4libversion__,
+            "threads": "1 (netCDF-C reads and writes from the calling thread)",
+        }
+        if request["operation"] == "write":
+            ds, var = self._create(dict(request, node_type="array", attributes={}))
+            try:
+                data = load_data(request["data"])
+                with OperationTimer() as timer:
+                    self._fill(var, data)
+                    closing, ds = ds, None
+                    closing.close()
+            finally:
+                if ds is not None:
+                    ds.close()
+            return {**timer.result(), "settings": settings}
+        regions = request.get("regions")
+
+        def timed_read(var):
+            if not isinstance(var, netCDF4.Variable):
+                raise TypeError(f"NCZarr opened the bench array as a {type(var).__name__}")
+            var.set_auto_maskandscale(False)
+            with OperationTimer() as timer:
+                if regions is None:
+                    out = var[...]
+                else:
+                    out = [var[tuple(slice(a, b) for a, b in region)] for region in regions]
+            return timer, out
+
+        timer, out = self._with_node(dict(request, node=""), timed_read)
+        out = np.asarray(out) if regions is None else np.stack(out)
+        return {**timer.result(), "data": save_data(request["output"], out), "settings": settings}
 
     @staticmethod
     def _variable_arguments(meta: dict) -> dict:

@@ -12,6 +12,7 @@ import numpy as np
 
 import conformance
 from conformance.harness.adapter_api import (
+    OperationTimer,
     api_dtype,
     dtype_str,
     files_of,
@@ -197,8 +198,6 @@ class Adapter:
 
     def bench(self, request: dict) -> dict:
         """Time one write or read (conformance/bench); only the operation itself is timed."""
-        import time
-
         from conformance.reference import MemoryStore
         from conformance.reference.array import PARALLEL_MIN_CHUNKS, _threads
 
@@ -219,24 +218,22 @@ class Adapter:
             if write:
                 array = fmt.create_array(store, path, request["metadata"], {})
                 data = load_data(request["data"])
-                start = time.perf_counter()
-                array.write(None, data)
-                seconds = time.perf_counter() - start
+                with OperationTimer() as timer:
+                    array.write(None, data)
                 if spec["kind"] == "memory" and request.get("dump"):
                     for key, value in store.data.items():
                         write_file(request["dump"], key, value)
-                return {"seconds": seconds, "settings": settings}
+                return {**timer.result(), "settings": settings}
             array = fmt.open_node(store, path)
             regions = request.get("regions")
-            start = time.perf_counter()
-            if regions is None:
-                out = array.read()
-            else:
-                out = [array.read(tuple(slice(a, b) for a, b in region)) for region in regions]
-            seconds = time.perf_counter() - start
+            with OperationTimer() as timer:
+                if regions is None:
+                    out = array.read()
+                else:
+                    out = [array.read(tuple(slice(a, b) for a, b in region)) for region in regions]
             out = out if regions is None else np.stack(out)
             return {
-                "seconds": seconds,
+                **timer.result(),
                 "data": save_data(request["output"], out),
                 "settings": settings,
             }

@@ -36,6 +36,7 @@ import numpy as np
 import tensorstore as ts
 
 from conformance.harness.adapter_api import (
+    OperationTimer,
     Unsupported,
     api_dtype,
     api_fill_value,
@@ -385,8 +386,6 @@ class Adapter:
         }
 
     def bench(self, request: dict) -> dict:
-        import time
-
         driver = driver_of(request)
         path = node_path(request.get("path"))
         spec, write = request["store"], request["operation"] == "write"
@@ -406,9 +405,8 @@ class Adapter:
             open_spec["metadata"] = dict(request["metadata"])
             array = call(lambda: ts.open(open_spec, context=context, create=True).result())
             data = load_data(request["data"])
-            start = time.perf_counter()
-            call(lambda: array.write(data).result())
-            seconds = time.perf_counter() - start
+            with OperationTimer() as timer:
+                call(lambda: array.write(data).result())
             if spec["kind"] == "memory" and request.get("dump"):
                 kvstore = call(lambda: ts.KvStore.open(kvspec, context=context).result())
                 for key in call(lambda: kvstore.list().result()):
@@ -418,21 +416,20 @@ class Adapter:
                         key,
                         bytes(call(lambda k: kvstore.read(k).result(), key).value),
                     )
-            return {"seconds": seconds, "settings": settings}
+            return {**timer.result(), "settings": settings}
         array = call(lambda: ts.open(open_spec, context=context, open=True, read=True).result())
         regions = request.get("regions")
-        start = time.perf_counter()
-        if regions is None:
-            out = call(lambda: array.read().result())
-        else:
-            out = [
-                call(
-                    lambda region=region: (
-                        array[tuple(slice(a, b) for a, b in region)].read().result()
+        with OperationTimer() as timer:
+            if regions is None:
+                out = call(lambda: array.read().result())
+            else:
+                out = [
+                    call(
+                        lambda region=region: (
+                            array[tuple(slice(a, b) for a, b in region)].read().result()
+                        )
                     )
-                )
-                for region in regions
-            ]
-        seconds = time.perf_counter() - start
+                    for region in regions
+                ]
         out = np.asarray(out) if regions is None else np.stack(out)
-        return {"seconds": seconds, "data": save_data(request["output"], out), "settings": settings}
+        return {**timer.result(), "data": save_data(request["output"], out), "settings": settings}

@@ -13,6 +13,7 @@ the store root cannot be written.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import platform
@@ -24,6 +25,7 @@ import numpy as np
 import z5py
 
 from conformance.harness.adapter_api import (
+    OperationTimer,
     Unsupported,
     api_dtype,
     json_value,
@@ -226,7 +228,7 @@ class Adapter:
         visit(path, node)
         return {"nodes": nodes}
 
-    def write(self, request):
+    def write(self, request, timed=None):
         fmt = zarr_format(request["format"])
         path = node_path(request.get("path"), request.get("format"))
         doc = request.get("metadata") or {}
@@ -244,7 +246,7 @@ class Adapter:
         )
         try:
             fresh = os.path.join(scratch, "new.zarr")
-            self._write(request, path, args, fresh, fmt, separator)
+            self._write(request, path, args, fresh, fmt, separator, timed)
             for entry in os.listdir(fresh):
                 shutil.move(
                     os.path.join(fresh, entry), os.path.join(directory(request["store"]), entry)
@@ -269,7 +271,7 @@ class Adapter:
             dataset[region_index(step["region"])] = values[()] if values.ndim == 0 else values
         return {}
 
-    def _write(self, request, path, args, folder, fmt, separator):
+    def _write(self, request, path, args, folder, fmt, separator, timed=None):
         file = z5py.File(
             folder, "a", use_zarr_format=True, zarr_format=fmt, dimension_separator=separator
         )
@@ -280,6 +282,34 @@ class Adapter:
             if request.get("data"):
                 data = load_data(request["data"])
                 if data.size:
-                    node[...] = np.asarray(data, dtype=args["dtype"].newbyteorder("="))
+                    values = np.asarray(data, dtype=args["dtype"].newbyteorder("="))
+                    with timed or contextlib.nullcontext():
+                        node[...] = values
         if request.get("attributes"):
             node.attrs.update(request["attributes"])
+
+    def bench(self, request):
+        """A write times Dataset[...] = data (z5 writes every chunk before it returns), a read
+        Dataset[...] (or each region); creating and opening are not timed. z5py opens folders:
+        a memory store is refused."""
+        directory(request["store"])  # a memory store: Unsupported
+        timer = OperationTimer()
+        if request["operation"] == "write":
+            self.write(dict(request, node_type="array", attributes={}), timed=timer)
+            return {**timer.result(), "settings": {"n_threads": 1, "store": "folder"}}
+        regions = request.get("regions")
+
+        def timed_read(node, _path):
+            if not isinstance(node, z5py.Dataset):
+                raise TypeError(f"z5py opened the bench array as a {type(node).__name__}")
+            with timer:
+                if regions is None:
+                    out = node[...]
+                else:
+                    out = [node[tuple(slice(a, b) for a, b in region)] for region in regions]
+            return out, node.n_threads
+
+        out, threads = self._with_node(dict(request, node=""), timed_read)
+        out = np.asarray(out) if regions is None else np.stack(out)
+        settings = {"n_threads": threads, "store": "folder"}
+        return {**timer.result(), "data": save_data(request["output"], out), "settings": settings}

@@ -20,6 +20,7 @@ const PROTOCOL = 1;
 const ADAPTER_DIR = process.env.ZARR_CONFORMANCE_ADAPTER_DIR ?? dirname(fileURLToPath(import.meta.url));
 // The .npy reader and writer of the sibling zarrita-js adapter (node:fs only), not a copy of it.
 const { readNpy, writeNpy } = await import(pathToFileURL(join(ADAPTER_DIR, "..", "zarrita-js", "npy.mjs")).href);
+const { startTimer } = await import(pathToFileURL(join(ADAPTER_DIR, "..", "zarrita-js", "timer.mjs")).href);
 
 class Unsupported extends Error {
   name = "Unsupported";
@@ -291,6 +292,85 @@ async function update(req) {
   return {};
 }
 
+// ---- bench (conformance/bench): one timed write or read ------------------------------------------
+
+// zarr.js's own MemoryStore filled with every file under `folder` (untimed).
+function memoryStoreOf(folder) {
+  let store = new zarr.MemoryStore();
+  let walk = (prefix) => {
+    for (let entry of readdirSync(join(folder, prefix), { withFileTypes: true })) {
+      let rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(rel);
+      else {
+        let buf = readFileSync(join(folder, rel));
+        store.setItem(rel, buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
+      }
+    }
+  };
+  walk("");
+  return store;
+}
+
+// Every value of a MemoryStore (a tree of plain objects) as a file under `folder` (untimed).
+function dumpMemoryStore(node, folder, prefix = "") {
+  for (let [key, value] of Object.entries(node)) {
+    let rel = prefix ? `${prefix}/${key}` : key;
+    if (value !== null && typeof value === "object" && !ArrayBuffer.isView(value) && !(value instanceof ArrayBuffer)) {
+      dumpMemoryStore(value, folder, rel);
+      continue;
+    }
+    let target = join(folder, ...rel.split("/"));
+    mkdirSync(dirname(target), { recursive: true });
+    let bytes = typeof value === "string" ? Buffer.from(value, "utf8") : Buffer.from(ArrayBuffer.isView(value) ? value.buffer : value, value.byteOffset ?? 0, value.byteLength);
+    writeFileSync(target, bytes);
+  }
+}
+
+const BENCH_SETTINGS = {
+  concurrency_limit: "10 (zarr.js's default for get and set)",
+  codec_threads: "1 (the JS main thread; numcodecs.js codecs in WebAssembly)",
+};
+
+async function bench(req) {
+  requireV2(req.format);
+  let memory = req.store.kind === "memory";
+  if (!memory && req.store.kind !== "directory") throw new Unsupported(`zarr-js drives no store ${req.store.kind}`);
+  let path = nodePath(req.path, req.format);
+  let settings = { ...BENCH_SETTINGS, store: memory ? "MemoryStore (zarr.js's own)" : "FsStore (node:fs, the adapter's)" };
+  if (req.operation === "write") {
+    let store = memory ? new zarr.MemoryStore() : new FsStore(req.store.location);
+    let arr = await zarr.create({ store, path, ...createOptions(req.metadata ?? {}) });
+    let { typed, shape } = nestedArrayOf(req.data, arr.dtype);
+    let values = new zarr.NestedArray(typed, shape, arr.dtype);
+    let timer = startTimer();
+    await arr.set(null, values);
+    let timed = timer.stop();
+    if (memory && req.dump) dumpMemoryStore(store.root, req.dump);
+    return { ...timed, settings };
+  }
+  let store = memory ? memoryStoreOf(req.source) : new FsStore(req.store.location);
+  let arr = await zarr.openArray({ store, path, mode: "r" });
+  let regions = req.regions ?? null;
+  let parts = [];
+  let timer = startTimer();
+  if (regions === null) parts.push(await arr.getRaw(null));
+  else for (let region of regions) parts.push(await arr.getRaw(region.map(([a, b]) => zarr.slice(a, b))));
+  let timed = timer.stop();
+  // stacked: [len(regions), *region shape] (a RawArray's data is C order)
+  let size = parts.reduce((n, p) => n + p.data.length, 0);
+  let data = regions === null ? parts[0].data : new parts[0].data.constructor(size);
+  if (regions !== null) {
+    let offset = 0;
+    for (let p of parts) {
+      data.set(p.data, offset);
+      offset += p.data.length;
+    }
+  }
+  let shape = regions === null ? parts[0].shape : [parts.length, ...parts[0].shape];
+  writeNpy(req.output, npyDescr(arr.dtype), shape, bytesOf(data));
+  return { ...timed, data: req.output, settings };
+}
+
 function packageVersion(name) {
   for (let root of [process.env.NODE_PATH, join(process.cwd(), "node_modules")].filter(Boolean)) {
     try {
@@ -312,7 +392,7 @@ function describe() {
   };
 }
 
-const HANDLERS = { describe, read, write, update, list };
+const HANDLERS = { describe, read, write, update, list, bench };
 
 // ---- errors ----------------------------------------------------------------------------------------
 

@@ -36,6 +36,7 @@ from zarr.core.sync import sync
 from zarr.storage import LocalStore, StorePath, ZipStore
 
 from conformance.harness.adapter_api import (
+    OperationTimer,
     Unsupported,
     api_dtype,
     api_fill_value,
@@ -312,8 +313,6 @@ class Adapter:
         return lambda: None
 
     def bench(self, request: dict) -> dict:
-        import time
-
         zf = zarr_format_of(request)
         path = node_path(request.get("path"), request.get("format"))
         spec, write = request["store"], request["operation"] == "write"
@@ -333,27 +332,25 @@ class Adapter:
                     self.check_array(array)
                     data = load_data(request["data"])
                     check = self.bench_watch(array)
-                    start = time.perf_counter()
-                    array[...] = data
-                    seconds = time.perf_counter() - start
+                    with OperationTimer() as timer:
+                        array[...] = data
                     check()
                     if spec["kind"] == "memory" and request.get("dump"):
                         _dump_store(store, request["dump"])
-                    return {"seconds": seconds, "settings": settings}
+                    return {**timer.result(), "settings": settings}
                 array = zarr.open_array(store=store, path=path, zarr_format=zf, mode="r")
                 self.check_array(array)
                 regions = request.get("regions")
                 check = self.bench_watch(array)
-                start = time.perf_counter()
-                if regions is None:
-                    out = array[...]
-                else:
-                    out = [array[tuple(slice(a, b) for a, b in region)] for region in regions]
-                seconds = time.perf_counter() - start
+                with OperationTimer() as timer:
+                    if regions is None:
+                        out = array[...]
+                    else:
+                        out = [array[tuple(slice(a, b) for a, b in region)] for region in regions]
                 check()
                 out = out if regions is None else np.stack(out)
                 return {
-                    "seconds": seconds,
+                    **timer.result(),
                     "data": save_data(request["output"], out),
                     "settings": settings,
                 }

@@ -38,6 +38,7 @@ from zarr.meta import Metadata2, Metadata3
 from zarr.storage import DirectoryStore, FSStore, ZipStore, init_array
 
 from conformance.harness.adapter_api import (
+    OperationTimer,
     Unsupported,
     api_dtype,
     api_fill_value,
@@ -361,8 +362,6 @@ class Adapter:
 
     # -- bench (conformance/bench): one timed write or read ---------------------------------------
     def bench(self, request: dict) -> dict:
-        import time
-
         if request.get("format") != "v2":
             raise Unsupported(
                 f"zarr-python {zarr.__version__} does not implement format {request.get('format')!r} "
@@ -382,21 +381,19 @@ class Adapter:
                 self._init_v2(store, path, request["metadata"])
                 array = zarr.open_array(store, mode="r+", path=path or None, zarr_version=2)
                 data = load_data(request["data"])
-                start = time.perf_counter()
-                array[...] = data
-                seconds = time.perf_counter() - start
+                with OperationTimer() as timer:
+                    array[...] = data
                 if spec["kind"] == "memory" and request.get("dump"):
                     for key in list(store.keys()):
                         write_file(request["dump"], key, bytes(store[key]))
             else:
                 array = zarr.open_array(store, mode="r", path=path or None, zarr_version=2)
                 regions = request.get("regions")
-                start = time.perf_counter()
-                if regions is None:
-                    out = array[...]
-                else:
-                    out = [array[tuple(slice(a, b) for a, b in region)] for region in regions]
-                seconds = time.perf_counter() - start
+                with OperationTimer() as timer:
+                    if regions is None:
+                        out = array[...]
+                    else:
+                        out = [array[tuple(slice(a, b) for a, b in region)] for region in regions]
                 out = out if regions is None else np.stack(out)
             settings = {
                 "store": type(store).__name__,
@@ -411,9 +408,9 @@ class Adapter:
                 "blosc_use_threads": numcodecs.blosc.use_threads,
             }
             if write:
-                return {"seconds": seconds, "settings": settings}
+                return {**timer.result(), "settings": settings}
             return {
-                "seconds": seconds,
+                **timer.result(),
                 "data": save_data(request["output"], out),
                 "settings": settings,
             }

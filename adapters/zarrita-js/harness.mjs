@@ -19,6 +19,7 @@ import { createInterface } from "node:readline";
 import * as zarr from "zarrita";
 import { FileSystemStore, ZipFileStore } from "@zarrita/storage";
 import { Unsupported, cStrides, descrOf, loadChunk, saveChunk } from "./chunks.mjs";
+import { startTimer } from "./timer.mjs";
 
 const PROTOCOL = 1;
 
@@ -406,19 +407,19 @@ async function bench(req, rawLine) {
   if (write) {
     let arr = await zarr.create(location, createOptions(req.metadata ?? {}, {}, rawLine));
     let chunk = loadChunk(req.data);
-    let start = performance.now();
+    let timer = startTimer();
     await zarr.set(arr, null, chunk);
-    let seconds = (performance.now() - start) / 1000;
+    let timed = timer.stop();
     if (memory && req.dump) dumpMap(store, req.dump);
-    return { seconds, settings };
+    return { ...timed, settings };
   }
   let arr = await zarr.open.v3(location, { kind: "array" });
   let regions = req.regions ?? null;
   let parts = [];
-  let start = performance.now();
+  let timer = startTimer();
   if (regions === null) parts.push(await zarr.get(arr));
   else for (let region of regions) parts.push(await zarr.get(arr, region.map(([a, b]) => zarr.slice(a, b))));
-  let seconds = (performance.now() - start) / 1000;
+  let timed = timer.stop();
   let out = parts[0];
   if (regions !== null) {
     // stacked: [len(regions), *region shape], each part copied in C order
@@ -433,7 +434,7 @@ async function bench(req, rawLine) {
     out = { data, shape, stride: cStrides(shape) };
   }
   let saved = saveChunk(req.output, arr.dtype, out);
-  return { seconds, data: saved.path, settings };
+  return { ...timed, data: saved.path, settings };
 }
 
 const HANDLERS = { describe, read, write, update, list, bench };
@@ -441,7 +442,7 @@ const HANDLERS = { describe, read, write, update, list, bench };
 // ---- errors ------------------------------------------------------------------------------------
 
 const ADAPTER_DIR = dirname(fileURLToPath(import.meta.url));
-const ADAPTER_FILES = new Set(["harness.mjs", "chunks.mjs", "npy.mjs"]);
+const ADAPTER_FILES = new Set(["harness.mjs", "chunks.mjs", "npy.mjs", "timer.mjs"]);
 
 // The innermost stack frame that is a file (frames of V8 builtins such as JSON.parse and of
 // node: internals are skipped, like Python's innermost traceback frame never being C code).

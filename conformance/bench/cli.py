@@ -1,11 +1,65 @@
-"""`zarr-conformance bench`: throughput of every implementation that can write and read, through
-its adapter, beside the physical limits of the machine."""
+"""`zarr-conformance bench`: throughput of every implementation that can write or read, through
+its adapter, beside the physical limits of the machine; `--compare` checks that two runs rank
+alike wherever their intervals say anything."""
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 DEFAULT_OUT = Path("reports/bench/bench.json")
+
+DESCRIPTION = """\
+Measure how fast every implementation writes and reads, each through its adapter's `bench`
+operation (adapters/README.md), on the same data and the same machine, in one run.
+
+workloads
+  data        a float32 array of --size MiB (a smooth field plus noise, rounded to 0.01: it
+              compresses like measurements, not like zeros) in 1 MiB chunks (512 x 512);
+              sharded codecs use 16 MiB shards of 4 x 4 such chunks
+  codecs      none, zstd (level 0), gzip (level 1), blosc-zstd (clevel 5, byte shuffle),
+              sharded-zstd, sharded-blosc-zstd (crc32c shard index)
+  operations  write (the whole array in one call), read (the whole array in one call),
+              read-random (1%% of the chunks at random, one call each), read-chunk (one chunk;
+              with sharding one inner chunk)
+  stores      directory (a local folder; page cache warm, no fsync) and memory (the
+              implementation's own in-memory store, filled untimed before a read)
+  validate    `zarr-conformance validate` of a --validate-size MiB v3 store of each codec, and of
+              the zstd one over HTTP, against reading that store with the fastest v3 reader of
+              the main run (and the reference): the ratio of their median times
+An implementation takes part in every workload its adapter.toml declares the operation, format
+(v3, else v2) and codecs of; a codec it does not declare is probed once, and a refusal is
+recorded as n/a with the implementation's own message. Every read is compared bit for bit and
+every write is read back by the reference: a wrong answer is reported as WRONG DATA, never as a
+speed.
+
+repetitions
+  --repeat N runs each workload N times (a workload whose operations have taken
+  --workload-budget seconds in all stops at 3), each repetition in a fresh adapter process after an
+  untimed warm-up, interleaved across implementations (rep 1: A B C, rep 2: B C A, ...), so
+  that load coming and going hits all alike. The adapter times the operation alone: wall time,
+  and CPU time (user + system of its process, every thread, and of the children it waited for),
+  which other load moves far less. Figures are medians with the order-statistic confidence
+  interval of the median (95 %% where N allows; N = 5 gives [min, max] at 93.8 %%); where the
+  intervals of two implementations overlap they are within noise and not ranked. The load
+  average (and CPU pressure) at every step is recorded with the machine.
+
+output
+  --out FILE (default %(default_out)s) is JSON, schema "zarr-conformance-bench/2" (member
+  `schema`), documented in conformance/bench/README.md; beside it FILE.md (markdown tables) and
+  one SVG plot per store. Progress goes to stderr. Exit 1 if any result is wrong or errored.
+
+duration
+  (implementations x codecs x repetitions) adapter processes: with the defaults (14 adapters,
+  128 MiB, 5 repetitions, 1 GiB validate stores) about an hour on an idle 2-core machine
+  (estimated from the CPU time of a 16 MiB run: 2 minutes of CPU per repetition at 16 MiB, of
+  which zarr.js's writes take the most); a quick look: --size 16 --repeat 3 --validate-size 64
+  (about 10 minutes)
+
+comparing two runs
+  zarr-conformance bench --compare A.json B.json: for every cell, every pair of implementations
+  whose intervals do not overlap in one run must be in the same order in the other; prints each
+  disagreement, exit 1 if there is one."""
 
 
 def register(sub) -> None:
@@ -14,34 +68,27 @@ def register(sub) -> None:
     p = sub.add_parser(
         "bench",
         help="measure write/read throughput of every implementation through its adapter",
-        description="Write and read a float32 array (smooth field plus noise; --size MiB in 1 MiB chunks) with "
-        "every implementation that can write and read, each through its adapter's `bench` operation: codecs "
-        "none, zstd, gzip, blosc-zstd and sharded zstd; whole-array write and read, 1%% of the chunks at random, "
-        "one (inner) chunk; a local directory and the implementation's in-memory store. Each repetition runs in "
-        "a fresh adapter process, interleaved across implementations; every read and write is checked bit for "
-        "bit (a wrong answer is reported as wrong-data, never as a speed). Memory copy, raw file write/read "
-        "and single-thread numcodecs encode/decode are measured in the same run as the physical limits. "
-        "Figures go to --out as JSON (min/median/max MB/s, ratio to the limit, compressed size, machine facts, "
-        "exact versions and settings) with plots beside it; progress goes to stderr.",
+        description=DESCRIPTION.replace("%(default_out)s", str(DEFAULT_OUT)),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
         "--size",
         type=int,
-        default=256,
+        default=128,
         metavar="MIB",
-        help="array size in MiB (default 256; quick: 8)",
+        help="array size in MiB (default 128)",
     )
     p.add_argument(
         "--repeat",
         type=int,
-        default=3,
-        help="repetitions, each in a fresh adapter process (default 3)",
+        default=5,
+        help="repetitions, each in a fresh adapter process (default 5)",
     )
     p.add_argument(
         "--impl",
         action="append",
         metavar="NAME",
-        help="an adapter (repeatable; default: every adapter that can write and read)",
+        help="an adapter (repeatable; default: every adapter that can write or read)",
     )
     p.add_argument(
         "--codec", action="append", choices=CODECS, help="codecs (repeatable; default: all)"
@@ -54,6 +101,21 @@ def register(sub) -> None:
         action="append",
         choices=OPERATIONS,
         help="operations (repeatable; default: all)",
+    )
+    p.add_argument(
+        "--validate-size",
+        type=int,
+        default=1024,
+        metavar="MIB",
+        help="store size of the validate rows (default 1024; 0: no validate rows)",
+    )
+    p.add_argument(
+        "--workload-budget",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="a workload whose timed operations have taken this long in all stops at 3 "
+        "repetitions (default 60; recorded in its `runs`)",
     )
     p.add_argument(
         "--exclude",
@@ -89,9 +151,17 @@ def register(sub) -> None:
         "--plots",
         type=Path,
         default=None,
-        help="folder for the plots (default: beside --out); --no-plots to skip",
+        help="folder for the plots (default: beside --out)",
     )
     p.add_argument("--no-plots", action="store_true", help="write no plots")
+    p.add_argument(
+        "--compare",
+        nargs=2,
+        type=Path,
+        metavar=("A.json", "B.json"),
+        help="run nothing: check that two bench results rank alike wherever their intervals do "
+        "not overlap (exit 1 on a disagreement)",
+    )
     p.set_defaults(func=run)
 
 
@@ -105,13 +175,40 @@ def _repeat_for(items: list[str]) -> dict[str, int]:
     return out
 
 
+def compare(paths: list[Path]) -> int:
+    import json
+
+    from .runner import SCHEMA
+    from .stats import compare as compare_runs
+    from .stats import describe_comparison
+
+    reports = []
+    for path in paths:
+        try:
+            report = json.loads(path.read_text("utf-8"))
+        except (OSError, ValueError) as exc:
+            raise SystemExit(f"bench --compare: cannot read {path}: {exc}") from None
+        if report.get("schema") != SCHEMA:
+            raise SystemExit(
+                f"bench --compare: {path} has schema {report.get('schema')!r}; expected {SCHEMA!r}"
+            )
+        reports.append(report)
+    result = compare_runs(*reports)
+    print(describe_comparison(result, (str(paths[0]), str(paths[1]))))
+    return 1 if result["disagreements"] else 0
+
+
 def run(args) -> int:
+    if args.compare:
+        return compare(args.compare)
     from .html import markdown_table
-    from .runner import Bench, Options, Progress, write_json
+    from .runner import Bench, Options, Progress, gating, write_json
     from .workloads import CODECS, OPERATIONS, STORES
 
     if args.repeat < 1:
         raise SystemExit("--repeat must be at least 1")
+    if args.validate_size < 0:
+        raise SystemExit("--validate-size must be 0 (none) or more")
     options = Options(
         size_mib=args.size,
         repeat=args.repeat,
@@ -123,13 +220,15 @@ def run(args) -> int:
         repeat_for=_repeat_for(args.repeat_for),
         scratch=args.scratch,
         timeout=args.timeout,
+        validate_size_mib=args.validate_size,
+        workload_budget_s=args.workload_budget,
     )
     progress = Progress()
     report = Bench(options, progress).run()
     report["arguments"] = {
         key: str(value) if isinstance(value, Path) else value
         for key, value in vars(args).items()
-        if key not in ("func", "command")
+        if key not in ("func", "command", "compare")
     }
     written = [args.out]
     if not args.no_plots:
@@ -146,7 +245,12 @@ def run(args) -> int:
     markdown.write_text(markdown_table(report), "utf-8")
     written.append(markdown)
     print(markdown_table(report))
-    bad = [r for r in report["results"] if r["status"] in ("wrong-data", "errored")]
+    bad = [r for r in report["results"] if gating(r)]
+    bad += [
+        {**r, "impl": "validate", "operation": "validate"}
+        for r in (report.get("validate") or {}).get("rows", [])
+        if r["status"] in ("wrong-data", "errored")
+    ]
     for r in bad:
         progress(
             f"{r['status'].upper()}: {r['impl']} {r['codec']} {r['store']} {r['operation']}: {r.get('reason', '')[:300]}"

@@ -1,9 +1,12 @@
 """A bench report rendered for people: an HTML fragment for the report page (bench_fragment) and
 markdown tables (markdown_table, printed by `zarr-conformance bench` and written beside the JSON).
 
-Every figure shown is a median with its min and max over the repetitions, the ratio of the median
-to the single-thread limit of the workload, and for writes the stored (compressed) size. A
-workload an implementation cannot do says why; a wrong answer says WRONG DATA and shows no speed.
+Every figure shown is a median with the confidence interval of the median over the repetitions
+(conformance/bench/stats.py), its place in the cell ("1" when its interval is apart from every
+other, "2–4" when it is within noise of those placed 2 to 4), the ratio of the median to the
+single-thread limit of the workload, the throughput per CPU second, and for writes the stored
+(compressed) size. A workload an implementation cannot do says why; a wrong answer says WRONG
+DATA and shows no speed. Reports of schema 1 (no intervals, no CPU time) render with min–max.
 """
 
 from __future__ import annotations
@@ -33,6 +36,27 @@ def _rate(value: float) -> str:
     return f"{value:,.0f}" if value >= 100 else f"{value:,.1f}" if value >= 1 else f"{value:.2f}"
 
 
+def _places(results: dict, metric: str = "wall") -> dict:
+    """The place of every ranked entry: its rank, or the span of ranks it is within noise of."""
+    out = {}
+    for key, entry in results.items():
+        rank = (entry.get("rank") or {}).get(metric)
+        if rank is None:
+            continue
+        ranks = [rank]
+        for other in (entry.get("within_noise_of") or {}).get(metric, []):
+            found = results.get((other, *key[1:]))
+            if found and (found.get("rank") or {}).get(metric):
+                ranks.append(found["rank"][metric])
+        low, high = min(ranks), max(ranks)
+        out[key] = str(low) if low == high else f"{low}–{high}"
+    return out
+
+
+def _interval(rate: dict) -> tuple[float, float]:
+    return tuple(rate.get("ci") or (rate["min"], rate["max"]))
+
+
 def _limit_of(results: dict, codec: str, store: str, operation: str) -> float | None:
     for (_, c, s, o), r in results.items():
         if (c, s, o) == (codec, store, operation) and r.get("limit_mb_s"):
@@ -47,7 +71,7 @@ STYLE = """<style>
 #bench table.bench th,#bench table.bench td{border:1px solid #ccc;padding:3px 6px;text-align:right;vertical-align:top}
 #bench table.bench th{background:#f3f3f3}
 #bench table.bench td.label,#bench table.bench th.label{text-align:left}
-#bench .range,#bench .ratio,#bench .size{color:#555;font-size:0.85em;white-space:nowrap}
+#bench .range,#bench .ratio,#bench .size,#bench .cpu,#bench .place{color:#555;font-size:0.85em;white-space:nowrap}
 #bench .na{color:#777}
 #bench .wrong{color:#fff;background:#b00000;padding:0 3px}
 #bench .err{color:#b00000}
@@ -56,28 +80,71 @@ STYLE = """<style>
 </style>"""
 
 
-def _cell_html(entry: dict | None) -> str:
+def _cell_html(entry: dict | None, place: str | None = None) -> str:
     if entry is None:
         return '<td class="na">–</td>'
     status = entry["status"]
     reason = escape(entry.get("reason", ""), quote=True)
     if status == "wrong-data":
-        return f'<td title="{reason}"><span class="wrong">WRONG DATA</span></td>'
+        probe = " (probe)" if entry.get("undeclared") else ""
+        return f'<td title="{reason}"><span class="wrong">WRONG DATA</span>{probe}</td>'
     if status == "errored":
         return f'<td class="err" title="{reason}">error</td>'
     if status != "ok":
         word = "n/a" if status == "not-applicable" else status
         return f'<td class="na" title="{reason}">{word}</td>'
     rate = entry["mb_s"]
+    low, high = _interval(rate)
     parts = [
-        f"<b>{_rate(rate['median'])}</b>",
-        f'<span class="range">{_rate(rate["min"])}–{_rate(rate["max"])}</span>',
+        f"<b>{_rate(rate['median'])}</b>"
+        + (f' <span class="place">#{place}</span>' if place else ""),
+        f'<span class="range">{_rate(low)}–{_rate(high)}</span>',
     ]
+    if entry.get("mb_per_cpu_s"):
+        parts.append(
+            f'<span class="cpu">{_rate(entry["mb_per_cpu_s"]["median"])} /cpu-s, '
+            f"{entry.get('cores_used', 0):.1f} cores</span>"
+        )
     if entry.get("ratio_to_limit"):
         parts.append(f'<span class="ratio">{entry["ratio_to_limit"]["median"]:.2f}× limit</span>')
     if entry.get("stored_bytes") is not None:
         parts.append(f'<span class="size">{entry["stored_bytes"] / MB:,.1f} MB stored</span>')
     return "<td>" + "<br>".join(parts) + "</td>"
+
+
+def _validate_html(report: dict) -> str:
+    block = report.get("validate") or {}
+    rows = []
+    for row in block.get("rows", []):
+        label = f"{escape(row['codec'])} ({escape(row['store'])})"
+        if row["status"] != "ok":
+            rows.append(
+                f'<tr><td class="label">{label}</td><td colspan="5" class="err">'
+                f"{escape(row['status'])}: {escape(row.get('reason', ''))}</td></tr>"
+            )
+            continue
+        validate = row["validate"]
+        reads = row.get("reads", {})
+        read = reads.get(row.get("reader")) or {}
+        noise = " (within noise)" if row.get("within_noise") else ""
+        rows.append(
+            f'<tr><td class="label">{label}</td>'
+            f"<td>{_rate(validate['mb_s']['median'])}</td>"
+            f"<td>{escape(str(row.get('reader')))}: {_rate(read['mb_s']['median']) if read else '–'}</td>"
+            f"<td><b>{row.get('ratio_wall', 0):.2f}×</b>{noise}</td>"
+            f"<td>{row.get('ratio_cpu', 0):.2f}×</td>"
+            f"<td>{validate.get('peak_rss_mib', 0):,.0f} MiB</td></tr>"
+        )
+    if not rows:
+        return ""
+    return (
+        f"<h3>validate ({block.get('size_mib')} MiB stores)</h3>"
+        f"<p><small>{escape(block.get('method', ''))}</small></p>"
+        '<table class="bench"><tr><th class="label">store</th><th>validate MB/s</th>'
+        "<th>fastest read MB/s</th><th>time ratio</th><th>CPU ratio</th><th>validate peak</th></tr>"
+        + "".join(rows)
+        + "</table>"
+    )
 
 
 def _limits_html(report: dict) -> str:
@@ -117,6 +184,7 @@ def bench_fragment(bench_json: dict) -> str:
     SVG (when matplotlib is installed), the physical limits, versions and settings."""
     report = bench_json
     results = _results(report)
+    places = _places(results)
     impls = _impls(report)
     options = report.get("options", {})
     workload = report.get("workload", {})
@@ -137,6 +205,12 @@ def bench_fragment(bench_json: dict) -> str:
         f"1-minute load average during the run {_load_range(machine)}. "
         f"Run {escape(str(report.get('created', '?')))}, {report.get('duration_s', 0) / 60:.1f} min.</p>"
     )
+    out.append(
+        "<p>Each cell: median MB/s (bold) and its place in the row (#2–4: within noise of the "
+        "implementations placed 2 to 4, no order claimed among them), the confidence interval of "
+        f"the median ({escape(workload.get('statistics', 'min–max'))}), MB per CPU second and the "
+        "cores it kept busy (CPU time over wall time), the ratio to the single-thread limit.</p>"
+    )
     if not report.get("ok", True):
         out.append(
             '<p><span class="wrong">Some results are wrong or errored: see the tables.</span></p>'
@@ -149,7 +223,11 @@ def bench_fragment(bench_json: dict) -> str:
                     continue
                 limit = _limit_of(results, codec, store, operation)
                 cells = "".join(
-                    _cell_html(results.get((i, codec, store, operation))) for i in impls
+                    _cell_html(
+                        results.get((i, codec, store, operation)),
+                        places.get((i, codec, store, operation)),
+                    )
+                    for i in impls
                 )
                 rows.append(
                     f'<tr><td class="label">{escape(codec)}</td><td class="label">{escape(operation)}</td>'
@@ -170,6 +248,7 @@ def bench_fragment(bench_json: dict) -> str:
             out.append("<p><small>(plot: matplotlib is not installed)</small></p>")
         else:
             out.append(f"<figure>{svg_text(report, store)}</figure>")
+    out.append(_validate_html(report))
     out.append("<h3>Physical limits</h3>" + _limits_html(report))
     out.append(_notes_html(report))
     out.append("</section>")
@@ -224,64 +303,111 @@ def _short(value) -> str:
 # ---- markdown -------------------------------------------------------------------------------------
 
 
-def _cell_md(entry: dict | None) -> str:
+def _cell_md(entry: dict | None, place: str | None = None, metric: str = "wall") -> str:
     if entry is None:
         return "–"
     status = entry["status"]
     if status == "wrong-data":
-        return "**WRONG DATA**"
+        return "**WRONG DATA**" + (" (probe)" if entry.get("undeclared") else "")
     if status == "errored":
         return "error"
     if status != "ok":
         return "n/a" if status == "not-applicable" else status
-    rate = entry["mb_s"]
-    text = f"{_rate(rate['min'])} / **{_rate(rate['median'])}** / {_rate(rate['max'])}"
-    if entry.get("ratio_to_limit"):
+    rate = entry.get("mb_s" if metric == "wall" else "mb_per_cpu_s")
+    if rate is None:
+        return "(no cpu time)"
+    low, high = _interval(rate)
+    text = f"**{_rate(rate['median'])}** {_rate(low)}–{_rate(high)}"
+    if place:
+        text += f" #{place}"
+    if metric == "wall" and entry.get("ratio_to_limit"):
         text += f" ({entry['ratio_to_limit']['median']:.2f}×)"
-    if entry.get("stored_bytes") is not None:
+    if metric == "wall" and entry.get("stored_bytes") is not None:
         text += f" [{entry['stored_bytes'] / MB:.1f} MB]"
+    if metric == "cpu" and entry.get("cores_used") is not None:
+        text += f" ({entry['cores_used']:.1f} cores)"
     return text
 
 
 def markdown_table(report: dict) -> str:
     """Markdown: per store, codec x operation rows, one column per implementation with
-    min / **median** / max MB/s, (ratio of the median to the limit) and [stored MB] for writes."""
+    **median** MB/s, the confidence interval of the median, #place in the row, (ratio of the
+    median to the limit) and [stored MB] for writes; then the same in MB per CPU second, the
+    validate rows, the physical limits and what was not measured, with the reasons."""
     results = _results(report)
     impls = _impls(report)
     options = report.get("options", {})
     workload = report.get("workload", {})
+    machine = report.get("machine", {})
     lines = [
         f"# Bench: {workload.get('nbytes', 0) / 2**20:.0f} MiB float32, {options.get('repeat')} repetitions, "
         f"{report.get('duration_s', 0) / 60:.1f} min",
         "",
-        f"Machine: {report.get('machine', {}).get('cpu', '?')}, {report.get('machine', {}).get('cores', '?')} cores; "
-        f"1-minute load average during the run {_load_range(report.get('machine', {}))}.",
+        f"Machine: {machine.get('cpu', '?')}, {machine.get('cores', '?')} cores; "
+        f"1-minute load average during the run {_load_range(machine)}.",
         "",
-        "Cells: min / **median** / max MB/s (10^6 bytes of array data per second), (median / single-thread "
-        "limit), [stored MB] for writes. n/a: the implementation cannot do the workload (reasons below).",
+        "Cells: **median** MB/s (10^6 bytes of array data per second), the confidence interval of the "
+        "median, #place in the row (#2–4: within noise of those placed 2 to 4: intervals overlap, no "
+        "order claimed), (median / single-thread limit), [stored MB] for writes. n/a: the "
+        "implementation cannot do the workload (reasons below).",
+        f"Statistics: {workload.get('statistics', 'min–max')}.",
         "",
     ]
-    for store in options.get("stores", []):
-        rows = []
-        for codec in options.get("codecs", []):
-            for operation in options.get("operations", []):
-                if not any((i, codec, store, operation) in results for i in impls):
-                    continue
-                limit = _limit_of(results, codec, store, operation)
-                rows.append(
-                    f"| {codec} | {operation} | {_rate(limit) if limit else '–'} | "
-                    + " | ".join(_cell_md(results.get((i, codec, store, operation))) for i in impls)
-                    + " |"
-                )
-        if rows:
-            lines += [
-                f"## {store} store",
-                "",
-                "| codec | operation | limit | " + " | ".join(impls) + " |",
-                "|---|---|---:|" + "---:|" * len(impls),
-                *rows,
-                "",
-            ]
+    for metric, title in (("wall", "MB/s (wall time)"), ("cpu", "MB per CPU second")):
+        places = _places(results, metric)
+        for store in options.get("stores", []):
+            rows = []
+            for codec in options.get("codecs", []):
+                for operation in options.get("operations", []):
+                    if not any((i, codec, store, operation) in results for i in impls):
+                        continue
+                    limit = (
+                        _limit_of(results, codec, store, operation) if metric == "wall" else None
+                    )
+                    rows.append(
+                        f"| {codec} | {operation} | {_rate(limit) if limit else '–'} | "
+                        + " | ".join(
+                            _cell_md(
+                                results.get((i, codec, store, operation)),
+                                places.get((i, codec, store, operation)),
+                                metric,
+                            )
+                            for i in impls
+                        )
+                        + " |"
+                    )
+            if rows:
+                lines += [
+                    f"## {store} store: {title}",
+                    "",
+                    "| codec | operation | limit | " + " | ".join(impls) + " |",
+                    "|---|---|---:|" + "---:|" * len(impls),
+                    *rows,
+                    "",
+                ]
+    block = report.get("validate") or {}
+    if block.get("rows"):
+        lines += [
+            f"## validate ({block.get('size_mib')} MiB stores)",
+            "",
+            block.get("method", ""),
+            "",
+            "| store | validate MB/s | fastest read MB/s | time ratio | CPU ratio | validate peak |",
+            "|---|---:|---:|---:|---:|---:|",
+        ]
+        for row in block["rows"]:
+            label = f"{row['codec']} ({row['store']})"
+            if row["status"] != "ok":
+                lines.append(f"| {label} | {row['status']}: {row.get('reason', '')} | | | | |")
+                continue
+            validate, read = row["validate"], row.get("reads", {}).get(row.get("reader")) or {}
+            noise = " (within noise)" if row.get("within_noise") else ""
+            lines.append(
+                f"| {label} | {_rate(validate['mb_s']['median'])} | {row.get('reader')}: "
+                f"{_rate(read['mb_s']['median']) if read else '–'} | **{row.get('ratio_wall', 0):.2f}×**{noise} | "
+                f"{row.get('ratio_cpu', 0):.2f}× | {validate.get('peak_rss_mib', 0):,.0f} MiB |"
+            )
+        lines.append("")
     limits = report.get("limits")
     if limits:
         lines += [
@@ -308,9 +434,13 @@ def markdown_table(report: dict) -> str:
     notes: dict[str, list[str]] = {}
     for r in report.get("results", []):
         if r["status"] != "ok":
-            notes.setdefault(f"{r['status']}: {r.get('reason', '')}", []).append(
+            probe = f" (probe: {r['undeclared']} not declared)" if r.get("undeclared") else ""
+            notes.setdefault(f"{r['status']}{probe}: {r.get('reason', '')}", []).append(
                 f"{r['impl']} {r['codec']} {r['store']} {r['operation']}"
             )
+    for name, info in report.get("implementations", {}).items():
+        if info.get("status") != "ok":
+            notes.setdefault(f"{info['status']}: {info.get('reason', '')}", []).append(name)
     if notes:
         lines += ["## Not measured", ""]
         lines += [f"- {reason} — {', '.join(sorted(set(w)))}" for reason, w in notes.items()]

@@ -1,4 +1,4 @@
-"""Facts about the machine and software a figure was measured with."""
+"""Facts about the machine and software a figure was measured with, and how busy it was."""
 
 from __future__ import annotations
 
@@ -55,3 +55,25 @@ def machine_facts() -> dict:
             ]
         ),
     }
+
+
+def load_sample() -> dict:
+    """How busy the machine is now: the load averages (1, 5, 15 minutes: runnable processes,
+    above the core count they wait for a CPU) and, where the kernel has pressure stall
+    information, the share of the last 10 s and 60 s in which some runnable task waited for a CPU."""
+    out: dict = {}
+    try:
+        out["load_1min"], out["load_5min"], out["load_15min"] = (
+            round(x, 2) for x in os.getloadavg()
+        )
+    except OSError:
+        pass
+    try:
+        with open("/proc/pressure/cpu") as f:
+            some = f.readline().split()
+        fields = dict(item.split("=", 1) for item in some[1:])
+        out["cpu_pressure_10s"] = float(fields["avg10"]) / 100
+        out["cpu_pressure_60s"] = float(fields["avg60"]) / 100
+    except (OSError, KeyError, ValueError):
+        pass
+    return out

@@ -1,6 +1,6 @@
 """Plots of a bench report (matplotlib, the `report` extra): one figure per store, one panel per
-operation, codecs along x, one bar per implementation (median MB/s, whiskers min to max, log
-scale), the single-thread limit of each workload as a black dash. Workloads an implementation
+operation, codecs along x, one bar per implementation (median MB/s, whiskers the confidence
+interval of the median, log scale), the single-thread limit of each workload as a black dash. Workloads an implementation
 cannot do are marked n/a; wrong data is marked, never drawn as a speed."""
 
 from __future__ import annotations
@@ -29,6 +29,12 @@ def _colors(names: list[str]) -> dict[str, str]:
         "#8c8c8c",
         "#ccb974",
         "#64b5cd",
+        "#1f3a68",
+        "#8c4a1d",
+        "#2e6b3a",
+        "#7a1f22",
+        "#4b3f73",
+        "#c0b28a",
     ]
     return {name: palette[i % len(palette)] for i, name in enumerate(names)}
 
@@ -61,11 +67,12 @@ def figure(report: dict, store: str) -> Figure:
                 x = j - 0.4 + width * (i + 0.5)
                 if entry["status"] == "ok":
                     rate = entry["mb_s"]
+                    low, high = rate.get("ci") or (rate["min"], rate["max"])
                     ax.bar(x, rate["median"], width * 0.92, color=colors[impl])
                     ax.errorbar(
                         x,
                         rate["median"],
-                        yerr=[[rate["median"] - rate["min"]], [rate["max"] - rate["median"]]],
+                        yerr=[[rate["median"] - low], [high - rate["median"]]],
                         fmt="none",
                         ecolor="black",
                         elinewidth=0.7,
@@ -116,7 +123,8 @@ def figure(report: dict, store: str) -> Figure:
     machine = report.get("machine", {})
     fig.suptitle(
         f"{store} store — {report['workload']['nbytes'] / 2**20:.0f} MiB float32, median of "
-        f"{report['options']['repeat']} runs (whiskers: min–max); {machine.get('cpu', '?')}, "
+        f"{report['options']['repeat']} runs (whiskers: the median's confidence interval); "
+        f"{machine.get('cpu', '?')}, "
         f"{machine.get('cores', '?')} cores",
         fontsize=9,
     )

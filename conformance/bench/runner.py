@@ -2,15 +2,24 @@
 repetition in a fresh adapter process, interleaved across implementations, every read and every
 write checked bit for bit, beside the physical limits measured in the same run.
 
-One adapter process serves one (repetition, codec, implementation): an untimed warm-up (a small
-array written and read once, so that lazy imports, thread pools and the JIT are not timed), then
-each (store, operation). Reads of the directory store read a canonical store written once by
-the reference (every implementation reads the same bytes); reads of the in-memory store fill the
-implementation's own memory store from those files first (untimed; for the partial reads only with
-the metadata and the chunks or shards they read). Writes go to a fresh
-directory (or memory store, copied out afterwards, untimed) and are read back by the reference:
-a write that does not read back exactly, or that stored other codecs than asked for, is
-`wrong-data`, never a speed. So is a read whose output is not bit-identical.
+Repetitions are interleaved (rep 1: A B C, rep 2: B C A, ...: load that comes and goes hits
+every implementation alike). One adapter process serves one (repetition, codec, implementation):
+an untimed warm-up (a small array written and read once, so that lazy imports, thread pools and
+the JIT are not timed), then each (store, operation). The adapter times the operation alone, wall
+(perf_counter) and CPU (user + system of its process, every thread, and of children it waited
+for: adapter_api.OperationTimer). Reads of the directory store read a canonical store written
+once by the reference (every implementation reads the same bytes); reads of the in-memory store
+fill the implementation's own memory store from those files first (untimed; for the partial reads
+only with the metadata and the chunks or shards they read). Writes go to a fresh directory (or
+memory store, copied out afterwards, untimed) and are read back by the reference: a write that
+does not read back exactly, or that stored other codecs than asked for, is `wrong-data`, never a
+speed. So is a read whose output is not bit-identical.
+
+Which workloads an implementation runs: those its adapter.toml declares the operation, format and
+codecs of. A codec it does not declare is probed once (first repetition): a clean refusal is
+`not-applicable` with the implementation's own reason; wrong data is recorded as such but, the
+capability being undeclared, does not fail the run (as a probe in the matrix); an exact answer is
+measured like any other. A workload refused in the first repetition is not asked again.
 """
 
 from __future__ import annotations
@@ -30,7 +39,8 @@ from pathlib import Path
 import numpy as np
 
 from . import limits as physical
-from .machine import machine_facts
+from . import stats
+from .machine import load_sample, machine_facts
 from .workloads import (
     CODEC_LABELS,
     CODECS,
@@ -40,19 +50,22 @@ from .workloads import (
     STORES,
     Geometry,
     array_document,
+    capabilities_needed,
     make_data,
     not_applicable,
 )
 
-SCHEMA = "zarr-conformance-bench/1"
+SCHEMA = "zarr-conformance-bench/2"
+MIN_REPEAT = 3  # repetitions a workload gets even when it is over its time budget
 MB = 1e6
+WRITE_NODE = "bench"  # where writers that cannot put an array at the store root write it
 
 
 @dataclass
 class Options:
-    size_mib: int = 256
-    repeat: int = 3
-    impls: list[str] | None = None  # None: every adapter that can write and read
+    size_mib: int = 128
+    repeat: int = 5
+    impls: list[str] | None = None  # None: every adapter that can write or read
     codecs: list[str] = field(default_factory=lambda: list(CODECS))
     stores: list[str] = field(default_factory=lambda: list(STORES))
     operations: list[str] = field(default_factory=lambda: list(OPERATIONS))
@@ -65,6 +78,11 @@ class Options:
     scratch: Path | None = None
     timeout: float = 900.0
     warmup: bool = True
+    validate_size_mib: int = 1024  # the validate rows' store (0: no validate rows)
+    # A workload whose timed operations have taken this many seconds in all stops at
+    # MIN_REPEAT repetitions (recorded in its entry's `runs`): slow implementations would
+    # otherwise take most of the run.
+    workload_budget_s: float = 60.0
 
 
 class Progress:
@@ -86,44 +104,77 @@ class Progress:
 
 
 def select_adapters(names: list[str] | None):
-    """(chosen [(config, format)], not applicable {name: reason}). Default: every adapter; those
-    that cannot both write and read arrays are recorded as not applicable, with the reason."""
+    """(chosen [(config, format)], not benchmarked {name: {"status", "reason"}}). Default: every
+    adapter folder (adapter.toml `default` is about the matrix's cost, not the bench's); those that
+    neither write nor read arrays, or whose environment this machine lacks, with the reason."""
+    from conformance.harness import envs
     from conformance.harness.config import all_adapters, find_adapter
 
     configs = [find_adapter(n) for n in names] if names else all_adapters(strict=False)
     chosen, skipped = [], {}
     for config in configs:
-        if not names and not getattr(config, "default", True):
-            skipped[config.name] = (
-                "not in the default set (adapter.toml default = false); name it with --impl"
-            )
-            continue
         caps = config.capabilities
-        missing = [c for c in ("op:read", "op:write") if c not in caps]
         fmt = "v3" if "format:v3" in caps else "v2" if "format:v2" in caps else None
-        if missing:
-            skipped[config.name] = (
-                f"does not write and read arrays (adapter.toml lacks {', '.join(missing)})"
-            )
+        if "op:read" not in caps and "op:write" not in caps:
+            skipped[config.name] = {
+                "status": "not-applicable",
+                "reason": "reads and writes no arrays (adapter.toml declares neither op:read nor op:write)",
+            }
         elif fmt is None:
-            skipped[config.name] = "implements neither format v3 nor v2"
+            skipped[config.name] = {
+                "status": "not-applicable",
+                "reason": "implements neither format v3 nor v2",
+            }
         else:
+            try:
+                envs.require_available(config)
+            except envs.Unavailable as exc:
+                skipped[config.name] = {"status": "unavailable", "reason": str(exc)}
+                continue
             chosen.append((config, fmt))
     chosen.sort(key=lambda cf: (cf[0].name != "reference", cf[0].name))
     return chosen, skipped
 
 
-def classify_error(config, body: dict) -> tuple[str, str]:
-    """An error response: `not-applicable` when adapter.toml declares it a refusal (category
-    unsupported, with its reason), else `errored`."""
-    error = body.get("error") or {}
-    said = f"{error.get('type')}: {error.get('message')}"
-    for rule in config.errors:
-        if rule.matches(error):
-            if rule.category == "unsupported":
-                return "not-applicable", f"{rule.reason or 'declared unsupported'} ({said})"
-            break
-    return "errored", said
+def plan(config, fmt: str, codec: str, operation: str) -> tuple[str, str]:
+    """How a workload is run for an adapter: ("run", ""), ("probe", the undeclared capabilities)
+    or ("not-applicable", why)."""
+    caps = config.capabilities
+    op = "op:write" if operation == "write" else "op:read"
+    if op not in caps:
+        verb = "write" if operation == "write" else "read"
+        return "not-applicable", f"{config.name} does not {verb} arrays (adapter.toml: no {op})"
+    reason = not_applicable(fmt, codec)
+    if reason:
+        return "not-applicable", f"{reason} ({config.name} runs format {fmt})"
+    missing = [c for c in capabilities_needed(codec) if c not in caps]
+    if missing:
+        return "probe", ", ".join(missing)
+    return "run", ""
+
+
+def classify_error(config, body: dict, probe: bool = False) -> tuple[str, str]:
+    """An error response (judged as the matrix judges one: conformance.harness.refusals):
+    `not-applicable` when adapter.toml declares it a refusal (category unsupported, with its
+    reason), or when the implementation refused a probe of an undeclared capability cleanly
+    (with its own message); else `errored`."""
+    from conformance.harness.refusals import judge_refusal
+
+    refusal = judge_refusal(config, body)
+    said = f"{refusal.type}: {refusal.message}"
+    if refusal.verdict == "unsupported":
+        return "not-applicable", f"{refusal.why or 'declared unsupported'} ({said})"
+    if refusal.verdict == "refusal" and probe:
+        return "not-applicable", f"refused by the implementation: {said}"
+    if refusal.verdict == "refusal":
+        return "errored", f"refused a workload its adapter.toml declares: {said}"
+    return "errored", f"{said} ({refusal.why})" if refusal.why else said
+
+
+def write_node(config) -> str:
+    """Where an adapter writes the bench array: the store root, or one array below a root group
+    for writers that always write a root group (GDAL, NCZarr)."""
+    return "" if "feature:write-root-array" in config.capabilities else WRITE_NODE
 
 
 # ---- checks -------------------------------------------------------------------------------------
@@ -155,7 +206,9 @@ def codec_names(fmt: str, document: dict | None) -> list:
     return names(document.get("codecs"))
 
 
-def check_written(path: Path, fmt: str, document: dict, data: np.ndarray) -> tuple[bool, str, int]:
+def check_written(
+    path: Path, fmt: str, document: dict, data: np.ndarray, node: str = ""
+) -> tuple[bool, str, int]:
     """(exact, message, stored bytes) of what an implementation wrote: read back by the
     reference, bit for bit, with the codecs that were asked for."""
     from conformance.reference import DirectoryStore, get_format
@@ -163,7 +216,7 @@ def check_written(path: Path, fmt: str, document: dict, data: np.ndarray) -> tup
     stored = sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.is_dir() else 0
     store = DirectoryStore(path, read_only=True)
     try:
-        array = get_format(fmt).open_node(store, "")
+        array = get_format(fmt).open_node(store, node)
         written = codec_names(fmt, array.metadata)
         if written != codec_names(fmt, document):
             return False, f"stored codecs {written} instead of {codec_names(fmt, document)}", stored
@@ -210,10 +263,17 @@ class Bench:
         self.geometry = Geometry.for_size(options.size_mib)
         self.runs: dict[tuple, list[dict]] = {}
         self.impls: dict[str, dict] = {}
+        self.loads: list[dict] = []
 
     # -- bookkeeping --
     def record(self, key: tuple, run: dict) -> None:
         self.runs.setdefault(key, []).append(run)
+
+    def sample_load(self, when: str) -> dict:
+        sample = {"at": when, "elapsed_s": round(time.monotonic() - self.t0, 1)}
+        sample.update(load_sample())
+        self.loads.append(sample)
+        return sample
 
     def excluded(self, name: str, codec: str, store: str, operation: str) -> str | None:
         path = f"{name}/{codec}/{store}/{operation}"
@@ -225,21 +285,35 @@ class Bench:
     def repeats(self, name: str) -> int:
         return min(self.options.repeat, self.options.repeat_for.get(name, self.options.repeat))
 
+    def settled(self, key: tuple) -> bool:
+        """Whether a workload needs no more repetitions: refused (not applicable), excluded, or
+        a probe of an undeclared capability that did not come out exact."""
+        runs = self.runs.get(key, [])
+        if not runs:
+            return False
+        first = runs[0]
+        if first["status"] in ("not-applicable", "not-measured", "skipped"):
+            return True
+        if first.get("probe") and first["status"] != "ok":
+            return True
+        timed = [r["seconds"] for r in runs if r["status"] == "ok"]
+        return len(timed) >= MIN_REPEAT and sum(timed) >= self.options.workload_budget_s
+
     # -- main --
     def run(self) -> dict:
         opts, geometry = self.options, self.geometry
         started = datetime.now(UTC)
-        t0 = time.monotonic()
-        self.load = [_loadavg()]
+        self.t0 = time.monotonic()
+        self.sample_load("start")
         chosen, skipped = select_adapters(opts.impls)
-        for name, reason in skipped.items():
-            self.impls[name] = {"status": "not-applicable", "reason": reason}
+        self.impls.update(skipped)
         for config, fmt in chosen:
             self.impls[config.name] = {
                 "status": "ok",
                 "format": fmt,
                 "description": config.description,
                 "repetitions": self.repeats(config.name),
+                "write_node": write_node(config),
             }
         self.say(
             f"bench: float32 {geometry.shape[0]} x {geometry.shape[1]} ({geometry.nbytes / 2**20:.0f} MiB) in "
@@ -248,8 +322,11 @@ class Bench:
             f"({', '.join(c.name for c, _ in chosen)}), {opts.repeat} repetitions, codecs {', '.join(opts.codecs)}, "
             f"stores {', '.join(opts.stores)}"
         )
+        for name, info in skipped.items():
+            self.say(f"    {name}: not benchmarked ({info['status']}): {info['reason']}")
         scratch = Path(tempfile.mkdtemp(prefix="zarr-bench-", dir=opts.scratch))
         limit_runs = []
+        validate_rows: dict = {}
         try:
             self.scratch = scratch
             self.data = make_data(geometry.shape)
@@ -263,10 +340,10 @@ class Bench:
             total = sum(self.repeats(c.name) for c, _ in chosen) * len(opts.codecs)
             n = 0
             for rep in range(opts.repeat):
-                self.load.append(_loadavg())
+                load = self.sample_load(f"repetition {rep + 1}")
                 self.say(
                     f"rep {rep + 1}/{opts.repeat}: physical limits (memcpy, file write/read, single-thread codecs); "
-                    f"load average {self.load[-1]}"
+                    f"load average {load.get('load_1min')}"
                 )
                 limit_runs.append(physical.measure(self.data, geometry, opts.codecs, scratch))
                 for codec in opts.codecs:
@@ -281,7 +358,9 @@ class Bench:
                         self.say(
                             f"({n}/{total}) rep {rep + 1}/{opts.repeat} {codec} {config.name} ({fmt})"
                         )
-                        self.run_process(config, fmt, codec)
+                        self.run_process(config, fmt, codec, rep)
+            # free the main workload's arrays before the validate rows make their own
+            self.data = self.expected = None
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
         limits = physical.summarize(limit_runs, opts.codecs) if limit_runs else None
@@ -295,11 +374,21 @@ class Bench:
                 order.get(r["impl"], 99),
             )
         )
-        bad = [r for r in results if r["status"] in ("wrong-data", "errored")]
+        rankings = stats.rankings(results)
+        attach_ranks(results, rankings)
+        if opts.validate_size_mib:
+            from .validate_rows import ValidateRows
+
+            validate_rows = ValidateRows(self, chosen, results).run()
+        self.sample_load("end")
+        bad = [r for r in results if gating(r)]
+        bad += [
+            r for r in validate_rows.get("rows", []) if r["status"] in ("wrong-data", "errored")
+        ]
         return {
             "schema": SCHEMA,
             "created": started.isoformat(timespec="seconds"),
-            "duration_s": round(time.monotonic() - t0, 1),
+            "duration_s": round(time.monotonic() - self.t0, 1),
             "ok": not bad,
             "options": {
                 "size_mib": opts.size_mib,
@@ -311,6 +400,9 @@ class Bench:
                 "exclude": opts.exclude,
                 "warmup": opts.warmup,
                 "timeout_s": opts.timeout,
+                "validate_size_mib": opts.validate_size_mib,
+                "workload_budget_s": opts.workload_budget_s,
+                "min_repeat": MIN_REPEAT,
             },
             "workload": {
                 **geometry.as_json(),
@@ -329,20 +421,27 @@ class Bench:
                 "operations": {o: OPERATION_LABELS[o] for o in opts.operations},
                 "stores": {s: STORE_LABELS[s] for s in opts.stores},
                 "units": "MB/s = 10^6 bytes of array data (decoded) per second",
-                "timing": "the adapter times the operation alone (perf_counter; JS performance.now()) in a "
-                "fresh process per repetition, after an untimed warm-up; metadata creation, "
-                "opening, loading input and saving output are not timed",
+                "timing": "the adapter times the operation alone in a fresh process per repetition, after an "
+                "untimed warm-up: wall time with perf_counter (JS: performance.now()), CPU time as user + "
+                "system of its process (every thread) and of the children it waited for (getrusage; JS: "
+                "process.cpuUsage()); metadata creation, opening, loading input and saving output are not timed",
+                "statistics": f"median over the repetitions with the order-statistic confidence interval of "
+                f"the median (distribution-free: [x(k), x(n+1-k)], the narrowest reaching {stats.LEVEL:.0%}, "
+                f"else [min, max] with the confidence it has: ci_level); figures whose intervals overlap are "
+                f"within noise of each other and not ranked against each other",
             },
             "machine": {
                 **machine_facts(),
                 "filesystem": filesystem_of(opts.scratch or Path(tempfile.gettempdir())),
-                # 1-minute load averages: at the start, at each repetition, at the end. Above
-                # the core count, other processes competed for the CPU during the run.
-                "load_average_1min": [*self.load, _loadavg()],
+                # Above the core count, other processes competed for the CPU during the run.
+                "load_average_1min": [s.get("load_1min") for s in self.loads],
+                "load": self.loads,
             },
             "limits": limits,
             "implementations": self.impls,
             "results": results,
+            "rankings": rankings,
+            "validate": validate_rows,
         }
 
     def expected_read(self, operation: str) -> np.ndarray:
@@ -353,8 +452,6 @@ class Bench:
 
     def write_canonical(self, formats: list[str]) -> dict:
         """The stores every implementation reads: written once by the reference (untimed)."""
-        from conformance.reference import DirectoryStore, get_format
-
         out = {}
         for fmt in formats:
             for codec in self.options.codecs:
@@ -362,15 +459,9 @@ class Bench:
                     continue
                 path = self.scratch / "canonical" / f"{fmt}-{codec}"
                 self.say(f"canonical store {fmt} {codec} (written by the reference, untimed)")
-                store = DirectoryStore(path)
-                document = array_document(fmt, codec, self.geometry)
-                get_format(fmt).create_array(store, "", document, {}).write(None, self.data)
-                store.close()
-                exact, message, _ = check_written(path, fmt, document, self.data)
-                if not exact:
-                    raise RuntimeError(
-                        f"the reference wrote a wrong canonical store ({fmt} {codec}): {message}"
-                    )
+                write_reference_store(
+                    path, fmt, array_document(fmt, codec, self.geometry), self.data
+                )
                 out[(fmt, codec)] = path
                 for operation in ("read-random", "read-chunk"):
                     if operation in self.options.operations:
@@ -415,34 +506,35 @@ class Bench:
         return out
 
     # -- one adapter process --
-    def run_process(self, config, fmt: str, codec: str) -> None:
+    def run_process(self, config, fmt: str, codec: str, rep: int) -> None:
         from conformance.harness.client import AdapterClient, make_transport
         from conformance.harness.transport import DEFAULT_MEMORY_LIMIT, AdapterErrored
 
         name, opts = config.name, self.options
-        workloads = [(s, o) for s in opts.stores for o in opts.operations]
-        reason = not_applicable(fmt, codec)
         pending = []
-        for store, operation in workloads:
-            key = (name, codec, store, operation)
-            pattern = self.excluded(name, codec, store, operation)
-            if reason:
-                self.record(
-                    key,
-                    {"status": "not-applicable", "reason": f"{reason} ({name} runs format {fmt})"},
-                )
-            elif pattern:
-                self.record(
-                    key,
-                    {
-                        "status": "skipped",
-                        "reason": f"excluded by --exclude {pattern} (time budget)",
-                    },
-                )
-            else:
-                pending.append((store, operation))
+        for store in opts.stores:
+            for operation in opts.operations:
+                key = (name, codec, store, operation)
+                if self.settled(key):
+                    continue
+                how, why = plan(config, fmt, codec, operation)
+                pattern = self.excluded(name, codec, store, operation)
+                if how == "not-applicable":
+                    self.record(key, {"status": "not-applicable", "reason": why})
+                elif pattern:
+                    self.record(
+                        key,
+                        {
+                            "status": "skipped",
+                            "reason": f"excluded by --exclude {pattern} (time budget)",
+                        },
+                    )
+                elif how == "probe" and rep > 0 and not self.runs.get(key):
+                    continue  # a probe is made in the first repetition only
+                else:
+                    pending.append((store, operation, why if how == "probe" else ""))
         if not pending:
-            self.say(f"    not run: {reason or 'every workload excluded'}")
+            self.say("    nothing to run: every workload is settled")
             return
         memory_limit = max(DEFAULT_MEMORY_LIMIT, 12 * self.geometry.nbytes)
         try:
@@ -450,7 +542,7 @@ class Bench:
         except (
             Exception
         ) as exc:  # its environment cannot be made: this adapter errors, the run goes on
-            for store, operation in pending:
+            for store, operation, _ in pending:
                 self.record(
                     (name, codec, store, operation),
                     {
@@ -465,7 +557,7 @@ class Bench:
             try:
                 description = client.describe()
             except AdapterErrored as exc:
-                for store, operation in pending:
+                for store, operation, _ in pending:
                     self.record(
                         (name, codec, store, operation),
                         {"status": "errored", "reason": f"describe: {exc}"},
@@ -476,9 +568,13 @@ class Bench:
             info.setdefault("version", description.version)
             info.setdefault("versions", description.versions)
             if opts.warmup:
-                self.warm_up(client, fmt, codec)
-            for store, operation in pending:
-                run = self.measure(client, config, fmt, codec, store, operation)
+                self.warm_up(client, config, fmt, codec)
+            for store, operation, probe in pending:
+                load = load_sample()
+                run = self.measure(client, config, fmt, codec, store, operation, bool(probe))
+                run["load_1min"] = load.get("load_1min")
+                if probe:
+                    run["probe"] = probe
                 self.record((name, codec, store, operation), run)
                 if run.get("settings"):
                     info.setdefault("settings", {}).setdefault(store, run["settings"])
@@ -494,40 +590,47 @@ class Bench:
             except TypeError:  # an in-process transport
                 close()
 
-    def warm_up(self, client, fmt: str, codec: str) -> None:
+    def warm_up(self, client, config, fmt: str, codec: str) -> None:
         """A small write and read, untimed and unchecked: imports, thread pools, JIT."""
         from conformance.harness.transport import AdapterErrored
 
         geometry, path = self.warm[codec]
-        target = self.scratch / "warm-store"
-        shutil.rmtree(target, ignore_errors=True)
+        target, source = self.scratch / "warm-store", self.scratch / "warm-source"
         document = array_document(fmt, codec, geometry)
-        base = {"format": fmt, "path": "", "metadata": document}
+        target.mkdir(exist_ok=True)
         try:
-            written = client.call(
-                "bench",
-                operation="write",
-                store={"kind": "directory", "location": str(target)},
-                data=str(path),
-                **base,
-            )
-            if written.ok:
+            if "op:write" in config.capabilities:
+                client.call(
+                    "bench",
+                    operation="write",
+                    store={"kind": "directory", "location": str(target)},
+                    data=str(path),
+                    format=fmt,
+                    path=write_node(config),
+                    metadata=document,
+                )
+            if "op:read" in config.capabilities:
+                write_reference_store(source, fmt, document, np.load(path), check=False)
                 client.call(
                     "bench",
                     operation="read",
-                    store={"kind": "directory", "location": str(target)},
+                    store={"kind": "directory", "location": str(source)},
                     regions=[geometry.chunk_region((0, 0))],
                     output=str(self.scratch / "warm-out.npy"),
-                    **base,
+                    format=fmt,
+                    path="",
+                    metadata=document,
                 )
         except AdapterErrored:
             pass  # the measured operations will say what is wrong
         finally:
             shutil.rmtree(target, ignore_errors=True)
+            shutil.rmtree(source, ignore_errors=True)
             (self.scratch / "warm-out.npy").unlink(missing_ok=True)
 
-    def measure(self, client, config, fmt: str, codec: str, store: str, operation: str) -> dict:
-        from conformance.harness.schemas import problems
+    def measure(
+        self, client, config, fmt: str, codec: str, store: str, operation: str, probe: bool = False
+    ) -> dict:
         from conformance.harness.transport import AdapterErrored
 
         document = array_document(fmt, codec, self.geometry)
@@ -535,9 +638,12 @@ class Bench:
         output = self.scratch / "out.npy"
         shutil.rmtree(written, ignore_errors=True)
         output.unlink(missing_ok=True)
+        if operation == "write" and store == "directory":
+            written.mkdir()  # a write request gets an empty directory (adapters/README.md)
         source = self.canonical.get((fmt, codec))
         if store == "memory":  # a memory store is filled with the keys the operation reads only
             source = self.canonical.get((fmt, codec, operation), source)
+        node = write_node(config) if operation == "write" else ""
         request = bench_request(
             self.geometry,
             fmt,
@@ -548,32 +654,24 @@ class Bench:
             source=source,
             written=written,
             output=output,
+            node=node,
         )
         try:
             response = client.call("bench", **request)
         except AdapterErrored as exc:
             if "unknown or unimplemented op" in str(exc):
                 return {
-                    "status": "not-applicable",
+                    "status": "not-measured",
                     "reason": "the adapter implements no bench operation",
                 }
             return {"status": "errored", "reason": str(exc)[:2000]}
         try:
             if not response.ok:
-                status, reason = classify_error(config, response.body)
+                status, reason = classify_error(config, response.body, probe)
                 return {"status": status, "reason": reason[:2000]}
-            found = problems("response-bench", response.body)
-            if found:
-                return {
-                    "status": "errored",
-                    "reason": "malformed bench response: " + "; ".join(found[:3]),
-                }
-            run = {
-                "seconds": float(response.body["seconds"]),
-                "settings": response.body.get("settings") or {},
-            }
+            run = timing_of(response.body)
             if operation == "write":
-                exact, message, stored = check_written(written, fmt, document, self.data)
+                exact, message, stored = check_written(written, fmt, document, self.data, node)
                 run["stored_bytes"] = stored
             else:
                 exact, message = check_read(response.body.get("data"), self.expected[operation])
@@ -599,6 +697,9 @@ class Bench:
             "format": self.impls.get(name, {}).get("format"),
             "bytes": nbytes,
         }
+        probe = next((r["probe"] for r in runs if r.get("probe")), None)
+        if probe:
+            entry["undeclared"] = probe
         statuses = [r["status"] for r in runs]
         for status in ("wrong-data", "errored"):
             if status in statuses:
@@ -613,16 +714,8 @@ class Bench:
         ok = [r for r in runs if r["status"] == "ok"]
         if not ok:
             return {**entry, "status": statuses[0], "reason": runs[0].get("reason", "")}
-        seconds = sorted(r["seconds"] for r in ok)
-        rates = sorted(nbytes / s / MB for s in seconds)
-        entry.update(
-            status="ok",
-            runs=len(ok),
-            runs_s=[r["seconds"] for r in ok],
-            seconds={"min": seconds[0], "median": float(np.median(seconds)), "max": seconds[-1]},
-            mb_s={"min": rates[0], "median": float(np.median(rates)), "max": rates[-1]},
-            settings=ok[0].get("settings", {}),
-        )
+        entry.update(figures(ok, nbytes))
+        entry["settings"] = ok[0].get("settings", {})
         if operation == "write":
             stored = sorted(r["stored_bytes"] for r in ok)
             entry["stored_bytes"] = stored[len(stored) // 2]
@@ -631,12 +724,87 @@ class Bench:
             )
         if limits is not None:
             limit, basis = physical.limit_mb_s(limits, codec, store, operation)
+            rate = entry["mb_s"]
             entry.update(
                 limit_mb_s=limit,
                 limit_basis=basis,
-                ratio_to_limit={k: v / limit for k, v in entry["mb_s"].items()},
+                ratio_to_limit={
+                    **{k: rate[k] / limit for k in ("min", "median", "max")},
+                    "ci": [v / limit for v in rate["ci"]],
+                },
             )
         return entry
+
+
+def timing_of(body: dict) -> dict:
+    """Wall and CPU seconds of a bench response (cpu None when the adapter reports none)."""
+    run: dict = {"seconds": float(body["seconds"]), "settings": body.get("settings") or {}}
+    cpu = body.get("cpu")
+    if cpu is not None:
+        run["cpu"] = {"user": float(cpu["user"]), "system": float(cpu["system"])}
+        run["cpu_s"] = run["cpu"]["user"] + run["cpu"]["system"]
+    return run
+
+
+def figures(ok: list[dict], nbytes: int) -> dict:
+    """The figures of a workload's exact runs: wall and CPU, medians with intervals."""
+    seconds = [r["seconds"] for r in ok]
+    out: dict = {
+        "status": "ok",
+        "runs": len(ok),
+        "runs_s": seconds,
+        "seconds": stats.summary(seconds),
+        "mb_s": stats.summary([nbytes / s / MB for s in seconds]),
+        "load_1min": [r.get("load_1min") for r in ok],
+    }
+    cpu = [r["cpu_s"] for r in ok if "cpu_s" in r]
+    if len(cpu) == len(ok):
+        out["cpu_runs_s"] = cpu
+        out["cpu_s"] = stats.summary(cpu)
+        out["cpu_user_s"] = stats.median([r["cpu"]["user"] for r in ok])
+        out["cpu_system_s"] = stats.median([r["cpu"]["system"] for r in ok])
+        # a CPU time of 0 (below the clock's resolution) says nothing about a rate
+        if all(c > 0 for c in cpu):
+            out["mb_per_cpu_s"] = stats.summary([nbytes / c / MB for c in cpu])
+        out["cores_used"] = stats.median([c / s for c, s in zip(cpu, seconds)])
+    return out
+
+
+def attach_ranks(results: list[dict], rankings: list[dict]) -> None:
+    """Each measured entry's place in its cell, per metric, and whom it is within noise of."""
+    places = {}
+    for ranking in rankings:
+        for item in ranking["order"]:
+            key = (item["impl"], ranking["codec"], ranking["store"], ranking["operation"])
+            places.setdefault(key, {})[ranking["metric"]] = item
+    for entry in results:
+        found = places.get((entry["impl"], entry["codec"], entry["store"], entry["operation"]))
+        if found:
+            entry["rank"] = {metric: item["rank"] for metric, item in found.items()}
+            entry["within_noise_of"] = {
+                metric: item["within_noise_of"] for metric, item in found.items()
+            }
+
+
+def gating(entry: dict) -> bool:
+    """Whether an entry fails the run: wrong data or an error, except in a probe of a capability
+    the adapter does not declare (as in the matrix, a probe informs and never gates)."""
+    return entry["status"] in ("wrong-data", "errored") and not entry.get("undeclared")
+
+
+def write_reference_store(
+    path: Path, fmt: str, document: dict, data: np.ndarray, check: bool = True
+) -> None:
+    """An array written by the reference (and read back exactly, unless check is False)."""
+    from conformance.reference import DirectoryStore, get_format
+
+    store = DirectoryStore(path)
+    get_format(fmt).create_array(store, "", document, {}).write(None, data)
+    store.close()
+    if check:
+        exact, message, _ = check_written(path, fmt, document, data)
+        if not exact:
+            raise RuntimeError(f"the reference wrote a wrong store at {path}: {message}")
 
 
 def bench_request(
@@ -650,13 +818,14 @@ def bench_request(
     source: Path | None,
     written: Path,
     output: Path,
+    node: str = "",
 ) -> dict:
     """The `bench` request of one workload (without id and op; see schemas/request.json). Writes
-    go to `written` (a directory, or the dump of a memory store), reads read `source` (the
-    canonical store: directly, or loaded into a memory store) and save to `output`."""
+    go to `written` (a directory, or the dump of a memory store) at `node`, reads read `source`
+    (the canonical store: directly, or loaded into a memory store) and save to `output`."""
     request = {"format": fmt, "path": "", "metadata": array_document(fmt, codec, geometry)}
     if operation == "write":
-        request.update(operation="write", data=str(data))
+        request.update(operation="write", data=str(data), path=node)
         if store == "directory":
             request["store"] = {"kind": "directory", "location": str(written)}
         else:
@@ -674,20 +843,11 @@ def describe_run(store: str, operation: str, run: dict, nbytes: int) -> str:
     head = f"{store:9} {operation:11}"
     if run["status"] == "ok":
         extra = f"  stored {run['stored_bytes'] / MB:.1f} MB" if "stored_bytes" in run else ""
-        return (
-            f"{head} {run['seconds']:8.4f} s {nbytes / run['seconds'] / MB:9.1f} MB/s  exact{extra}"
-        )
+        cpu = f"  cpu {run['cpu_s']:.4f} s" if "cpu_s" in run else "  (no cpu time)"
+        return f"{head} {run['seconds']:8.4f} s {nbytes / run['seconds'] / MB:9.1f} MB/s{cpu}  exact{extra}"
     reason = run.get("reason", "")
-    return (
-        f"{head} {run['status'].upper()}: {reason if len(reason) < 200 else reason[:197] + '...'}"
-    )
-
-
-def _loadavg() -> float | None:
-    try:
-        return round(os.getloadavg()[0], 2)
-    except OSError:
-        return None
+    probe = f" (probe: {run['probe']} undeclared)" if run.get("probe") else ""
+    return f"{head} {run['status'].upper()}{probe}: {reason if len(reason) < 200 else reason[:197] + '...'}"
 
 
 def filesystem_of(path: Path) -> dict:

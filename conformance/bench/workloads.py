@@ -3,7 +3,9 @@ operations and the stores, as the metadata documents and requests the adapters a
 
 Modelled on the public Zarr benchmarks (zarrs/zarr_benchmarks: read all, chunk by chunk, inner
 chunk by inner chunk; zstd with and without sharding): a float32 array of `size` MiB in 1 MiB
-chunks (512 x 512), sharded variants with shards of 4 x 4 chunks (16 MiB).
+chunks (512 x 512), sharded variants with shards of 4 x 4 chunks (16 MiB). The sharded blosc
+array is the one acquisition writers make (acquire-zarr writes nothing else): its document names
+the dimensions ("y", "x"); the others do not, as some writers cannot write names (cpp-zarr).
 """
 
 from __future__ import annotations
@@ -19,16 +21,18 @@ SHARD_CHUNKS = (4, 4)  # chunks per shard along each dimension: 16 MiB shards
 SEED = 20261122
 RANDOM_FRACTION = 0.01
 
-CODECS = ("none", "zstd", "gzip", "blosc-zstd", "sharded-zstd")
+CODECS = ("none", "zstd", "gzip", "blosc-zstd", "sharded-zstd", "sharded-blosc-zstd")
 OPERATIONS = ("write", "read", "read-random", "read-chunk")
 STORES = ("directory", "memory")
 
 CODEC_LABELS = {
     "none": "no compression",
-    "zstd": "zstd level 0 (zstd's default, 3)",
+    "zstd": "zstd level 3 (zstd's default)",
     "gzip": "gzip level 1",
     "blosc-zstd": "blosc zstd clevel 5, byte shuffle",
-    "sharded-zstd": "16 MiB shards of 1 MiB inner chunks, zstd level 0, crc32c index",
+    "sharded-zstd": "16 MiB shards of 1 MiB inner chunks, zstd level 3, crc32c index",
+    "sharded-blosc-zstd": "16 MiB shards of 1 MiB inner chunks, blosc zstd clevel 5, byte shuffle, "
+    "crc32c index, dimension names (as an acquisition writer, acquire-zarr, writes)",
 }
 OPERATION_LABELS = {
     "write": "write the whole array (one call)",
@@ -142,7 +146,10 @@ class Geometry:
 # ---- codecs -----------------------------------------------------------------------------------
 
 BYTES = {"name": "bytes", "configuration": {"endian": "little"}}
-ZSTD = {"name": "zstd", "configuration": {"level": 0, "checksum": False}}
+# Level 3 is zstd's default (what level 0 means to libzstd), spelled out: some APIs read 0 as
+# "no compression" (netCDF4's complevel: NCZarr then writes no compressor) or do not take it
+# (GDAL documents ZSTD_LEVEL from 1). No checksum, left out as writers should (V3-ZSTD-003).
+ZSTD = {"name": "zstd", "configuration": {"level": 3}}
 V3_COMPRESSORS = {
     "none": [],
     "zstd": [ZSTD],
@@ -160,12 +167,26 @@ V3_COMPRESSORS = {
         }
     ],
 }
+DIMENSION_NAMES = ["y", "x"]
 V2_COMPRESSORS = {
     "none": None,
-    "zstd": {"id": "zstd", "level": 0},
+    "zstd": {"id": "zstd", "level": 3},
     "gzip": {"id": "gzip", "level": 1},
     "blosc-zstd": {"id": "blosc", "cname": "zstd", "clevel": 5, "shuffle": 1, "blocksize": 0},
 }
+
+
+def capabilities_needed(codec: str) -> list[str]:
+    """The adapter.toml capabilities a codec workload uses (beyond the format and the operation)."""
+    inner = codec.removeprefix("sharded-")
+    needed = {
+        "none": [],
+        "zstd": ["codec:zstd"],
+        "gzip": ["codec:gzip"],
+        "blosc-zstd": ["codec:blosc"],
+    }
+    sharding = ["codec:sharding_indexed", "codec:crc32c"] if codec.startswith("sharded-") else []
+    return sharding + needed[inner]
 
 
 def not_applicable(fmt: str, codec: str) -> str | None:
@@ -188,14 +209,14 @@ def array_document(fmt: str, codec: str, geometry: Geometry) -> dict:
             "order": "C",
             "filters": None,
         }
-    if codec == "sharded-zstd":
+    if codec.startswith("sharded-"):
         grid_chunks = list(geometry.shard_shape)
         codecs = [
             {
                 "name": "sharding_indexed",
                 "configuration": {
                     "chunk_shape": list(geometry.chunk_shape),
-                    "codecs": [BYTES, ZSTD],
+                    "codecs": [BYTES, *V3_COMPRESSORS[codec.removeprefix("sharded-")]],
                     "index_codecs": [BYTES, {"name": "crc32c"}],
                     "index_location": "end",
                 },
@@ -213,6 +234,7 @@ def array_document(fmt: str, codec: str, geometry: Geometry) -> dict:
         "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
         "fill_value": 0.0,
         "codecs": codecs,
+        **({"dimension_names": DIMENSION_NAMES} if codec == "sharded-blosc-zstd" else {}),
     }
 
 
@@ -221,9 +243,9 @@ def numcodecs_codec(codec: str):
     import numcodecs
 
     if codec in ("zstd", "sharded-zstd"):
-        return numcodecs.Zstd(level=0)
+        return numcodecs.Zstd(level=3)
     if codec == "gzip":
         return numcodecs.GZip(level=1)
-    if codec == "blosc-zstd":
+    if codec in ("blosc-zstd", "sharded-blosc-zstd"):
         return numcodecs.Blosc(cname="zstd", clevel=5, shuffle=numcodecs.Blosc.SHUFFLE, blocksize=0)
     return None

@@ -308,7 +308,41 @@ def api_fill_value(fill: Any, dtype: DTypeLike) -> dict[str, Any]:
     return {"bytes": value.astype(dtype.newbyteorder("<")).tobytes().hex()}
 
 
-# ---- bench helpers: moving a store between a folder and an in-memory store (untimed) -------------
+# ---- bench helpers: timing one operation; moving a store to and from memory (untimed) -----------
+
+
+class OperationTimer:
+    """Times the operation of a `bench` request, wall and CPU:
+
+        with OperationTimer() as timer:
+            array[...] = data
+        return {**timer.result(), "settings": ...}
+
+    `seconds` is perf_counter around the block; `cpu` is getrusage of this process (every thread)
+    plus its children that ended and were waited for during the block, user and system apart.
+    Linux sums a process's CPU time exactly (the scheduler's runtime); only its split into user
+    and system is sampled at clock ticks."""
+
+    def __enter__(self) -> OperationTimer:
+        self._cpu = _cpu_times()
+        self._start = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.seconds = time.perf_counter() - self._start
+        end = _cpu_times()
+        self.cpu = {"user": end[0] - self._cpu[0], "system": end[1] - self._cpu[1]}
+
+    def result(self) -> dict[str, Any]:
+        return {"seconds": self.seconds, "cpu": self.cpu}
+
+
+def _cpu_times() -> tuple[float, float]:
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + children.ru_utime, own.ru_stime + children.ru_stime
 
 
 def files_of(folder: str | os.PathLike[str]) -> dict[str, bytes]:

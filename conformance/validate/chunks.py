@@ -39,6 +39,9 @@ class ChunkScan:
     )  # (key, why, requirement)
     unchecked: str | None = None  # why positions could not be enumerated, if so
     positions_only: bool = False  # keys say nothing: read every grid position instead
+    unlisted: bool = (
+        False  # `chunks` are every position of a store that cannot list: absent ones read as None
+    )
 
 
 def chunk_prefix(chunk_key: Callable[[tuple[int, ...]], str], ndim: int) -> str:

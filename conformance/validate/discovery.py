@@ -26,6 +26,7 @@ class KnownKeysStore(Store):
     def __init__(self, inner: Store, keys: set[str]):
         self.inner = inner
         self.keys = set(keys)
+        self.remote = inner.remote
 
     def get(self, key: str, limit: int | None = None) -> bytes | None:
         return self.inner.get(key) if limit is None else self.inner.get(key, limit)

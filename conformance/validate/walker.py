@@ -9,12 +9,13 @@ V2-GROUP-004) are reported and validated too.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 import traceback
 import zipfile
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import Any
 
 from conformance.reference import get_format
@@ -23,6 +24,7 @@ from conformance.reference.errors import ExtensionNotImplemented, UnsupportedErr
 from conformance.reference.stores import Store
 
 from . import chunks as chunk_scan
+from . import decoding
 from .budget import Budget, BudgetExceeded, Progress
 from .findings import CANNOT_CHECK, ERROR, NOTE, WARNING, Finding, Sink
 from .lint import cited_requirement, lint_node
@@ -556,14 +558,30 @@ class Walker:
         if scan.positions_only:
             return self._check_every_position(array, decode)
         checked = 0
-        for key, positions in scan.chunks.items():
-            for index in positions:
-                self.budget.check()
+        failed: set[str] = set()  # keys with a finding: one per stored key is enough
+        chunks = ((key, index) for key, positions in scan.chunks.items() for index in positions)
+        if not decode:
+            results: Generator[tuple[tuple[str, tuple[int, ...]], bool | None, Any], None, None] = (
+                (chunk, True, None) for chunk in chunks
+            )
+        else:
+            count = sum(len(positions) for positions in scan.chunks.values())
+            results = decoding.in_order(
+                lambda chunk: array.read_chunk(chunk[1]) is not None,
+                chunks,
+                decoding.workers_for(chunk_bytes, self.store.remote) if count > 1 else 1,
+            )
+        with contextlib.closing(results):
+            for n, ((key, _index), found, error) in enumerate(results):
+                if n:  # as a serial walk: the budget is checked before each chunk but the first
+                    self.budget.check()
+                if key in failed or (scan.unlisted and error is None and not found):
+                    continue  # a finding made already, or a position with nothing stored
                 self.progress.chunk()
                 self.sink.tally.chunks += 1
                 checked += 1
-                if decode and not self._decode_chunk(array, index, key):
-                    break  # one finding per stored key is enough
+                if not self._decoded(array, key, found, error):
+                    failed.add(key)
         return checked
 
     def _find_chunks(self, array: Array, ndim: int) -> chunk_scan.ChunkScan:
@@ -609,6 +627,10 @@ class Walker:
         scan = chunk_scan.enumerate_positions(
             None, layout.chunk_key, layout.shape, layout.chunk_shape, self.budget
         )
+        if self.decode:
+            # reading each position says whether it is stored: no request to ask first
+            scan.unlisted = True
+            return scan
         present = {}
         for key, indices in scan.chunks.items():
             self.budget.check()
@@ -636,26 +658,26 @@ class Walker:
                 self.progress.chunk()
         return checked
 
-    def _decode_chunk(self, array: Array, index: tuple[int, ...], key: str) -> bool:
-        try:
-            if (
-                array.read_chunk(index) is None
-            ):  # listed, yet unreadable: a symlink out of the store?
-                self.report(
-                    WARNING,
-                    None,
-                    "invalid-path",
-                    array.path,
-                    "the key is listed but cannot be read (readers will see the fill value)",
-                    key,
-                )
-                return False
-            return True
-        except BudgetExceeded:
-            raise
-        except Exception as exc:
-            self.report_exception(exc, array.path, "array", key=key, context="chunk")
+    def _decoded(
+        self, array: Array, key: str, found: bool | None, error: BaseException | None
+    ) -> bool:
+        """Report what decoding one stored chunk came to; False if that was a finding."""
+        if isinstance(error, BudgetExceeded):
+            raise error
+        if error is not None:
+            self.report_exception(error, array.path, "array", key=key, context="chunk")
             return False
+        if not found:  # listed, yet unreadable: a symlink out of the store?
+            self.report(
+                WARNING,
+                None,
+                "invalid-path",
+                array.path,
+                "the key is listed but cannot be read (readers will see the fill value)",
+                key,
+            )
+            return False
+        return True
 
 
 def _has_storage_transformers(array: Array) -> bool:

@@ -1,6 +1,7 @@
 """`zarr-conformance bench` end to end in quick mode (8 MiB, 2 repetitions) through real adapter
 processes, and its guard: an implementation that returns or writes wrong data is reported as
-wrong-data, never as a speed. The figures themselves are not tested."""
+wrong-data, never as a speed. The figures themselves are not tested (their statistics are, in
+test_stats.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,17 @@ import numpy as np
 import pytest
 
 from conformance.bench.html import bench_fragment, markdown_table
-from conformance.bench.runner import bench_request, check_written, classify_error, codec_names
+from conformance.bench.runner import (
+    Bench,
+    Options,
+    bench_request,
+    check_written,
+    classify_error,
+    codec_names,
+    gating,
+    plan,
+    write_node,
+)
 from conformance.bench.workloads import CODECS, OPERATIONS, STORES, Geometry, array_document
 from conformance.cli import main
 from conformance.harness.config import find_adapter
@@ -35,6 +46,8 @@ def quick(tmp_path_factory):
             "reference",
             "--impl",
             "zarr-python",
+            "--validate-size",
+            "16",
             "--out",
             str(out),
         ]
@@ -54,6 +67,10 @@ def test_quick_bench_verifies_every_read_and_write(quick):
             assert entry["runs"] == 2 and len(entry["runs_s"]) == 2
             rate = entry["mb_s"]
             assert 0 < rate["min"] <= rate["median"] <= rate["max"]
+            assert rate["ci"] == [rate["min"], rate["max"]] and rate["ci_level"] == 0.5  # n = 2
+            # CPU time: reported by the adapter for the operation alone
+            assert len(entry["cpu_runs_s"]) == 2 and entry["cpu_s"]["median"] >= 0
+            assert entry["rank"]["wall"] >= 1 and "cpu" in entry["within_noise_of"]
             assert (
                 entry["limit_mb_s"] > 0
                 and entry["ratio_to_limit"]["median"] > 0
@@ -71,13 +88,26 @@ def test_quick_bench_verifies_every_read_and_write(quick):
 @pytest.mark.slow
 def test_quick_bench_report_structure(quick):
     _, report, out = quick
-    assert report["schema"] == "zarr-conformance-bench/1"
+    assert report["schema"] == "zarr-conformance-bench/2"
     assert (
         report["workload"]["shape"] == [1024, 2048] and report["workload"]["chunk_bytes"] == 2**20
     )
     assert report["workload"]["random_chunks"] == 1
     machine = report["machine"]
     assert machine["cores"] and machine["packages"]["numpy"] and machine["filesystem"]["type"]
+    assert machine["load"][0]["at"] == "start" and "load_1min" in machine["load"][0]
+    ranking = report["rankings"][0]
+    assert ranking["metric"] in ("wall", "cpu") and ranking["order"][0]["rank"] == 1
+    validate = report["validate"]
+    assert validate["size_mib"] == 16
+    assert [(r["codec"], r["store"]) for r in validate["rows"]] == [
+        *((c, "directory") for c in CODECS),
+        ("zstd", "http"),
+    ]
+    for row in validate["rows"]:
+        assert row["status"] == "ok", row
+        assert row["reader"] in ("reference", "zarr-python") and row["ratio_wall"] > 0
+        assert row["validate"]["peak_rss_mib"] > 0 and row["ratio_cpu"] > 0
     limits = report["limits"]
     assert (
         limits["memcpy"]["runs"] == 2
@@ -99,6 +129,7 @@ def test_quick_bench_report_structure(quick):
     fragment = bench_fragment(report)
     assert fragment.startswith('<section id="bench">') and fragment.count("<svg") == 2
     assert "zarr-python" in fragment and "× limit" in fragment and "MB stored" in fragment
+    assert "/cpu-s" in fragment and "validate (16 MiB stores)" in fragment
 
 
 def test_altered_data_is_flagged_never_timed(tmp_path):
@@ -116,6 +147,8 @@ def test_altered_data_is_flagged_never_timed(tmp_path):
             str(ALTERED),
             "--codec",
             "zstd",
+            "--validate-size",
+            "0",
             "--out",
             str(out),
             "--no-plots",
@@ -188,3 +221,37 @@ def test_declared_refusals_are_not_applicable_others_errored():
     assert classify_error(config, refused)[0] == "not-applicable"
     crashed = {"ok": False, "error": {"type": "TypeError", "message": "x is undefined"}}
     assert classify_error(config, crashed)[0] == "errored"
+
+
+def test_plan_runs_declared_workloads_probes_undeclared_codecs():
+    reference, zarr_js = find_adapter("reference"), find_adapter("zarr-js")
+    assert plan(reference, "v3", "sharded-zstd", "read") == ("run", "")
+    # zarr.js declares no zstd: probed, so that its own refusal (or failure) is recorded
+    assert plan(zarr_js, "v2", "zstd", "read") == ("probe", "codec:zstd")
+    how, why = plan(zarr_js, "v2", "sharded-zstd", "read")
+    assert how == "not-applicable" and "format v2 has no sharding" in why
+    how, why = plan(find_adapter("acquire-zarr"), "v3", "sharded-blosc-zstd", "read")
+    assert how == "not-applicable" and "no op:read" in why
+    # GDAL and NCZarr always write a root group: their array goes below it
+    assert write_node(find_adapter("gdal-debian")) == "bench" and write_node(reference) == ""
+
+
+def test_a_slow_workload_stops_at_the_minimum_repetitions():
+    bench = Bench(Options(repeat=5, workload_budget_s=60.0))
+    key = ("slow", "gzip", "directory", "write")
+    for seconds in (30.0, 30.0):
+        bench.record(key, {"status": "ok", "seconds": seconds})
+        assert not bench.settled(key)  # fewer than MIN_REPEAT runs: never settled by time
+    bench.record(key, {"status": "ok", "seconds": 30.0})
+    assert bench.settled(key)
+    fast = ("fast", "gzip", "directory", "write")
+    for _ in range(4):
+        bench.record(fast, {"status": "ok", "seconds": 0.5})
+    assert not bench.settled(fast)
+    refused = ("x", "gzip", "memory", "read")
+    bench.record(refused, {"status": "not-applicable", "reason": "no memory store"})
+    assert bench.settled(refused)
+    probe = ("y", "zstd", "directory", "read")
+    bench.record(probe, {"status": "wrong-data", "probe": "codec:zstd", "reason": "..."})
+    assert bench.settled(probe) and not gating({"status": "wrong-data", "undeclared": "codec:zstd"})
+    assert gating({"status": "wrong-data"})

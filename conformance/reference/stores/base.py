@@ -143,6 +143,7 @@ class Store(ABC):
     """A key/value store. `get` returns None for a missing key (never raises KeyError)."""
 
     read_only: bool = False
+    remote: bool = False  # each read waits on a network: readers gain from reading several at once
     max_value_bytes: int = DEFAULT_MAX_VALUE_BYTES
     max_metadata_bytes: int = DEFAULT_MAX_METADATA_BYTES
 

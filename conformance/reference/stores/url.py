@@ -93,6 +93,7 @@ class URLStore(Store):
         self.url = url.rstrip("/")
         self.timeout = float(timeout)
         self.can_list = self.scheme not in ("http", "https")
+        self.remote = self.scheme != "file"
         self.set_limits(max_value_bytes, max_metadata_bytes)
         options = dict(storage_options or {})
         try:

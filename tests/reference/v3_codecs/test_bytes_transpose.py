@@ -159,3 +159,44 @@ def test_codec_order_of_application():
     assert body[:3] == b"\x1f\x8b\x08"
     assert stdlib_gzip.decompress(body) == a.tobytes(order="F")
     assert same_bits(p.decode(data), a)
+
+
+# ---- decoding without copies (what reads take: conformance/bench speed) --------------------------
+def test_a_pipeline_decodes_to_a_read_only_view_of_the_stored_bytes():
+    from conformance.reference import MemoryStore, get_format
+
+    p = pipeline([LE], (4, 4), "int32")
+    stored = p.encode(np.arange(16, dtype="<i4").reshape(4, 4))
+    chunk = p.decode(stored)
+    # no copy: the chunk is the stored bytes, and cannot be written through by mistake
+    assert np.shares_memory(chunk, np.frombuffer(stored, np.uint8))
+    assert not chunk.flags.writeable
+    # an array->array codec after it gets a copy it may do anything with; so do other callers
+    # of the bytes codec itself
+    assert p.array_bytes.decode(memoryview(stored)).flags.writeable
+    assert pipeline([transpose((1, 0)), LE], (4, 4), "int32").decode(stored).flags.writeable
+    # big-endian stored bytes are converted (a new array) to the native order
+    big = pipeline([BE], (4, 4), "int32")
+    assert same_bits(
+        big.decode(big.encode(np.arange(16, dtype=big.spec.dtype).reshape(4, 4))),
+        np.arange(16, dtype=big.spec.dtype).reshape(4, 4),
+    )
+    # reads and read-modify-writes of arrays take such chunks as they should
+    store = MemoryStore()
+    document = {
+        "zarr_format": 3,
+        "node_type": "array",
+        "shape": [8, 8],
+        "data_type": "int32",
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4, 4]}},
+        "chunk_key_encoding": {"name": "default"},
+        "fill_value": 0,
+        "codecs": [LE, gzip()],
+    }
+    array = get_format("v3").create_array(store, "", document, {})
+    array.write(None, np.arange(64, dtype="<i4").reshape(8, 8))
+    array.write((slice(1, 3), slice(1, 3)), -1)  # a partial chunk: decoded, modified, written
+    expected = np.arange(64, dtype="<i4").reshape(8, 8)
+    expected[1:3, 1:3] = -1
+    assert same_bits(array.read(), expected)
+    assert not array.read_chunk((0, 0)).flags.writeable

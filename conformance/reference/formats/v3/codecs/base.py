@@ -131,6 +131,11 @@ class ArrayBytesCodec(Codec):
         """An array of exactly decoded_spec.shape; the dtype may differ in byte order only."""
         raise NotImplementedError
 
+    def decode_view(self, data: memoryview) -> np.ndarray:
+        """decode(), for a caller that copies what it keeps and writes nothing into the result:
+        it may be a read-only view of `data` (the bytes codec then copies nothing)."""
+        return self.decode(data)
+
     def decode_partial(self, source: ByteSource, selection: tuple[slice, ...]) -> np.ndarray | None:
         raise NotImplementedError
 

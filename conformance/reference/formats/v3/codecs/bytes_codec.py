@@ -91,6 +91,14 @@ class BytesCodec(ArrayBytesCodec):
         return as_byte_view(stored)
 
     def decode(self, data: memoryview) -> np.ndarray:
+        return self._decode(data, copy=True)
+
+    def decode_view(self, data: memoryview) -> np.ndarray:
+        return self._decode(data, copy=False)
+
+    def _decode(self, data: memoryview, copy: bool) -> np.ndarray:
+        """The chunk in `data`: a new writable array (copy), or the stored bytes themselves where
+        they are already in the caller's byte order (a view: read-only if `data` is)."""
         spec = self.decoded_spec
         if len(data) != self._size:
             raise ChunkError(
@@ -106,8 +114,7 @@ class BytesCodec(ArrayBytesCodec):
             )
         if self.info is not None:
             return self.info.from_raw(flat.astype(self.raw)).reshape(spec.shape)
-        # astype copies, so the result is writable and in the caller's byte order.
-        return flat.astype(spec.dtype).reshape(spec.shape)
+        return flat.astype(spec.dtype, copy=copy).reshape(spec.shape)
 
 
 class LegacyEndianCodec(BytesCodec):

@@ -204,8 +204,8 @@ _DECODE_ERRORS = (ValueError, TypeError, RuntimeError, OverflowError, zlib.error
 class CodecPipeline:
     """A validated codec list bound to one chunk shape and data type.
 
-    encode(chunk) -> bytes and decode(bytes) -> ndarray of exactly the chunk shape and dtype
-    (a new writable array or a view of one). decode_partial(store, key, selection) reads only the
+    encode(chunk) -> bytes and decode(bytes) -> ndarray of exactly the chunk shape and dtype,
+    which may be a read-only view of the bytes given (no copy): copy it before writing into it. decode_partial(store, key, selection) reads only the
     bytes a sub-box needs when the array->bytes codec is sharding with no bytes->bytes codec after
     it, and otherwise reads the whole value; it returns None when the key is absent.
     """
@@ -279,9 +279,12 @@ class CodecPipeline:
             view = _byte_view(data)
             for bytes_codec in reversed(self.bytes_codecs):
                 view = _byte_view(bytes_codec.decode(view))
-            array = self.array_bytes.decode(view)
-            for array_codec in reversed(self.array_codecs):
-                array = array_codec.decode(array)
+            if self.array_codecs:
+                array = self.array_bytes.decode(view)
+                for array_codec in reversed(self.array_codecs):
+                    array = array_codec.decode(array)
+            else:  # what the caller gets: it copies what it keeps (see the class docstring)
+                array = self.array_bytes.decode_view(view)
         except ZarrError:
             raise
         except _DECODE_ERRORS as exc:
@@ -331,6 +334,8 @@ class CodecPipeline:
             ) from None
         if part is None:
             return None
+        if self.array_codecs and not part.flags.writeable:
+            part = part.copy()  # a view of stored bytes: the array->array codecs get their own
         for codec in reversed(self.array_codecs):
             part = codec.decode(part)
         return part

@@ -188,7 +188,10 @@ class ShardingCodec(ArrayBytesCodec):
     # ---- decoding ---------------------------------------------------------------------------
     def decode(self, data: memoryview) -> np.ndarray:
         offsets, nbytes, empty = self.read_index(self.index_bytes(data), len(data))
-        out = self.decoded_spec.fill_array()
+        spec = self.decoded_spec
+        # every element is written below unless some inner chunk is empty: then fill first
+        full = not empty.any() and not spec.dtype.hasobject
+        out = np.empty(spec.shape, spec.dtype) if full else spec.fill_array()
         blocks = self._blocks(out)  # a view: out is C-contiguous
         starts, ends = offsets.tolist(), (offsets + nbytes).tolist()
         for position in self._positions(~empty):
@@ -200,7 +203,8 @@ class ShardingCodec(ArrayBytesCodec):
 
     def decode_partial(self, source: ByteSource, selection: tuple[slice, ...]) -> np.ndarray | None:
         """Decode the box `selection` of the shard reading only the index and the inner chunks that
-        overlap it (V3-PIPE-005). None when the shard's key is absent."""
+        overlap it (V3-PIPE-005), possibly a read-only view of stored bytes (one inner chunk
+        holding the whole box). None when the shard's key is absent."""
         if self.index_location == "start":
             raw = source.read(0, self.index_size)
         else:
@@ -208,31 +212,49 @@ class ShardingCodec(ArrayBytesCodec):
         if raw is None:
             return None
         offsets, nbytes, empty = self.read_index(memoryview(raw), source.length)
-        out = self.decoded_spec.fill_array(tuple(s.stop - s.start for s in selection))
-        for position, inner, outer in chunk_overlaps(selection, self.inner_shape):
-            if empty[position]:
-                continue
-            start, length = int(offsets[position]), int(nbytes[position])
-            whole = all(s.start == 0 and s.stop == c for s, c in zip(inner, self.inner_shape))
-            if self.inner.supports_partial and not whole:
-                part = self.inner.decode_partial_source(source.sub(start, length), inner)
-            else:
-                blob = source.read(start, length)
-                if blob is None or len(blob) != length:
-                    raise ChunkError(
-                        "corrupt-shard-index",
-                        f"inner chunk {position} runs past the end of the shard",
-                        "V3-SHARD-016",
-                    )
-                part = self.inner.decode(memoryview(blob))[inner + (Ellipsis,)]
-            if part is None:
+        spec, shape = self.decoded_spec, tuple(s.stop - s.start for s in selection)
+        overlaps = list(chunk_overlaps(selection, self.inner_shape))
+        # the overlaps partition the box: fill it first only where an inner chunk is empty
+        full = not spec.dtype.hasobject and not any(empty[p] for p, _, _ in overlaps)
+        if full and len(overlaps) == 1:  # one inner chunk holds the whole box: no copy of it
+            position, inner, _ = overlaps[0]
+            return self._inner_box(source, offsets, nbytes, position, inner)
+        out = np.empty(shape, spec.dtype) if full else spec.fill_array(shape)
+        for position, inner, outer in overlaps:
+            if not empty[position]:
+                part = self._inner_box(source, offsets, nbytes, position, inner)
+                out[outer + (Ellipsis,)] = part  # Ellipsis: element-wise even for 0-d object arrays
+        return out
+
+    def _inner_box(
+        self,
+        source: ByteSource,
+        offsets: np.ndarray,
+        nbytes: np.ndarray,
+        position: tuple[int, ...],
+        inner: tuple[slice, ...],
+    ) -> np.ndarray:
+        """The box `inner` of the (stored) inner chunk at `position`: possibly a read-only view."""
+        start, length = int(offsets[position]), int(nbytes[position])
+        whole = all(s.start == 0 and s.stop == c for s, c in zip(inner, self.inner_shape))
+        if self.inner.supports_partial and not whole:
+            part = self.inner.decode_partial_source(source.sub(start, length), inner)
+        else:
+            blob = source.read(start, length)
+            if blob is None or len(blob) != length:
                 raise ChunkError(
                     "corrupt-shard-index",
-                    f"inner chunk {position} vanished while reading",
+                    f"inner chunk {position} runs past the end of the shard",
                     "V3-SHARD-016",
                 )
-            out[outer + (Ellipsis,)] = part  # Ellipsis: element-wise even for 0-d object arrays
-        return out
+            part = self.inner.decode(memoryview(blob))[inner + (Ellipsis,)]
+        if part is None:
+            raise ChunkError(
+                "corrupt-shard-index",
+                f"inner chunk {position} vanished while reading",
+                "V3-SHARD-016",
+            )
+        return part
 
 
 def _at(nested: Any, position: tuple[int, ...]) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from numcodecs import zstd as _zstd
 
 from ....errors import ChunkError, LimitError
@@ -43,7 +44,10 @@ class ZstdCodec(BytesBytesCodec):
             if self.decoded_size:
                 # The size is known: decompress into a buffer of exactly that size, which libzstd
                 # (through numcodecs) refuses to under- or overfill for streams of unknown size.
-                return _zstd.decompress(data, bytearray(self.decoded_size))
+                # np.empty: libzstd writes every byte, so the buffer need not be zeroed first.
+                out = np.empty(self.decoded_size, np.uint8)
+                _zstd.decompress(data, out)
+                return out.data
             out = _zstd.decompress(data)  # bounded by the checks above
         except (RuntimeError, ValueError) as exc:
             raise ChunkError(
