@@ -98,6 +98,15 @@ def register(subparsers) -> None:
         help="stop unless the corpus's VERSION is this one (1.2.0), or within it (1.2, 1)",
     )
     run.add_argument(
+        "--adapter-overrides",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a TOML file of changes to the installed adapters' known failures and error rules "
+        "(drop fixed entries, add or replace entries, error rules tried first): for the build "
+        "under test, kept in its own repository (docs/ci.md); repeatable",
+    )
+    run.add_argument(
         "pytest_args", nargs=argparse.REMAINDER, help="after --: extra pytest arguments"
     )
     run.set_defaults(func=run_command)
@@ -128,13 +137,14 @@ def plugin_args() -> list[str]:
 SKIPPED: list[str] = []
 
 
-def expand_impls(names: list[str]) -> list[str]:
+def expand_impls(names: list[str], impl_env: str = "pinned") -> list[str]:
     """'all' stands for every adapter folder on the search path whose adapter.toml does not say
-    `default = false`, in name order; unavailable adapters (envs.availability) are left out, with
+    `default = false`, in name order; unavailable adapters (envs.availability) and those whose
+    environment cannot be made (envs.provision_all: made here, before the run) are left out, with
     one line each on stderr (kept in SKIPPED for the summary)."""
-    from .envs import select_adapters
+    from .envs import provision_all, select_adapters
 
-    selection = select_adapters(names)
+    selection = provision_all(select_adapters(names), impl_env)
     SKIPPED[:] = [
         f"zarr-conformance run: {note}"
         for note in selection.notes()
@@ -165,7 +175,7 @@ def pytest_arguments(args, run_id: str, results: Path) -> list[str]:
         "--results",
         str(results),
     ]
-    for name in expand_impls(args.impl or ["reference"]):
+    for name in expand_impls(args.impl or ["reference"], args.impl_env):
         argv += ["--impl", name]
     if args.fixtures:
         argv += ["--corpus", args.fixtures]
@@ -193,6 +203,8 @@ def pytest_arguments(args, run_id: str, results: Path) -> list[str]:
         argv += ["--property-examples", str(args.examples)]
     if args.corpus_version:
         argv += ["--corpus-version", args.corpus_version]
+    for path in args.adapter_overrides:
+        argv += ["--adapter-overrides", str(Path(path).resolve())]
     if args.jobs > 1:
         # worksteal: idle workers take queued tests from busy ones (property tests take longer).
         argv += ["-n", str(args.jobs), "--dist", "worksteal"]

@@ -134,3 +134,29 @@ def plan_found(session: SuiteSession, case, writer: str, reader: str) -> Plan:
         rconf.known_failure("property", case.id, "reader", writer),
     )
     return Plan("property", "run", known=known)
+
+
+def fixed_note(
+    session: SuiteSession,
+    test: str,
+    case_id: str,
+    impl: str | None,
+    writer: str | None = None,
+    reader: str | None = None,
+    store: str | None = None,
+) -> str | None:
+    """The message of a passed test that a known-failure entry would cover on another release of
+    the implementation (its `versions` range excludes the one that ran): "fixed in 3.3: ...".
+    None when no such entry matches."""
+    if test in ("cross", "roundtrip", "property"):
+        sides = [(writer, "writer", reader), (reader, "reader", writer)]
+    else:
+        sides = [(impl, None, None)]
+    for name, role, peer in sides:
+        if name is None:
+            continue
+        config = session.config(name)
+        entry = config.fixed_failure(test, case_id, role, peer, store)
+        if entry is not None:
+            return entry.describe_fixed(config.impl_version or "this release")
+    return None

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from .outcomes import classify, settle
-from .plan import Plan, plan_cross, plan_found, plan_property, plan_single
+from .plan import Plan, fixed_note, plan_cross, plan_found, plan_property, plan_single
 from .properties import PROPERTIES, example_settings, is_found, property_id
 from .records import (
     OPT_IN_TESTS,
@@ -166,6 +166,15 @@ def pytest_addoption(parser) -> None:
         "'' = none)",
     )
     group.addoption(
+        "--adapter-overrides",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a TOML file of changes to the installed adapters' known failures and error rules "
+        "(drop fixed entries, add or replace entries, error rules tried first): for the build "
+        "under test, kept in its own repository (docs/ci.md); repeatable",
+    )
+    group.addoption(
         "--corpus-version",
         metavar="VERSION",
         default=None,
@@ -208,18 +217,53 @@ def pytest_configure(config) -> None:
         explore=config.getoption("hypothesis_explore"),
         examples=config.getoption("property_examples"),
         store_kinds=store_kinds,
+        overrides=tuple(Path(p) for p in config.getoption("adapter_overrides")),
     )
     if options.examples is not None and options.examples < 1:
         raise pytest.UsageError("--property-examples: at least 1")
     _check_corpus_version(config.getoption("corpus_version"), options.fixtures)
+    left_out = _leave_out_unbuildable(config, options)
     config.stash[SESSION] = SuiteSession(options)
     if config.getoption("impl") or options.impl_env != "pinned":
         config.stash[SESSION].adapters  # noqa: B018 - loading them: an unknown or invalid adapter is a usage error, right away
     if not hasattr(config, "workerinput"):  # the process that writes records
         sink = RecordSink(config, options)
+        sink.notes[:0] = left_out
         config.pluginmanager.register(sink, "zarr-conformance-records")
         for note in sink.notes:
             config.issue_config_time_warning(ImplVersionWarning(note), stacklevel=2)
+
+
+LEFT_OUT = "zarr_conformance_left_out"  # xdist workerinput: adapters the controller left out
+
+
+def _leave_out_unbuildable(config, options: Options) -> list[str]:
+    """Make the selected adapters' environments now, on the process that writes records (the
+    xdist controller, or the only process), and leave out every adapter that is unavailable or
+    whose environment cannot be made (a version row pip refuses): no records, one line each
+    (returned). xdist workers leave out what the controller did (pytest_configure_node)."""
+    if hasattr(config, "workerinput"):
+        gone = set(config.workerinput.get(LEFT_OUT, ()))
+        options.impls = [name for name in options.impls if name not in gone]
+        return []
+    if not config.getoption("impl"):  # the reference: nothing to make (and every pytest session
+        return []  # of this environment loads the plugin: keep the others cheap)
+    from .envs import Selection, provision_all
+
+    asked = list(options.impls)
+    selection = provision_all(Selection(list(asked), {}, []), options.impl_env)
+    options.impls = selection.names
+    config.stash[LEFT_OUT_KEY] = [name for name in asked if name not in selection.names]
+    return selection.notes()
+
+
+LEFT_OUT_KEY = pytest.StashKey[list]()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:
+    """pytest-xdist, on the controller: tell each worker which adapters were left out."""
+    node.workerinput[LEFT_OUT] = node.config.stash.get(LEFT_OUT_KEY, [])
 
 
 def _store_kinds(text: str | None, impl_env: str) -> tuple[str, ...]:
@@ -542,6 +586,10 @@ def _record(item, test: str, report, call) -> dict:
             else "directory"
         )
     }
+    if outcome == "passed" and known is None:  # a bug of other releases: "fixed in ..."
+        message = (
+            fixed_note(session, plan.test, case_id, impl, writer, reader, store["kind"]) or message
+        )
     fields = dict(context.fields) if context else {}
     return make_record(
         run_id=session.options.run_id,
@@ -679,9 +727,20 @@ class RecordSink:
                 continue
             got = found.get(v.name, {}).get(v.package) or v.version
             where = "this environment" if v.env == "current" else "its own venv"
+            if v.env != "current" and v.python:
+                where += f" (Python {v.python})"
             lines.append(
                 f"tested: {v.name} = {v.package} {got} from {where} (adapter pin: {v.pinned})"
             )
+        if self.options.overrides:
+            from . import overrides
+            from .config import AdapterConfigError
+
+            try:
+                found = overrides.load(self.options.overrides)
+            except AdapterConfigError:  # the session reported it as a usage error
+                found = {}
+            lines += [f"adapter overrides: {line}" for line in overrides.describe(found)]
         return lines
 
     def run_meta(self) -> dict:
@@ -716,6 +775,7 @@ class RecordSink:
             "adapters": adapters,
             "properties": property_settings(self.options),
             "kinds": list(self.options.kinds),
+            "adapter_overrides": [str(p) for p in self.options.overrides],
             "case_globs": list(self.options.cases),
             "records": len(self.records),
             "machine": _machine(),
@@ -749,7 +809,7 @@ def adapter_variants(options: Options) -> list:
     from .variants import resolve
 
     out = []
-    for name in options.impls or ["reference"]:
+    for name in options.impls:
         try:
             out.append(resolve(name, options.impl_env)[1])
         except AdapterConfigError:
@@ -797,7 +857,7 @@ def stale_known_failures(session: SuiteSession) -> list[str]:
     ids += list(PROPERTIES)
     out = []
     for config in session.adapters.values():
-        for entry in config.known_failures:
+        for entry in config.known_failures + config.fixed_failures:
             for pattern in entry.cases:
                 if not any(_glob_hits(pattern, i) for i in ids):
                     out.append(
