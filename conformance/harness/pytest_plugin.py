@@ -161,9 +161,9 @@ def pytest_addoption(parser) -> None:
         metavar="LIST",
         default=None,
         help="remote store kinds read (and s3 write) cases also run over, for adapters declaring "
-        "store:<kind>: servers on 127.0.0.1 started by the session (default http,s3; with "
-        "--impl-env current none, since the environment may lack the adapters' store packages; "
-        "'' = none)",
+        "store:<kind>: servers on 127.0.0.1 started by the session (default http,s3 where this "
+        "environment has what they need, else one line says why not; with --impl-env current an "
+        "adapter also needs its remote_packages here; '' = none)",
     )
     group.addoption(
         "--adapter-overrides",
@@ -201,7 +201,7 @@ def pytest_configure(config) -> None:
             f"--kinds: unknown test kind(s) {', '.join(bad)}; known: {', '.join(TESTS)}"
         )
     memory = _size(config.getoption("adapter_memory"))
-    store_kinds = _store_kinds(config.getoption("store_kinds"), config.getoption("impl_env"))
+    store_kinds, store_notes = _store_kinds(config.getoption("store_kinds"))
     options = Options(
         impls=config.getoption("impl") or ["reference"],
         results=Path(config.getoption("results")) if config.getoption("results") else None,
@@ -217,6 +217,7 @@ def pytest_configure(config) -> None:
         explore=config.getoption("hypothesis_explore"),
         examples=config.getoption("property_examples"),
         store_kinds=store_kinds,
+        store_notes=store_notes,
         overrides=tuple(Path(p) for p in config.getoption("adapter_overrides")),
     )
     if options.examples is not None and options.examples < 1:
@@ -266,11 +267,15 @@ def pytest_configure_node(node) -> None:
     node.workerinput[LEFT_OUT] = node.config.stash.get(LEFT_OUT_KEY, [])
 
 
-def _store_kinds(text: str | None, impl_env: str) -> tuple[str, ...]:
+def _store_kinds(text: str | None) -> tuple[tuple[str, ...], dict[str, str]]:
+    """The remote store kinds of this run, and why each asked for (or, by default, wanted) is
+    left out: the harness side needs the reference's URL store and moto (remote.unavailable).
+    Adapters without their own remote packages (--impl-env current) lose theirs in variants."""
     from .remote import REMOTE_KINDS, unavailable
 
-    if text is None:  # the adapters' pinned venvs carry their store packages; `current` may not
-        text = "" if impl_env == "current" else ",".join(REMOTE_KINDS)
+    asked = text is not None
+    if text is None:
+        text = ",".join(REMOTE_KINDS)
     kinds = tuple(k.strip() for k in text.split(",") if k.strip())
     bad = [k for k in kinds if k not in REMOTE_KINDS]
     if bad:
@@ -278,9 +283,13 @@ def _store_kinds(text: str | None, impl_env: str) -> tuple[str, ...]:
             f"--store-kinds: unknown remote store kind(s) {', '.join(bad)}; known: "
             f"{', '.join(REMOTE_KINDS)} (directory and zip cases always run)"
         )
-    for kind, why in unavailable(kinds).items():
-        warnings.warn(f"zarr-conformance: no {kind} store kind in this run: {why}", stacklevel=2)
-    return tuple(k for k in kinds if k not in unavailable(kinds))
+    missing = unavailable(kinds)
+    if asked:
+        for kind, why in missing.items():
+            warnings.warn(
+                f"zarr-conformance: no {kind} store kind in this run: {why}", stacklevel=2
+            )
+    return tuple(k for k in kinds if k not in missing), missing
 
 
 def _check_corpus_version(wanted: str | None, fixtures: Path | None) -> None:
@@ -641,6 +650,10 @@ class RecordSink:
         # plugin is loaded in every pytest session of the environment: keep the others cheap).
         other = options.impl_env != "pinned" or any("@" in name for name in options.impls)
         self.notes = [v.note for v in self.variants if v.note] if other else []
+        self.notes += [v.stores_note for v in self.variants if v.stores_note] if other else []
+        self.notes += [
+            f"no {kind} store kind in this run: {why}" for kind, why in options.store_notes.items()
+        ]
 
     @property
     def variants(self) -> list:

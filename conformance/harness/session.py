@@ -45,6 +45,8 @@ class Options:
     )
     # Remote store kinds the matrix adds for adapters declaring them (conformance.harness.remote).
     store_kinds: tuple[str, ...] = ("http", "s3")
+    # Remote store kinds left out of this run, and why (said once, by the process writing records).
+    store_notes: dict[str, str] = field(default_factory=dict)
     # Files of the implementer's changes to known failures and error rules (harness.overrides).
     overrides: tuple[Path, ...] = ()
 

@@ -57,6 +57,7 @@ class Variant:
         None  # a warning about the choice (differs from the pin, not applicable, ...)
     )
     python: str | None = None  # the Python (major.minor) of its venv, when it has one
+    stores_note: str | None = None  # why its remote store kinds are left out (current env)
 
     def as_meta(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v is not None and k != "name"}
@@ -177,8 +178,35 @@ def in_current_env(config: AdapterConfig) -> tuple[AdapterConfig, Variant]:
             f"written against {package} {pinned} (applied, none strict)"
         )
         changed = relaxed(changed)
+    changed, stores_note = without_missing_remote(changed)
     return changed, Variant(
-        config.name, config.folder.name, "current", package, pinned, version, note
+        config.name,
+        config.folder.name,
+        "current",
+        package,
+        pinned,
+        version,
+        note,
+        stores_note=stores_note,
+    )
+
+
+REMOTE_CAPABILITIES = frozenset({"store:http", "store:s3", "feature:s3-write"})
+
+
+def without_missing_remote(config: AdapterConfig) -> tuple[AdapterConfig, str | None]:
+    """In the caller's environment, the adapter's url stores need its `remote_packages` there
+    too (zarr-python's obstore): without them its http and s3 store kinds are left out, and the
+    returned line says so and how to add them."""
+    declared = config.capabilities & REMOTE_CAPABILITIES
+    missing = [p for p in config.remote_packages if installed_version(p) is None]
+    if not declared or not missing:
+        return config, None
+    kinds = " and ".join(k.split(":")[1] for k in sorted(declared) if k.startswith("store:"))
+    return replace(config, capabilities=config.capabilities - REMOTE_CAPABILITIES), (
+        f"{config.name}: its {kinds} store kinds are skipped: {', '.join(missing)} "
+        f"{'is' if len(missing) == 1 else 'are'} not installed in this environment "
+        f"(pip install {' '.join(missing)})"
     )
 
 
