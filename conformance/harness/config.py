@@ -171,6 +171,9 @@ class AdapterConfig:
     # distributions a url store (http, s3) needs in the adapter's environment: checked under
     # --impl-env current, where the caller's environment may lack them
     remote_packages: tuple[str, ...] = ()
+    # the releases of its implementation the adapter drives (adapter.toml `releases`, a PEP 440
+    # specifier: zarr-python2 follows "<3"); `adapters --outdated` looks for newer ones inside it
+    releases: str | None = None
     # a version row: the Requires-Python of the release it runs (from the package index)
     requires_python: str | None = None
     # the release of the implementation that runs (the pin, a version row's, the caller's), and
@@ -277,6 +280,7 @@ def load_adapter_config(folder: str | os.PathLike[str]) -> AdapterConfig:
         python=doc.get("python"),
         python_version=doc.get("python_version"),
         remote_packages=tuple(doc.get("remote_packages", ())),
+        releases=doc.get("releases"),
         debian=tuple(doc.get("debian", ())),
         default=bool(doc.get("default", True)),
         raw=doc,
