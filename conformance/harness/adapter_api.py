@@ -190,9 +190,10 @@ def raise_site(exc: BaseException) -> tuple[str | None, str | None]:
 
     raised_in: the function that raised it, `module.qualname` ("zarr.core.json_parse.parse_field").
     raised_by: "raise" when that function's own `raise` statement raised it (the implementation
-    refused on purpose), "operation" when one of its operations failed (the interpreter or a
-    builtin raised: a missing keyword argument, a subscript of None), None when the frame is
-    compiled code that cannot tell (Cython's frames carry no bytecode of their own)."""
+    refused on purpose), "assert" when an `assert` statement failed (an internal check, not a
+    refusal), "operation" when one of its operations failed (the interpreter or a builtin raised:
+    a missing keyword argument, a subscript of None), None when the frame is compiled code that
+    cannot tell (Cython's frames carry no bytecode of their own)."""
     tb = exc.__traceback__
     if tb is None:
         return None, None
@@ -209,10 +210,21 @@ def raise_site(exc: BaseException) -> tuple[str | None, str | None]:
         return qualname, None
     import dis
 
-    op = next((i.opname for i in dis.get_instructions(code) if i.offset == tb.tb_lasti), None)
-    if op is None:
+    instructions = list(dis.get_instructions(code))
+    at = next((i for i in instructions if i.offset == tb.tb_lasti), None)
+    if at is None:
         return qualname, None
-    return qualname, "raise" if op == RAISE_OP else "operation"
+    if at.opname != RAISE_OP:
+        return qualname, "operation"
+    # an `assert` compiles to LOAD_ASSERTION_ERROR ... RAISE_VARARGS on the statement's line: an
+    # internal consistency check that failed, not a refusal the function means to give
+    line = at.positions.lineno if at.positions else None
+    if any(
+        i.opname == "LOAD_ASSERTION_ERROR" and i.positions and i.positions.lineno == line
+        for i in instructions
+    ):
+        return qualname, "assert"
+    return qualname, "raise"
 
 
 def from_implementation(exc: BaseException) -> BaseException:

@@ -142,9 +142,11 @@ def _site(error: dict[str, Any]) -> str:
     where = error.get("raised_in")
     if not where:
         return ""
-    how = {"raise": "raised by a raise statement", "operation": "raised by an operation"}.get(
-        error.get("raised_by") or "", "raised"
-    )
+    how = {
+        "raise": "raised by a raise statement",
+        "assert": "raised by a failed assert",
+        "operation": "raised by an operation",
+    }.get(error.get("raised_by") or "", "raised")
     phase = f", {error['phase']} phase" if error.get("phase") else ""
     return f" ({how} in {where}{phase})"
 

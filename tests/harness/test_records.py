@@ -280,6 +280,15 @@ def test_where_and_how_an_error_was_raised_and_its_phase():
     assert error["phase"] == "metadata"  # the innermost phase wins
     assert error_response(ValueError("never raised"))["error"]["raised_in"] is None
 
+    # an internal check, not a refusal given on purpose (compiled here: pytest rewrites the
+    # asserts of test modules into raise statements)
+    namespace: dict = {}
+    source = "def check(node_type):\n    assert node_type == 'group'\n"
+    exec(compile(source, "/nonexistent/lib/check.py", "exec"), namespace)
+    with pytest.raises(AssertionError) as asserted:
+        namespace["check"]("array")
+    assert error_response(asserted.value)["error"]["raised_by"] == "assert"
+
 
 def test_schema_catches_a_bad_read_response():
     bad = {
