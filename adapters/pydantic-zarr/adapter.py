@@ -28,7 +28,7 @@ from pydantic_zarr import v2 as zom_v2
 from pydantic_zarr import v3 as zom_v3
 from zarr.storage import LocalStore, ZipStore
 
-from conformance.harness.adapter_api import Unsupported
+from conformance.harness.adapter_api import Unsupported, phase
 
 MODELS = {"v2": (2, zom_v2), "v3": (3, zom_v3)}
 
@@ -73,13 +73,17 @@ class Adapter:
         zarr_format, models = MODELS[fmt]
         store = open_store(request["store"])
         try:
-            node = zarr.open(
-                store=store, path=node_path(request.get("node")), zarr_format=zarr_format, mode="r"
-            )
-            # the classmethods, not the module-level from_zarr: in 0.9.2 that one names `zarr`
-            # only under TYPE_CHECKING and raises NameError at run time
-            model = models.ArraySpec if isinstance(node, zarr.Array) else models.GroupSpec
-            return model.from_zarr(node)
+            with phase("metadata"):  # zarr's own parsers: its [[errors]] rule names the phase
+                node = zarr.open(
+                    store=store,
+                    path=node_path(request.get("node")),
+                    zarr_format=zarr_format,
+                    mode="r",
+                )
+                # the classmethods, not the module-level from_zarr: in 0.9.2 that one names `zarr`
+                # only under TYPE_CHECKING and raises NameError at run time
+                model = models.ArraySpec if isinstance(node, zarr.Array) else models.GroupSpec
+                return model.from_zarr(node)
         finally:
             store.close()
 

@@ -1,4 +1,4 @@
-"""Adapter for zarr-python 3 (the `zarr` package, 3.1.x).
+"""Adapter for zarr-python 3 (the `zarr` package, 3.x; pinned 3.4.2, version rows 3.0 to 3.3).
 
 Runs in its own venv (see adapter.toml): imports only the stdlib, numpy, zarr and the harness's
 stdlib+numpy helpers. The zarrs-python adapter subclasses this one (it swaps the codec pipeline).
@@ -15,7 +15,9 @@ list, group members are reported as unknown (null).
 
 Errors are zarr's own exceptions, left to propagate (adapter.toml `[[errors]]` maps them to
 categories); the adapter raises `Unsupported` only for formats and store kinds zarr-python does not
-implement, each declared in adapter.toml.
+implement, each declared in adapter.toml. Each call into zarr is marked with its phase
+(`adapter_api.phase`: "metadata" for opening, listing and making nodes, "data" for chunk data), so
+that the rule for the TypeErrors zarr's parsers raise on purpose holds whatever their wording.
 
 Writes build the array from the requested document itself (`parse_array_metadata` =
 `ArrayV3Metadata.from_dict` / `ArrayV2Metadata.from_dict`), let zarr serialise and save that
@@ -41,6 +43,7 @@ from conformance.harness.adapter_api import (
     api_dtype,
     api_fill_value,
     load_data,
+    phase,
     region_index,
     save_data,
     step_values,
@@ -51,6 +54,16 @@ from conformance.harness.adapter_api import (
 ZARR_FORMATS = {"v2": 2, "v3": 3}
 METADATA_KEYS = {2: (".zarray", ".zgroup"), 3: ("zarr.json", "zarr.json")}
 ARRAY, GROUP = 0, 1
+
+
+def opt_ins() -> dict:
+    """zarr.config switches of features zarr-python implements behind an opt-in, turned on so that
+    the column measures what its public API reaches: rectilinear chunk grids (3.3 and later:
+    `array.rectilinear_chunks`, experimental). Not pickle decoding (3.4.2
+    `array.allow_unsafe_pickle_decode`): refusing it by default is a security decision."""
+    return {
+        key: True for key in ("array.rectilinear_chunks",) if zarr.config.get(key, None) is not None
+    }
 
 
 def zarr_format_of(request: dict) -> int:
@@ -129,13 +142,14 @@ def raw_document(store, key: str) -> dict | None:
 
 def array_api(array: Array) -> dict:
     """What zarr's Array object reports about itself."""
-    api: dict[str, Any] = {"shape": list(array.shape), "dtype": api_dtype(array.dtype)}
+    # int(): a release that accepts a JSON true as a length (3.0) reports the bool it stored
+    api: dict[str, Any] = {"shape": [int(n) for n in array.shape], "dtype": api_dtype(array.dtype)}
     try:
         shards, chunks = array.shards, array.chunks
     except NotImplementedError:  # zarr defines both only for regular chunk grids: it cannot say
         pass
     else:
-        api["chunk_shape"] = list(shards if shards is not None else chunks)
+        api["chunk_shape"] = [int(n) for n in (shards if shards is not None else chunks)]
     api["fill_value"] = api_fill_value(array.fill_value, array.dtype)
     if array.metadata.zarr_format == 3:
         names = array.metadata.dimension_names
@@ -173,6 +187,7 @@ class Adapter:
             "name": self.name,
             "version": zarr.__version__,
             "versions": self.implementation_versions(),
+            "settings": dict(opt_ins()),
         }
 
     # -- hooks the zarrs-python adapter overrides -------------------------------------------------
@@ -181,7 +196,7 @@ class Adapter:
 
     def configure(self):
         """A context manager wrapped around every request (zarr.config settings)."""
-        return zarr.config.set({})
+        return zarr.config.set(opt_ins())
 
     # -- read ---------------------------------------------------------------------------------
     def read(self, request: dict) -> dict:
@@ -190,16 +205,20 @@ class Adapter:
         with self.configure():
             store = open_store(request["store"])
             try:
-                node = zarr.open(store=store, path=path, zarr_format=zf, mode="r")
+                with phase("metadata"):
+                    node = zarr.open(store=store, path=path, zarr_format=zf, mode="r")
                 if isinstance(node, zarr.Group):
+                    with phase("metadata"):
+                        members = members_of(node) if lists(request["store"]) else None
                     return {
                         "node_type": "group",
                         "metadata": raw_document(store, metadata_key(path, zf, GROUP)),
                         "attributes": dict(node.attrs.asdict()),
-                        "members": members_of(node) if lists(request["store"]) else None,
+                        "members": members,
                     }
                 self.check_array(node)
-                data = to_plain_array(node[...] if node.ndim else node[()])
+                with phase("data"):
+                    data = to_plain_array(node[...] if node.ndim else node[()])
                 api = array_api(node)  # after the data: zarr has its say on the store first
                 attributes = dict(node.attrs.asdict())
                 written = save_data(request["output"], data)
@@ -222,14 +241,15 @@ class Adapter:
         with self.configure():
             store = open_store(request["store"])
             try:
-                node = zarr.open(store=store, path=path, zarr_format=zf, mode="r")
-                if not isinstance(node, zarr.Group):
-                    return {"nodes": {path: "array"}}
-                # paths from the store root, like the reference adapter's
-                prefix = f"{path}/" if path else ""
-                nodes = {path: "group"}
-                for name, child in node.members(max_depth=None):
-                    nodes[prefix + name] = "group" if isinstance(child, zarr.Group) else "array"
+                with phase("metadata"):
+                    node = zarr.open(store=store, path=path, zarr_format=zf, mode="r")
+                    if not isinstance(node, zarr.Group):
+                        return {"nodes": {path: "array"}}
+                    # paths from the store root, like the reference adapter's
+                    prefix = f"{path}/" if path else ""
+                    nodes = {path: "group"}
+                    for name, child in node.members(max_depth=None):
+                        nodes[prefix + name] = "group" if isinstance(child, zarr.Group) else "array"
                 return {"nodes": nodes}
             finally:
                 store.close()
@@ -243,7 +263,8 @@ class Adapter:
             store = open_store(request["store"], writable=True)
             try:
                 if request.get("node_type") == "group":
-                    zarr.create_group(store, path=path, zarr_format=zf, attributes=attributes)
+                    with phase("metadata"):
+                        zarr.create_group(store, path=path, zarr_format=zf, attributes=attributes)
                     return {}
                 self.write_array(store, path, zf, request, attributes)
                 return {}
@@ -255,17 +276,19 @@ class Adapter:
         if document.get("zarr_format") != zf:
             raise ValueError(f"metadata zarr_format {document.get('zarr_format')!r} != {zf}")
         document["attributes"] = attributes
-        metadata = parse_array_metadata(document)  # zarr validates the document itself
-        async_array = AsyncArray(metadata=metadata, store_path=StorePath(store, path))
-        sync(async_array._save_metadata(metadata, ensure_parents=True))
-        array = Array(async_array)
+        with phase("metadata"):
+            metadata = parse_array_metadata(document)  # zarr validates the document itself
+            async_array = AsyncArray(metadata=metadata, store_path=StorePath(store, path))
+            sync(async_array._save_metadata(metadata, ensure_parents=True))
+            array = Array(async_array)
         self.check_array(array)
         if request.get("data") is not None:
             data = load_data(request["data"])
-            if array.ndim == 0:
-                array[()] = data
-            elif data.size:
-                array[...] = data
+            with phase("data"):
+                if array.ndim == 0:
+                    array[()] = data
+                elif data.size:
+                    array[...] = data
 
     # -- update (write cases with steps) -------------------------------------------------------
     def update(self, request: dict) -> dict:

@@ -30,6 +30,10 @@ OPS = ("describe", "read", "write", "update", "list", "validate", "zom", "bench"
 REFERENCE_DIR = PACKAGE_DIR / "reference"
 # The attribute from_implementation sets on an exception (its origin, whatever its traceback says).
 ORIGIN_MARK = "__zarr_conformance_origin__"
+# The attribute `phase` sets on an exception leaving its block (the request phase it ended).
+PHASE_MARK = "__zarr_conformance_phase__"
+# The opcode of a `raise` statement (a re-raise keeps the frame where the exception began).
+RAISE_OP = "RAISE_VARARGS"
 
 Request = dict[str, Any]
 Response = dict[str, Any]
@@ -147,12 +151,36 @@ def dtype_str(array: NDArray[Any]) -> str:
 # ---- dispatching ------------------------------------------------------------------------------
 
 
+class phase:
+    """`with phase("metadata"): ...` marks an exception leaving the block with the phase of the
+    request it ended (the innermost phase wins), reported as the error's `phase`: [[errors]] rules
+    may say a crash type raised on purpose is a refusal only in that phase (adapters/README.md).
+    Phases: "metadata" (opening nodes, listing them, parsing or making their metadata documents)
+    and "data" (reading or writing chunk data)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
+        if exc is not None and getattr(exc, PHASE_MARK, None) is None:
+            try:
+                setattr(exc, PHASE_MARK, self.name)
+            except AttributeError:  # an exception type without a __dict__: no phase then
+                pass
+
+
 def error_response(
     exc: BaseException, unsupported: bool = False, adapter_dir: CodeDirs = None
 ) -> Response:
-    """The failure response for `exc`: its class name and module, and its origin, which tells a
-    refusal by the implementation from a bug in the adapter (see raised_in_adapter)."""
+    """The failure response for `exc`: its class name and module, its origin, which tells a
+    refusal by the implementation from a bug in the adapter (see raised_in_adapter), where it was
+    raised and how (raise_site), and the request phase it ended (`phase`)."""
     reason = getattr(exc, "reason", None)
+    raised_in, raised_by = raise_site(exc)
+    mark = getattr(exc, PHASE_MARK, None)
     return {
         "ok": False,
         **({"unsupported": True} if unsupported else {}),
@@ -162,8 +190,54 @@ def error_response(
             "reason": reason if isinstance(reason, str) else None,
             "module": type(exc).__module__,
             "origin": "adapter" if raised_in_adapter(exc, adapter_dir) else "implementation",
+            "raised_in": raised_in,
+            "raised_by": raised_by,
+            "phase": mark if isinstance(mark, str) else None,
         },
     }
+
+
+def raise_site(exc: BaseException) -> tuple[str | None, str | None]:
+    """(raised_in, raised_by) of `exc`, from the innermost frame of its traceback: what stays the
+    same across releases of an implementation when its messages are reworded.
+
+    raised_in: the function that raised it, `module.qualname` ("zarr.core.json_parse.parse_field").
+    raised_by: "raise" when that function's own `raise` statement raised it (the implementation
+    refused on purpose), "assert" when an `assert` statement failed (an internal check, not a
+    refusal), "operation" when one of its operations failed (the interpreter or a builtin raised:
+    a missing keyword argument, a subscript of None), None when the frame is compiled code that
+    cannot tell (Cython's frames carry no bytecode of their own)."""
+    tb = exc.__traceback__
+    if tb is None:
+        return None, None
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    code = tb.tb_frame.f_code
+    module = tb.tb_frame.f_globals.get("__name__")
+    qualname = getattr(code, "co_qualname", code.co_name)
+    if isinstance(module, str) and not qualname.startswith(module + "."):
+        qualname = f"{module}.{qualname}"
+    if not os.path.isabs(
+        code.co_filename
+    ):  # compiled code naming its source ("numcodecs/zstd.pyx")
+        return qualname, None
+    import dis
+
+    instructions = list(dis.get_instructions(code))
+    at = next((i for i in instructions if i.offset == tb.tb_lasti), None)
+    if at is None:
+        return qualname, None
+    if at.opname != RAISE_OP:
+        return qualname, "operation"
+    # an `assert` compiles to LOAD_ASSERTION_ERROR ... RAISE_VARARGS on the statement's line: an
+    # internal consistency check that failed, not a refusal the function means to give
+    line = at.positions.lineno if at.positions else None
+    if any(
+        i.opname == "LOAD_ASSERTION_ERROR" and i.positions and i.positions.lineno == line
+        for i in instructions
+    ):
+        return qualname, "assert"
+    return qualname, "raise"
 
 
 def from_implementation(exc: BaseException) -> BaseException:

@@ -98,6 +98,15 @@ def register(subparsers) -> None:
         help="stop unless the corpus's VERSION is this one (1.2.0), or within it (1.2, 1)",
     )
     run.add_argument(
+        "--adapter-overrides",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a TOML file of changes to the installed adapters' known failures and error rules "
+        "(drop fixed entries, add or replace entries, error rules tried first): for the build "
+        "under test, kept in its own repository (docs/ci.md); repeatable",
+    )
+    run.add_argument(
         "pytest_args", nargs=argparse.REMAINDER, help="after --: extra pytest arguments"
     )
     run.set_defaults(func=run_command)
@@ -111,6 +120,16 @@ def register(subparsers) -> None:
         action="store_true",
         help="install the Debian packages adapters declare (adapter.toml `debian`) that are "
         "missing: needs root and apt-get (runs apt-get update once)",
+    )
+    adapters.add_argument(
+        "names", nargs="*", metavar="NAME", help="only these adapters (default: every one)"
+    )
+    adapters.add_argument(
+        "--outdated",
+        action="store_true",
+        help="list the adapters whose implementation pin is older than the newest release the "
+        "package index offers (pip index versions under the adapter's own Python; npm view); "
+        "exit 1 when there is one",
     )
     adapters.set_defaults(func=adapters_command)
 
@@ -128,13 +147,14 @@ def plugin_args() -> list[str]:
 SKIPPED: list[str] = []
 
 
-def expand_impls(names: list[str]) -> list[str]:
+def expand_impls(names: list[str], impl_env: str = "pinned") -> list[str]:
     """'all' stands for every adapter folder on the search path whose adapter.toml does not say
-    `default = false`, in name order; unavailable adapters (envs.availability) are left out, with
+    `default = false`, in name order; unavailable adapters (envs.availability) and those whose
+    environment cannot be made (envs.provision_all: made here, before the run) are left out, with
     one line each on stderr (kept in SKIPPED for the summary)."""
-    from .envs import select_adapters
+    from .envs import provision_all, select_adapters
 
-    selection = select_adapters(names)
+    selection = provision_all(select_adapters(names), impl_env)
     SKIPPED[:] = [
         f"zarr-conformance run: {note}"
         for note in selection.notes()
@@ -165,7 +185,7 @@ def pytest_arguments(args, run_id: str, results: Path) -> list[str]:
         "--results",
         str(results),
     ]
-    for name in expand_impls(args.impl or ["reference"]):
+    for name in expand_impls(args.impl or ["reference"], args.impl_env):
         argv += ["--impl", name]
     if args.fixtures:
         argv += ["--corpus", args.fixtures]
@@ -193,6 +213,8 @@ def pytest_arguments(args, run_id: str, results: Path) -> list[str]:
         argv += ["--property-examples", str(args.examples)]
     if args.corpus_version:
         argv += ["--corpus-version", args.corpus_version]
+    for path in args.adapter_overrides:
+        argv += ["--adapter-overrides", str(Path(path).resolve())]
     if args.jobs > 1:
         # worksteal: idle workers take queued tests from busy ones (property tests take longer).
         argv += ["-n", str(args.jobs), "--dist", "worksteal"]
@@ -277,9 +299,17 @@ def adapters_command(args) -> int:
                 problems.append(str(exc))
                 continue
             rows.append(config)
+    if args.names:
+        unknown = sorted(set(args.names) - {c.name for c in rows})
+        if unknown:
+            print(f"zarr-conformance adapters: no adapter {', '.join(unknown)}", file=sys.stderr)
+            return 2
+        rows = [c for c in rows if c.name in args.names]
     code = 0
     if args.install:
         code = install_system_packages(rows)
+    if args.outdated:
+        return outdated_command(rows)
     width = max([len("adapter"), *(len(c.name) for c in rows)])
     print(
         f"{'adapter':<{width}}  {'transport':<9}  {'environment':<20}  {'all':<3}  {'caps':>4}  {'known':>5}  "
@@ -304,6 +334,74 @@ def adapters_command(args) -> int:
     for p in problems:
         print(f"invalid adapter: {p}", file=sys.stderr)
     return 1 if problems else code
+
+
+def outdated_command(configs) -> int:
+    """`adapters --outdated`: one line per adapter whose implementation pin is older than the
+    newest release its package index offers (pip: under the adapter's own Python, and under the
+    newest Python of this machine, for a release that needs it; npm: the latest tag), within the
+    adapter's `releases` range; exit 1 when there is one. Adapters that pin no package are not
+    listed."""
+    from packaging.specifiers import SpecifierSet
+    from packaging.version import InvalidVersion, Version
+
+    from . import envs, interpreters
+    from .variants import main_package
+
+    def newest_of(versions: list[str], within: str) -> str | None:
+        allowed = SpecifierSet(within)
+        inside = [v for v in versions if allowed.contains(v, prereleases=False)]
+        return max(inside, key=Version) if inside else None
+
+    def older(pinned: str, newest: str) -> bool:
+        try:
+            return Version(pinned) < Version(newest)
+        except InvalidVersion:
+            return pinned != newest
+
+    found, unknown = [], []
+    newest_python = interpreters.machine_interpreters()[-1]
+    for config in configs:
+        package = main_package(config)
+        if package is None or package[1] is None:
+            continue
+        name, pinned, kind = package
+        within = config.releases or ""
+        if kind == "npm":
+            latest = interpreters.newest_npm(name)
+            candidates = (
+                [(latest, "npm")] if latest and SpecifierSet(within).contains(latest) else []
+            )
+        else:
+            try:
+                python = envs.base_python(config)
+            except envs.Unavailable as exc:
+                unknown.append(f"{config.name}: {exc}")
+                continue
+            own = newest_of(interpreters.releases(name, python), within)
+            candidates = [(own, f"pip, Python {envs.python_minor(config)}")]
+            if newest_python.minor != envs.python_minor(config):
+                later = newest_of(interpreters.releases(name, newest_python.path), within)
+                if later and own and older(own, later):
+                    candidates.append(
+                        (later, f"pip, needs a newer Python: found for {newest_python.minor}")
+                    )
+        newest = [(v, where) for v, where in candidates if v]
+        if not newest:
+            unknown.append(f"{config.name}: the package index has no release of {name}")
+            continue
+        for version, where in newest:
+            if older(pinned, version):
+                found.append(
+                    f"{config.name}: pins {name} {pinned}, the newest release is {version} ({where})"
+                )
+    for line in found:
+        print(line)
+    for line in unknown:
+        print(f"zarr-conformance adapters: cannot tell: {line}", file=sys.stderr)
+    if not found:
+        print("every adapter pins the newest release of its implementation")
+    return 1 if found else 0
 
 
 def install_system_packages(configs) -> int:

@@ -45,9 +45,35 @@ class KnownFailure:
     # regular expressions, searched in the record's message: what this bug looks like when it
     # shows. Empty: the entry does not say (it then explains any failure of its cases)
     observed: tuple[str, ...] = ()
-    # the releases the bug holds for (a PEP 440 specifier such as ">=3.0,<3.2"); None: every one
-    versions: str | None = None
     owner: str = ""  # the adapter whose known-failures.toml holds the entry
+    # PEP 440 specifier of the releases the bug holds for (">=3.0,<3.3"); None: every release
+    versions: str | None = None
+
+    def holds_for(self, version: str | None) -> bool:
+        """Does the bug hold for this release of the implementation? True without a `versions`
+        range, and for a version that is unknown or not a PEP 440 version (a Debian package's
+        "3.6.2+dfsg-1"): the entry then applies as written."""
+        if self.versions is None or not version:
+            return True
+        from packaging.specifiers import SpecifierSet
+        from packaging.version import InvalidVersion, Version
+
+        try:
+            parsed = Version(version)
+        except InvalidVersion:
+            return True
+        return SpecifierSet(self.versions).contains(parsed, prereleases=True)
+
+    def fixed_in(self) -> str | None:
+        """The release that fixed the bug, read from the range's upper bound (`<3.3` -> "3.3"),
+        or None when the range has none."""
+        if self.versions is None:
+            return None
+        from packaging.specifiers import SpecifierSet
+        from packaging.version import Version
+
+        bounds = [s.version for s in SpecifierSet(self.versions) if s.operator == "<"]
+        return min(bounds, key=Version) if bounds else None
 
     def matches(
         self,
@@ -71,20 +97,14 @@ class KnownFailure:
         """Does the observed message look like this bug?"""
         return not self.observed or any(re.search(p, message or "") for p in self.observed)
 
-    def holds_for(self, version: str | None) -> bool:
-        """Does the bug hold for this release of the implementation (None: not known)?"""
-        if self.versions is None or version is None:
-            return True
-        from packaging.specifiers import InvalidSpecifier, SpecifierSet
-        from packaging.version import InvalidVersion, Version
-
-        try:
-            return Version(version) in SpecifierSet(self.versions)
-        except (InvalidVersion, InvalidSpecifier):
-            return True
-
     def describe(self) -> str:
         return f"known failure {self.id}: {self.reason} ({self.issue})"
+
+    def describe_fixed(self, version: str) -> str:
+        """For a passed record of a release outside the entry's range."""
+        fixed = self.fixed_in()
+        where = f"fixed in {fixed}" if fixed else f"holds for {self.versions} only"
+        return f"{where}: known failure {self.id} does not hold for {version} ({self.issue})"
 
     def as_record(self) -> dict[str, Any]:
         """The record's `known_failure` member."""
@@ -101,12 +121,17 @@ class KnownFailure:
 @dataclass(frozen=True)
 class ErrorRule:
     """One adapter.toml [[errors]] entry: which of the implementation's exceptions mean what
-    (a reason category: metadata, codec, chunk-data, io; or unsupported, or crash)."""
+    (a reason category: metadata, codec, chunk-data, io; or unsupported, or crash). Every given
+    condition must hold; the structural ones (type, raised_in, raised_by, phase) stay the same
+    across releases, a message pattern may not."""
 
     type: str  # class name, or module.ClassName
     category: str
     message: str | None = None  # regular expression, searched in the message
     reason: str | None = None  # why (required for unsupported and crash)
+    raised_in: str | None = None  # regular expression, searched in the error's module.qualname
+    raised_by: str | None = None  # "raise" (a raise statement) or "operation"
+    phase: str | None = None  # the request phase the adapter marked (adapter_api.phase)
 
     def matches(self, error: dict[str, Any]) -> bool:
         """Does an error response's `error` object fall under this rule?"""
@@ -114,7 +139,22 @@ class ErrorRule:
         qualified = f"{error['module']}.{name}" if error.get("module") else name
         if self.type not in (name, qualified):
             return False
+        if self.raised_in is not None and not re.search(
+            self.raised_in, error.get("raised_in") or ""
+        ):
+            return False
+        if self.raised_by is not None and error.get("raised_by") != self.raised_by:
+            return False
+        if self.phase is not None and error.get("phase") != self.phase:
+            return False
         return self.message is None or re.search(self.message, error.get("message", "")) is not None
+
+    @property
+    def pinned_down(self) -> bool:
+        """Narrower than a type: a message pattern, or where and how it was raised."""
+        return self.message is not None or (
+            self.raised_in is not None and self.raised_by is not None
+        )
 
 
 @dataclass(frozen=True)
@@ -138,6 +178,21 @@ class AdapterConfig:
     python: str | None = (
         None  # transport python: an interpreter other than a venv (adapter.toml `python`)
     )
+    # the Python (major.minor) its venv is made with (adapter.toml `python_version`); None: the
+    # caller's (conformance.harness.interpreters finds it on this machine)
+    python_version: str | None = None
+    # distributions a url store (http, s3) needs in the adapter's environment: checked under
+    # --impl-env current, where the caller's environment may lack them
+    remote_packages: tuple[str, ...] = ()
+    # the releases of its implementation the adapter drives (adapter.toml `releases`, a PEP 440
+    # specifier: zarr-python2 follows "<3"); `adapters --outdated` looks for newer ones inside it
+    releases: str | None = None
+    # a version row: the Requires-Python of the release it runs (from the package index)
+    requires_python: str | None = None
+    # the release of the implementation that runs (the pin, a version row's, the caller's), and
+    # the known failures whose `versions` range excludes it (at_release)
+    impl_version: str | None = None
+    fixed_failures: tuple[KnownFailure, ...] = ()
     debian: tuple[str, ...] = ()  # Debian packages the adapter needs (adapter.toml `debian`)
     default: bool = True  # part of `--impl all` (adapter.toml `default`; named adapters run anyway)
     raw: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -150,6 +205,31 @@ class AdapterConfig:
     def own_interpreter(self) -> bool:
         """Runs under another python than the caller's (its venv, or adapter.toml `python`)."""
         return bool(self.requirements) or self.python is not None
+
+    def at_release(self, version: str | None) -> AdapterConfig:
+        """This adapter running `version` of its implementation: only the known failures that
+        hold for it apply; the others are kept aside to say "fixed in" on a pass."""
+        every = self.known_failures + self.fixed_failures
+        return replace(
+            self,
+            impl_version=version,
+            known_failures=tuple(k for k in every if k.holds_for(version)),
+            fixed_failures=tuple(k for k in every if not k.holds_for(version)),
+        )
+
+    def fixed_failure(
+        self,
+        test: str,
+        case_id: str,
+        role: str | None = None,
+        peer: str | None = None,
+        store: str | None = None,
+    ) -> KnownFailure | None:
+        """The entry that would cover this test on another release (its range excludes the one
+        that runs), for the message of a pass: "fixed in 3.3"."""
+        return next(
+            (k for k in self.fixed_failures if k.matches(test, case_id, role, peer, store)), None
+        )
 
     def known_failures_for(
         self,
@@ -209,6 +289,9 @@ def load_adapter_config(folder: str | os.PathLike[str]) -> AdapterConfig:
         parser=doc.get("parser", doc["name"]),
         errors=tuple(ErrorRule(**rule) for rule in doc.get("errors", ())),
         python=doc.get("python"),
+        python_version=doc.get("python_version"),
+        remote_packages=tuple(doc.get("remote_packages", ())),
+        releases=doc.get("releases"),
         debian=tuple(doc.get("debian", ())),
         default=bool(doc.get("default", True)),
         raw=doc,
@@ -216,23 +299,37 @@ def load_adapter_config(folder: str | os.PathLike[str]) -> AdapterConfig:
 
 
 def _bad_patterns(rules: Any) -> list[str]:
-    """[[errors]] messages that are not regular expressions (the schema cannot tell)."""
+    """[[errors]] messages and raised_in patterns that are not regular expressions (the schema
+    cannot tell)."""
     out = []
     for i, rule in enumerate(rules if isinstance(rules, list) else ()):
-        pattern = rule.get("message") if isinstance(rule, dict) else None
-        if isinstance(pattern, str):
+        for key in ("message", "raised_in"):
+            pattern = rule.get(key) if isinstance(rule, dict) else None
+            if isinstance(pattern, str):
+                try:
+                    re.compile(pattern)
+                except re.error as exc:
+                    out.append(f"errors/{i}/{key}: not a regular expression: {exc}")
+    return out
+
+
+def _bad_ranges(entries: Any) -> list[str]:
+    """known_failures `versions` that are not PEP 440 specifiers (the schema cannot tell)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    out = []
+    for i, entry in enumerate(entries if isinstance(entries, list) else ()):
+        text = entry.get("versions") if isinstance(entry, dict) else None
+        if isinstance(text, str):
             try:
-                re.compile(pattern)
-            except re.error as exc:
-                out.append(f"errors/{i}/message: not a regular expression: {exc}")
+                SpecifierSet(text)
+            except InvalidSpecifier as exc:
+                out.append(f"known_failures/{i}/versions: not a PEP 440 specifier: {exc}")
     return out
 
 
 def _bad_entries(entries: Any) -> list[str]:
-    """`observed` patterns that are not regular expressions, `versions` that are no PEP 440
-    specifier (the schema cannot tell)."""
-    from packaging.specifiers import InvalidSpecifier, SpecifierSet
-
+    """`observed` patterns that are not regular expressions (the schema cannot tell)."""
     out = []
     for i, entry in enumerate(entries if isinstance(entries, list) else ()):
         if not isinstance(entry, dict):
@@ -242,11 +339,6 @@ def _bad_entries(entries: Any) -> list[str]:
                 re.compile(pattern)
             except (re.error, TypeError) as exc:
                 out.append(f"known_failures/{i}/observed: not a regular expression: {exc}")
-        if isinstance(entry.get("versions"), str):
-            try:
-                SpecifierSet(entry["versions"])
-            except InvalidSpecifier as exc:
-                out.append(f"known_failures/{i}/versions: not a version specifier: {exc}")
     return out
 
 
@@ -260,10 +352,18 @@ def load_known_failures(folder: Path, owner: str = "") -> tuple[KnownFailure, ..
             doc = tomllib.load(f)
     except (tomllib.TOMLDecodeError, OSError) as exc:
         raise AdapterConfigError(f"{path}: {exc}") from None
-    found = problems("known-failures", doc)
+    return known_failures_of(doc, path, owner or folder.name)
+
+
+def known_failures_of(
+    doc: dict[str, Any], where: object, owner: str = ""
+) -> tuple[KnownFailure, ...]:
+    """The entries of a document in the known-failures.toml format (`where`: for messages;
+    `owner`: the adapter whose entries they are)."""
+    found = problems("known-failures", doc) + _bad_ranges(doc.get("known_failures"))
     found += _bad_entries(doc.get("known_failures", ()))
     if found:
-        raise AdapterConfigError(f"{path}:\n  " + "\n  ".join(found))
+        raise AdapterConfigError(f"{where}:\n  " + "\n  ".join(found))
     return tuple(
         KnownFailure(
             **{
@@ -271,7 +371,7 @@ def load_known_failures(folder: Path, owner: str = "") -> tuple[KnownFailure, ..
                 "cases": tuple(entry["cases"]),
                 **({"stores": tuple(entry["stores"])} if "stores" in entry else {}),
                 "observed": tuple(entry.get("observed", ())),
-                "owner": owner or folder.name,
+                "owner": owner,
             }
         )
         for entry in doc.get("known_failures", ())

@@ -3,12 +3,16 @@ adapters. Cached under <cache>/envs/<name>-<hash> and <cache>/npm/<name>-<hash> 
 <repo>/.cache or $ZARR_CONFORMANCE_CACHE), made on first use under a file lock so that parallel
 pytest-xdist workers do not race; progress goes to stderr.
 
+A venv is made with the Python the adapter asks for (adapter.toml `python_version`, or for a
+version row the one its release allows: conformance.harness.interpreters finds them on this
+machine), else with the caller's.
+
 System prerequisites are not made on the fly: an adapter whose Debian packages (adapter.toml
-`debian`), interpreter (`python`) or program (a command adapter's `command[0]`, `npm`) are missing
-is *unavailable* (`availability()`, with the command that would install them). Runs skip
-unavailable adapters (`select_adapters`): no records, one line each. `install_debian` installs
-declared packages where it can (root and apt-get), for `zarr-conformance adapters --install`,
-which `./dev` calls."""
+`debian`), interpreter (`python`, `python_version`) or program (a command adapter's `command[0]`,
+`npm`) are missing is *unavailable* (`availability()`, with the command that would install them).
+Runs skip unavailable adapters (`select_adapters`), and adapters whose environment cannot be made
+(`provision`): no records, one line each. `install_debian` installs declared packages where it
+can (root and apt-get), for `zarr-conformance adapters --install`, which `./dev` calls."""
 
 from __future__ import annotations
 
@@ -21,9 +25,10 @@ import shutil
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import interpreters
 from .config import AdapterConfig
 
 COMPLETE = ".zarr-conformance-complete"
@@ -50,10 +55,26 @@ def _digest(items, *salt: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
+def python_minor(config: AdapterConfig) -> str:
+    """The Python (major.minor) the adapter's venv is made with."""
+    return config.python_version or interpreters.caller_minor()
+
+
 def venv_dir(config: AdapterConfig) -> Path:
     # The interpreter's minor version is part of the key: a venv is bound to one Python.
-    py = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    py = f"python{python_minor(config)}"
     return cache_root() / "envs" / f"{config.name}-{_digest(config.requirements, py)}"
+
+
+def base_python(config: AdapterConfig) -> Path:
+    """The interpreter that makes the adapter's venv: the one of `python_version` found on this
+    machine (Unavailable when there is none), else the caller's."""
+    if config.python_version is None:
+        return Path(sys.executable)
+    found = interpreters.find(config.python_version)
+    if found is None:
+        raise Unavailable(f"adapter {config.name} is {availability(config).describe()}")
+    return found.path
 
 
 def npm_dir(config: AdapterConfig) -> Path:
@@ -125,7 +146,8 @@ def ensure_venv(config: AdapterConfig) -> Path:
         _say(f"creating the environment of adapter {config.name!r} in {folder} ...")
         shutil.rmtree(folder, ignore_errors=True)  # a half-made one from an interrupted run
         try:
-            _run([sys.executable, "-m", "venv", str(folder)], "creating the virtualenv")
+            python = base_python(config)
+            _run([str(python), "-m", "venv", str(folder)], f"creating the virtualenv ({python})")
             _say(f"  pip install {' '.join(config.requirements)}")
             _run(
                 [
@@ -266,6 +288,21 @@ def availability(config: AdapterConfig) -> Availability:
         )
     if config.python is not None and not os.access(config.python, os.X_OK):
         return Availability(False, f"interpreter {config.python} not found", install)
+    if config.requires_python is not None and not _meets(config):
+        return Availability(
+            False,
+            f"{config.requirements[0] if config.requirements else config.name} requires Python "
+            f"{config.requires_python} (Requires-Python, from the package index), and this machine "
+            f"has {interpreters.describe_machine()}",
+        )
+    if config.python_version is not None and interpreters.find(config.python_version) is None:
+        return Availability(
+            False,
+            f"needs Python {config.python_version}, which this machine does not have (looked for "
+            f"pyenv versions, python{config.python_version} on PATH and the caller's; found: "
+            f"{interpreters.describe_machine()})",
+            install or f"pyenv install {config.python_version}",
+        )
     if (
         config.transport == "command"
         and config.command
@@ -276,6 +313,25 @@ def availability(config: AdapterConfig) -> Availability:
     if config.npm and shutil.which("npm") is None:
         return Availability(False, "npm is not on PATH", install)
     return Availability(True)
+
+
+def _meets(config: AdapterConfig) -> bool:
+    """Does the interpreter the adapter's venv would be made with meet its Requires-Python?"""
+    from packaging.specifiers import SpecifierSet
+
+    found = interpreters.find(python_minor(config))
+    version = found.version if found is not None else python_minor(config)
+    return SpecifierSet(config.requires_python or "").contains(version, prereleases=True)
+
+
+def provision(config: AdapterConfig) -> None:
+    """Make the adapter's environment now (its venv, its npm packages), before any test uses it:
+    Unavailable or ProvisioningError, saying why."""
+    require_available(config)
+    if config.transport == "python" and config.requirements:
+        ensure_venv(config)
+    if config.npm:
+        ensure_npm(config)
 
 
 def require_available(config: AdapterConfig) -> None:
@@ -324,12 +380,17 @@ class Selection:
     names: list[str]  # to run
     unavailable: dict[str, Availability]  # left out: a system prerequisite is missing
     optional: list[str]  # left out of 'all': `default = false`
+    broken: dict[str, str] = field(default_factory=dict)  # left out: no environment (provision_all)
 
     def notes(self) -> list[str]:
         """One line per adapter left out."""
         out = [
             f"skipping {name}: {found.describe()}; no records"
             for name, found in self.unavailable.items()
+        ]
+        out += [
+            f"skipping {name}: its environment cannot be made: {why}; no records"
+            for name, why in self.broken.items()
         ]
         if self.optional:
             out.append(
@@ -378,3 +439,40 @@ def select_adapters(names: list[str]) -> Selection:
         else:
             unavailable[config.name] = found
     return Selection(selected, unavailable, optional)
+
+
+def provision_all(selection: Selection, impl_env: str = "pinned") -> Selection:
+    """Make the environments of the selected adapters before the run starts: an adapter (a version
+    row whose release pip refuses, one whose release needs a Python this machine lacks) whose
+    environment cannot be made moves from `names` to `unavailable` or `broken`, and so has no
+    records. pip's whole answer goes to stderr."""
+    from .config import AdapterConfigError
+    from .variants import resolve
+
+    kept = []
+    for name in selection.names:
+        try:
+            config = resolve(name, impl_env)[0]
+        except AdapterConfigError:
+            kept.append(name)  # the run reports it as a usage error
+            continue
+        try:
+            provision(config)
+        except Unavailable:
+            selection.unavailable[name] = availability(config)
+        except ProvisioningError as exc:
+            _say(str(exc))
+            selection.broken[name] = first_error(str(exc))
+        else:
+            kept.append(name)
+    selection.names = kept
+    return selection
+
+
+def first_error(text: str) -> str:
+    """The line of a pip or npm failure that says what went wrong (its first `ERROR:` line)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    found = next(
+        (line for line in lines if line.startswith(("ERROR:", "npm ERR!", "npm error"))), None
+    )
+    return found or (lines[0] if lines else "unknown failure")

@@ -163,9 +163,18 @@ def pytest_addoption(parser) -> None:
         metavar="LIST",
         default=None,
         help="remote store kinds read (and s3 write) cases also run over, for adapters declaring "
-        "store:<kind>: servers on 127.0.0.1 started by the session (default http,s3; with "
-        "--impl-env current none, since the environment may lack the adapters' store packages; "
-        "'' = none)",
+        "store:<kind>: servers on 127.0.0.1 started by the session (default http,s3 where this "
+        "environment has what they need, else one line says why not; with --impl-env current an "
+        "adapter also needs its remote_packages here; '' = none)",
+    )
+    group.addoption(
+        "--adapter-overrides",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a TOML file of changes to the installed adapters' known failures and error rules "
+        "(drop fixed entries, add or replace entries, error rules tried first): for the build "
+        "under test, kept in its own repository (docs/ci.md); repeatable",
     )
     group.addoption(
         "--corpus-version",
@@ -194,7 +203,7 @@ def pytest_configure(config) -> None:
             f"--kinds: unknown test kind(s) {', '.join(bad)}; known: {', '.join(TESTS)}"
         )
     memory = _size(config.getoption("adapter_memory"))
-    store_kinds = _store_kinds(config.getoption("store_kinds"), config.getoption("impl_env"))
+    store_kinds, store_notes = _store_kinds(config.getoption("store_kinds"))
     options = Options(
         impls=config.getoption("impl") or ["reference"],
         results=Path(config.getoption("results")) if config.getoption("results") else None,
@@ -210,25 +219,65 @@ def pytest_configure(config) -> None:
         explore=config.getoption("hypothesis_explore"),
         examples=config.getoption("property_examples"),
         store_kinds=store_kinds,
+        store_notes=store_notes,
+        overrides=tuple(Path(p) for p in config.getoption("adapter_overrides")),
     )
     if options.examples is not None and options.examples < 1:
         raise pytest.UsageError("--property-examples: at least 1")
     _check_corpus_version(config.getoption("corpus_version"), options.fixtures)
+    left_out = _leave_out_unbuildable(config, options)
     config.stash[SESSION] = SuiteSession(options)
     if config.getoption("impl") or options.impl_env != "pinned":
         config.stash[SESSION].adapters  # noqa: B018 - loading them: an unknown or invalid adapter is a usage error, right away
     if not hasattr(config, "workerinput"):  # the process that writes records
         sink = RecordSink(config, options)
+        sink.notes[:0] = left_out
         config.pluginmanager.register(sink, "zarr-conformance-records")
         for note in sink.notes:
             config.issue_config_time_warning(ImplVersionWarning(note), stacklevel=2)
 
 
-def _store_kinds(text: str | None, impl_env: str) -> tuple[str, ...]:
+LEFT_OUT = "zarr_conformance_left_out"  # xdist workerinput: adapters the controller left out
+
+
+def _leave_out_unbuildable(config, options: Options) -> list[str]:
+    """Make the selected adapters' environments now, on the process that writes records (the
+    xdist controller, or the only process), and leave out every adapter that is unavailable or
+    whose environment cannot be made (a version row pip refuses): no records, one line each
+    (returned). xdist workers leave out what the controller did (pytest_configure_node)."""
+    if hasattr(config, "workerinput"):
+        gone = set(config.workerinput.get(LEFT_OUT, ()))
+        options.impls = [name for name in options.impls if name not in gone]
+        return []
+    if not config.getoption("impl"):  # the reference: nothing to make (and every pytest session
+        return []  # of this environment loads the plugin: keep the others cheap)
+    from .envs import Selection, provision_all
+
+    asked = list(options.impls)
+    selection = provision_all(Selection(list(asked), {}, []), options.impl_env)
+    options.impls = selection.names
+    config.stash[LEFT_OUT_KEY] = [name for name in asked if name not in selection.names]
+    return selection.notes()
+
+
+LEFT_OUT_KEY = pytest.StashKey[list]()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:
+    """pytest-xdist, on the controller: tell each worker which adapters were left out."""
+    node.workerinput[LEFT_OUT] = node.config.stash.get(LEFT_OUT_KEY, [])
+
+
+def _store_kinds(text: str | None) -> tuple[tuple[str, ...], dict[str, str]]:
+    """The remote store kinds of this run, and why each asked for (or, by default, wanted) is
+    left out: the harness side needs the reference's URL store and moto (remote.unavailable).
+    Adapters without their own remote packages (--impl-env current) lose theirs in variants."""
     from .remote import REMOTE_KINDS, unavailable
 
-    if text is None:  # the adapters' pinned venvs carry their store packages; `current` may not
-        text = "" if impl_env == "current" else ",".join(REMOTE_KINDS)
+    asked = text is not None
+    if text is None:
+        text = ",".join(REMOTE_KINDS)
     kinds = tuple(k.strip() for k in text.split(",") if k.strip())
     bad = [k for k in kinds if k not in REMOTE_KINDS]
     if bad:
@@ -236,9 +285,13 @@ def _store_kinds(text: str | None, impl_env: str) -> tuple[str, ...]:
             f"--store-kinds: unknown remote store kind(s) {', '.join(bad)}; known: "
             f"{', '.join(REMOTE_KINDS)} (directory and zip cases always run)"
         )
-    for kind, why in unavailable(kinds).items():
-        warnings.warn(f"zarr-conformance: no {kind} store kind in this run: {why}", stacklevel=2)
-    return tuple(k for k in kinds if k not in unavailable(kinds))
+    missing = unavailable(kinds)
+    if asked:
+        for kind, why in missing.items():
+            warnings.warn(
+                f"zarr-conformance: no {kind} store kind in this run: {why}", stacklevel=2
+            )
+    return tuple(k for k in kinds if k not in missing), missing
 
 
 def _check_corpus_version(wanted: str | None, fixtures: Path | None) -> None:
@@ -680,6 +733,10 @@ class RecordSink:
         # plugin is loaded in every pytest session of the environment: keep the others cheap).
         other = options.impl_env != "pinned" or any("@" in name for name in options.impls)
         self.notes = [v.note for v in self.variants if v.note] if other else []
+        self.notes += [v.stores_note for v in self.variants if v.stores_note] if other else []
+        self.notes += [
+            f"no {kind} store kind in this run: {why}" for kind, why in options.store_notes.items()
+        ]
 
     @property
     def variants(self) -> list:
@@ -746,9 +803,20 @@ class RecordSink:
                 continue
             got = found.get(v.name, {}).get(v.package) or v.version
             where = "this environment" if v.env == "current" else "its own venv"
+            if v.env != "current" and v.python:
+                where += f" (Python {v.python})"
             lines.append(
                 f"tested: {v.name} = {v.package} {got} from {where} (adapter pin: {v.pinned})"
             )
+        if self.options.overrides:
+            from . import overrides
+            from .config import AdapterConfigError
+
+            try:
+                found = overrides.load(self.options.overrides)
+            except AdapterConfigError:  # the session reported it as a usage error
+                found = {}
+            lines += [f"adapter overrides: {line}" for line in overrides.describe(found)]
         return lines
 
     def run_meta(self) -> dict:
@@ -783,6 +851,7 @@ class RecordSink:
             "adapters": adapters,
             "properties": property_settings(self.options),
             "kinds": list(self.options.kinds),
+            "adapter_overrides": [str(p) for p in self.options.overrides],
             "case_globs": list(self.options.cases),
             "records": len(self.records),
             "machine": _machine(),
@@ -816,7 +885,7 @@ def adapter_variants(options: Options) -> list:
     from .variants import resolve
 
     out = []
-    for name in options.impls or ["reference"]:
+    for name in options.impls:
         try:
             out.append(resolve(name, options.impl_env)[1])
         except AdapterConfigError:
@@ -864,7 +933,7 @@ def stale_known_failures(session: SuiteSession) -> list[str]:
     ids += list(PROPERTIES)
     out = []
     for config in session.adapters.values():
-        for entry in config.known_failures:
+        for entry in config.known_failures + config.fixed_failures:
             for pattern in entry.cases:
                 if not any(_glob_hits(pattern, i) for i in ids):
                     out.append(

@@ -125,15 +125,30 @@ def judge_refusal(config: AdapterConfig, body: dict[str, Any]) -> Refusal:
 
 
 def _deliberate(rule: ErrorRule) -> bool:
-    """A crash type the library raises on purpose (zarr-python's metadata validation raises
-    TypeError("Invalid type: ... Expected ...")) is a refusal only under a rule that names the
-    type, pins the message down with a pattern and says why: an audited exception, never a
-    blanket one."""
+    """A crash type the library raises on purpose (zarr-python's metadata parsers raise
+    TypeError for a member of the wrong JSON type) is a refusal only under a rule that names the
+    type, pins it down and says why: an audited exception, never a blanket one. Pinned down by
+    where and how it was raised (`raised_in` and `raised_by`, which survive a release that rewords
+    its messages; with `phase`, the part of the request), or by a message pattern."""
     return (
         rule.category in ("metadata", "codec", "chunk-data", "io")
-        and rule.message is not None
+        and rule.pinned_down
         and bool(rule.reason)
     )
+
+
+def _site(error: dict[str, Any]) -> str:
+    """Where and how the error was raised, when the adapter says (adapter_api.raise_site)."""
+    where = error.get("raised_in")
+    if not where:
+        return ""
+    how = {
+        "raise": "raised by a raise statement",
+        "assert": "raised by a failed assert",
+        "operation": "raised by an operation",
+    }.get(error.get("raised_by") or "", "raised")
+    phase = f", {error['phase']} phase" if error.get("phase") else ""
+    return f" ({how} in {where}{phase})"
 
 
 def _verdict(
@@ -153,7 +168,7 @@ def _verdict(
     if error.get("type") in CRASH_TYPES:
         if rule is not None and _deliberate(rule):
             return "refusal", rule.reason or ""
-        return "crash", f"{error.get('type')} is a crash, not a refusal"
+        return "crash", f"{error.get('type')} is a crash, not a refusal{_site(error)}"
     if rule is not None and rule.category == "crash":
         return "crash", rule.reason or ""
     if rule is not None and rule.category == "unsupported":

@@ -48,6 +48,10 @@ class Options:
     )
     # Remote store kinds the matrix adds for adapters declaring them (conformance.harness.remote).
     store_kinds: tuple[str, ...] = ("http", "s3")
+    # Remote store kinds left out of this run, and why (said once, by the process writing records).
+    store_notes: dict[str, str] = field(default_factory=dict)
+    # Files of the implementer's changes to known failures and error rules (harness.overrides).
+    overrides: tuple[Path, ...] = ()
 
 
 class SuiteSession:
@@ -66,6 +70,14 @@ class SuiteSession:
             configs = [resolve_adapter(name, self.options.impl_env) for name in self.options.impls]
         except AdapterConfigError as exc:
             raise pytest.UsageError(f"--impl: {exc}") from None
+        if self.options.overrides:
+            from . import overrides
+
+            try:
+                found = overrides.load(self.options.overrides)
+                configs = [overrides.apply(config, found) for config in configs]
+            except AdapterConfigError as exc:
+                raise pytest.UsageError(str(exc)) from None
         out: dict[str, AdapterConfig] = {}
         for config in configs:
             if config.name in out and out[config.name].folder != config.folder:

@@ -14,8 +14,16 @@ apply but none is strict (a bug fixed in that version passes without failing the
   differs-from-the-pin is warned about. Adapters without requirements (reference) are unaffected;
   command adapters (npm) ignore it.
 - `--impl zarr-python@3.0.10`: the adapter's venv with the implementation's pin replaced by that
-  version (the rest of the pins stay; pip says so if they do not fit). The column is named
-  `zarr-python@3.0.10`. Not combined with `--impl-env current` (the version row has its own venv).
+  version (the rest of the pins stay; pip says so if they do not fit), made with the Python that
+  release allows (its Requires-Python, asked of the package index: the adapter's own
+  `python_version` when allowed, else the nearest one this machine has; `row_python`). The column
+  is named `zarr-python@3.0.10`. Not combined with `--impl-env current` (the version row has its
+  own venv). A row whose environment cannot be made is left out of the run, with one line
+  (envs.provision_all).
+
+Known failures hold for the releases their `versions` range names (config.KnownFailure.holds_for):
+`for_version` keeps those that hold for the version that runs and sets the others aside
+(`AdapterConfig.fixed_failures`), so a fixed bug is a plain pass that says where it was fixed.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+from . import interpreters
 from .config import AdapterConfig, AdapterConfigError, find_adapter
 
 IMPL_ENVS = ("pinned", "current")
@@ -47,6 +56,8 @@ class Variant:
     note: str | None = (
         None  # a warning about the choice (differs from the pin, not applicable, ...)
     )
+    python: str | None = None  # the Python (major.minor) of its venv, when it has one
+    stores_note: str | None = None  # why its remote store kinds are left out (current env)
 
     def as_meta(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v is not None and k != "name"}
@@ -104,9 +115,34 @@ def at_version(config: AdapterConfig, version: str) -> AdapterConfig:
         extras = (match.group(2) if match else None) or ""
         requirements = (f"{package}{extras}=={version}", *config.requirements[1:])
         changed = replace(config, name=name, requirements=requirements)
+        if version != pinned:
+            changed = row_python(changed, package, version)
     else:
         changed = replace(config, name=name, npm=(f"{package}@{version}", *config.npm[1:]))
     return changed if version == pinned else relaxed(changed)
+
+
+def row_python(config: AdapterConfig, package: str, version: str) -> AdapterConfig:
+    """The version row `config` with the Python its release allows: the Requires-Python of
+    `package==version` from the package index (cached: a release's metadata never changes), and
+    the interpreter of this machine nearest to the adapter's own that meets it. When none does,
+    `requires_python` makes the row unavailable (envs.availability says why); when the index
+    cannot answer, the adapter's own Python is tried (pip then says whether it fits)."""
+    from .envs import cache_root
+
+    try:
+        spec = interpreters.requires_python(
+            package, version, cache_root() / "index" / "requires-python.json"
+        )
+    except interpreters.IndexUnavailable:
+        return config
+    prefer = config.python_version or interpreters.caller_minor()
+    chosen = interpreters.choose(spec, prefer)
+    return replace(
+        config,
+        python_version=chosen.minor if chosen is not None else config.python_version,
+        requires_python=spec,
+    )
 
 
 def in_current_env(config: AdapterConfig) -> tuple[AdapterConfig, Variant]:
@@ -142,13 +178,41 @@ def in_current_env(config: AdapterConfig) -> tuple[AdapterConfig, Variant]:
             f"written against {package} {pinned} (applied, none strict)"
         )
         changed = relaxed(changed)
+    changed, stores_note = without_missing_remote(changed)
     return changed, Variant(
-        config.name, config.folder.name, "current", package, pinned, version, note
+        config.name,
+        config.folder.name,
+        "current",
+        package,
+        pinned,
+        version,
+        note,
+        stores_note=stores_note,
+    )
+
+
+REMOTE_CAPABILITIES = frozenset({"store:http", "store:s3", "feature:s3-write"})
+
+
+def without_missing_remote(config: AdapterConfig) -> tuple[AdapterConfig, str | None]:
+    """In the caller's environment, the adapter's url stores need its `remote_packages` there
+    too (zarr-python's obstore): without them its http and s3 store kinds are left out, and the
+    returned line says so and how to add them."""
+    declared = config.capabilities & REMOTE_CAPABILITIES
+    missing = [p for p in config.remote_packages if installed_version(p) is None]
+    if not declared or not missing:
+        return config, None
+    kinds = " and ".join(k.split(":")[1] for k in sorted(declared) if k.startswith("store:"))
+    return replace(config, capabilities=config.capabilities - REMOTE_CAPABILITIES), (
+        f"{config.name}: its {kinds} store kinds are skipped: {', '.join(missing)} "
+        f"{'is' if len(missing) == 1 else 'are'} not installed in this environment "
+        f"(pip install {' '.join(missing)})"
     )
 
 
 def resolve(name: str, impl_env: str = "pinned") -> tuple[AdapterConfig, Variant]:
-    """The adapter a `--impl` name stands for under `--impl-env`."""
+    """The adapter a `--impl` name stands for under `--impl-env`, with the known failures that
+    hold for the release it runs (AdapterConfig.at_release)."""
     if impl_env not in IMPL_ENVS:
         raise AdapterConfigError(f"--impl-env: {impl_env!r} is not one of {', '.join(IMPL_ENVS)}")
     base, version = split_name(name)
@@ -161,17 +225,37 @@ def resolve(name: str, impl_env: str = "pinned") -> tuple[AdapterConfig, Variant
         found = main_package(config)
         assert found is not None  # at_version refuses an adapter without one
         package, pinned, _ = found
-        return changed, Variant(
-            changed.name, config.folder.name, "version", package, pinned, version
+        return changed.at_release(version), Variant(
+            changed.name,
+            config.folder.name,
+            "version",
+            package,
+            pinned,
+            version,
+            python=venv_python_of(changed),
         )
     config = find_adapter(name)
-    if impl_env == "current":
-        return in_current_env(config)
     main = main_package(config)
     package_name, pinned_version = (main[0], main[1]) if main else (None, None)
-    return config, Variant(
-        config.name, config.folder.name, "pinned", package_name, pinned_version, pinned_version
+    if impl_env == "current":
+        changed, variant = in_current_env(config)
+        return changed.at_release(variant.version or pinned_version), variant
+    return config.at_release(pinned_version), Variant(
+        config.name,
+        config.folder.name,
+        "pinned",
+        package_name,
+        pinned_version,
+        pinned_version,
+        python=venv_python_of(config),
     )
+
+
+def venv_python_of(config: AdapterConfig) -> str | None:
+    """The Python (major.minor) the adapter's venv is made with; None without a venv."""
+    if not config.requirements:
+        return None
+    return config.python_version or interpreters.caller_minor()
 
 
 def resolve_adapter(name: str, impl_env: str = "pinned") -> AdapterConfig:

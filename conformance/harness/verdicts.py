@@ -105,6 +105,8 @@ def conclude(
         sides = ("writer", "reader") if subject.pair else (subject.default_side(),)
         entries = [e for s in sides for e in entries_for(session, subject, s, store)]
         settled = settle(observation, tier, entries, version_of, probed, strict)
+        if settled.outcome is Outcome.PASSED and not settled.message:
+            settled.message = fixed_note(session, subject, sides) or ""
         return settled, sides[-1], ""
     side = observation.side or (step if subject.pair and step else subject.default_side())
     if subject.pair and side not in ("writer", "reader"):
@@ -112,6 +114,21 @@ def conclude(
     entries = entries_for(session, subject, side, store)
     settled = settle(observation, tier, entries, version_of, probed, strict)
     return settled, side, observation.evidence
+
+
+def fixed_note(session: SuiteSession, subject: Subject, sides: tuple[str, ...]) -> str | None:
+    """The message of a passed test that a known-failure entry would cover on another release of
+    the implementation (its `versions` range excludes the one that ran, so the entry was set aside
+    by AdapterConfig.at_release): "fixed in 3.3: ..."."""
+    for side in sides:
+        config = session.config(subject.name(side))
+        role = side if subject.pair else None
+        entry = config.fixed_failure(
+            subject.test, subject.case_id, role, subject.peer(side), subject.store
+        )
+        if entry is not None:
+            return entry.describe_fixed(config.impl_version or "this release")
+    return None
 
 
 def record_of(

@@ -1,7 +1,9 @@
 """The version sweep: the columns of one implementation at several versions, side by side.
 
 A column runs some version of an implementation: its adapter's pinned one (`zarr-python`, which
-pins zarr 3.1.6), or another (`zarr-python@3.0.10`, a version row of the harness). Columns whose
+pins zarr 3.4.2; `zarr-python2`, 2.18.7), or another (`zarr-python@3.0.10`, a version row of the
+harness: ./dev report runs the newest patch of every zarr-python minor, 3.0 to 3.3, each under the
+Python its release allows). Columns whose
 adapters drive the same package (pip `zarr` for zarr-python and zarr-python2) form one sweep,
 ordered by version. Between consecutive versions it lists the cases whose outcome changed (single
 tests on the case's own store), so that regressions and fixes show up release by release; each

@@ -342,20 +342,35 @@ def test_api_is_what_zarr_reports(adapter_clients, adapter, tmp_path):
 
 
 def test_an_exception_inside_zarr_is_reported_as_the_implementations(adapter_clients, tmp_path):
-    # a zarr.json holding a JSON array: zarr 3.1.6 fails inside its own code with AttributeError
-    # ('list' object has no attribute 'get'). The adapter passes it on as it is: type, module and
-    # origin "implementation" (the harness then records a crash, not a clean refusal).
-    (tmp_path / "zarr.json").write_text('[{"zarr_format": 3, "node_type": "array"}]')
+    # a group whose consolidated_metadata is a number: zarr 3.4.2 fails inside its own code with
+    # TypeError ('int' object is not iterable). The adapter passes it on as it is: type, module,
+    # origin "implementation", where it was raised (by an operation of a zarr function, not a
+    # raise statement) and the phase (the harness then records a crash, not a clean refusal).
+    (tmp_path / "zarr.json").write_text(
+        '{"zarr_format": 3, "node_type": "group", "consolidated_metadata": 5}'
+    )
     r = adapter_clients("zarr-python").call(
         "read", store=store(tmp_path), format="v3", node="", output=str(tmp_path.parent / "o.npy")
     )
     assert not r.ok and not r.unsupported, r.body
     error = r.body["error"]
     assert (error["type"], error["module"], error["origin"]) == (
-        "AttributeError",
+        "TypeError",
         "builtins",
         "implementation",
     ), error
+    assert error["raised_in"].startswith("zarr.") and error["raised_by"] == "operation", error
+    assert error["phase"] == "metadata", error
+    # ... while zarr's parsers refuse a mistyped member with a raise statement of their own
+    doc = json.loads(json.dumps(V3_UNCOMPRESSED))
+    doc["codecs"] = [doc["codecs"][0], {"name": "gzip", "configuration": {"level": "5"}}]
+    (tmp_path / "zarr.json").write_text(json.dumps(doc))
+    r = adapter_clients("zarr-python").call(
+        "read", store=store(tmp_path), format="v3", node="", output=str(tmp_path.parent / "o.npy")
+    )
+    error = r.body["error"]
+    assert (error["type"], error["raised_by"], error["phase"]) == ("TypeError", "raise", "metadata")
+    assert error["raised_in"].startswith("zarr."), error
 
 
 V3_UNCOMPRESSED = {

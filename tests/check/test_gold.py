@@ -59,7 +59,7 @@ def expectation(reader: str, case) -> str | None:
     """'exact', 'not exact', or None (no claim: a capability the reader does not declare, or a
     known failure that does not always show)."""
     config = find_adapter(reader)
-    entry = config.known_failure("read", case.id, store="directory")
+    entry = next(iter(config.known_failures_for("read", case.id, store="directory")), None)
     if entry is not None:
         return "not exact" if entry.strict else None
     if not case.needs - {"store:directory"} <= config.capabilities:

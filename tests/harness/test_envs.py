@@ -298,3 +298,107 @@ def test_an_unavailable_adapter_does_not_fail_a_run(tmp_path, mini_corpus):
     )
     assert alone.returncode == 1 and "no available adapter to run" in alone.stderr
     assert not (tmp_path / "alone.jsonl").exists()
+
+
+# ---- an environment that cannot be made: left out before the run, no records -----------------------
+
+NO_SUCH_DIST = "zz-zarr-conformance-no-such-dist"
+
+
+@pytest.fixture
+def unbuildable(tmp_path):
+    """An adapter whose pin pip cannot install (pip is kept off the index: it fails at once), and
+    a cache that already knows its release's Requires-Python (no index is asked)."""
+    adapters = tmp_path / "adapters"
+    write_adapter(adapters, "aa-bad", f'requirements = ["{NO_SUCH_DIST}==1.0"]\n')
+    cache = tmp_path / "cache"
+    (cache / "index").mkdir(parents=True)
+    (cache / "index" / "requires-python.json").write_text(f'{{"{NO_SUCH_DIST}==2.0": null}}')
+    env = {
+        "ZARR_CONFORMANCE_CACHE": str(cache),
+        "PIP_NO_INDEX": "1",
+        "PIP_FIND_LINKS": str(tmp_path / "no-wheels"),
+    }
+    return adapters, env
+
+
+def test_a_version_row_pip_refuses_records_nothing(tmp_path, mini_corpus, unbuildable, monkeypatch):
+    adapters, env = unbuildable
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    results = tmp_path / "results.jsonl"
+    proc = run_cli(
+        [
+            "run",
+            "--impl",
+            "aa-bad@2.0",
+            "--impl",
+            "reference",
+            "--fixtures",
+            str(mini_corpus),
+            "--kinds",
+            "read",
+            "--results",
+            str(results),
+        ],
+        tmp_path,
+        adapters,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    said = "skipping aa-bad@2.0: its environment cannot be made: ERROR: "
+    assert said in proc.stderr and said in proc.stdout  # at the start and above the summary
+    import json
+
+    records = [json.loads(line) for line in results.read_text().splitlines()]
+    assert records and {r["impl"] for r in records} == {"reference"}
+    assert not list((tmp_path / "cache" / "envs").glob("aa-bad*/bin"))  # nothing half-made
+
+
+def test_through_pytest_too(tmp_path, mini_corpus, unbuildable):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from conformance.resources import REPO_ROOT
+
+    adapters, extra = unbuildable
+    results = tmp_path / "results.jsonl"
+    env = dict(
+        os.environ,
+        **extra,
+        ZARR_CONFORMANCE_ADAPTERS=str(adapters),
+        PYTHONPATH=os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")]),
+    )
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--pyargs",
+            "conformance.suite",
+            "-p",
+            "no:cacheprovider",
+            "--impl",
+            "aa-bad@2.0",
+            "--impl",
+            "reference",
+            "--corpus",
+            str(mini_corpus),
+            "--kinds",
+            "read",
+            "--results",
+            str(results),
+            "-n",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "skipping aa-bad@2.0: its environment cannot be made" in proc.stdout
+    records = [json.loads(line) for line in results.read_text().splitlines()]
+    assert records and {r["impl"] for r in records} == {"reference"}

@@ -167,6 +167,9 @@ class Thing:
                     "reason": None,
                     "module": "builtins",
                     "origin": "adapter",
+                    "raised_in": f"{__name__}.Thing.write",
+                    "raised_by": "raise",
+                    "phase": None,
                 }
             ),
         ),  # raised by the adapter class itself
@@ -205,6 +208,9 @@ def test_error_origin_tells_adapter_code_from_the_implementation(tmp_path, monke
         "reason": None,
         "module": "builtins",
         "origin": "implementation",
+        "raised_in": "go",  # exec'd without a module name
+        "raised_by": "operation",  # a subscript failed: the interpreter raised it
+        "phase": None,
     }
     # compiled code names its source relatively (Cython); the child's working directory is the
     # adapter folder, so resolving such a name would blame the adapter
@@ -224,6 +230,8 @@ def test_error_origin_tells_adapter_code_from_the_implementation(tmp_path, monke
         error_response(compiled.value, adapter_dir=adapter_dir)["error"]["origin"]
         == "implementation"
     )
+    # compiled code cannot say whether a raise statement raised it
+    assert error_response(compiled.value)["error"]["raised_by"] is None
     # an extension without Python frames (tensorstore) raises in the adapter's call: the adapter marks it
     from conformance.harness.adapter_api import from_implementation
 
@@ -242,6 +250,42 @@ def test_error_origin_tells_adapter_code_from_the_implementation(tmp_path, monke
     with pytest.raises(TypeError) as misused:
         save_data(tmp_path / "a.npy", np.array([object()], dtype=object))
     assert error_response(misused.value)["error"]["origin"] == "adapter"
+
+
+def test_where_and_how_an_error_was_raised_and_its_phase():
+    """What survives a release that rewords its messages: the function that raised the error,
+    whether its own raise statement did (a refusal on purpose) or one of its operations failed
+    (a crash), and the request phase the adapter marked."""
+    from conformance.harness.adapter_api import error_response, phase
+
+    def parse_field(value):
+        if not isinstance(value, int):
+            raise TypeError(f"Failed to parse input for 'level': expected int, got {value!r}.")
+        return value
+
+    def build(config):
+        return dict(**config, level=1)  # TypeError: got multiple values for keyword 'level'
+
+    with pytest.raises(TypeError) as refused, phase("metadata"):
+        parse_field("5")
+    error = error_response(refused.value)["error"]
+    assert error["raised_in"].endswith("parse_field") and error["raised_by"] == "raise"
+    assert error["phase"] == "metadata"
+    with pytest.raises(TypeError) as crashed, phase("data"), phase("metadata"):
+        build({"level": 2})
+    error = error_response(crashed.value)["error"]
+    assert error["raised_in"].endswith("build") and error["raised_by"] == "operation"
+    assert error["phase"] == "metadata"  # the innermost phase wins
+    assert error_response(ValueError("never raised"))["error"]["raised_in"] is None
+
+    # an internal check, not a refusal given on purpose (compiled here: pytest rewrites the
+    # asserts of test modules into raise statements)
+    namespace: dict = {}
+    source = "def check(node_type):\n    assert node_type == 'group'\n"
+    exec(compile(source, "/nonexistent/lib/check.py", "exec"), namespace)
+    with pytest.raises(AssertionError) as asserted:
+        namespace["check"]("array")
+    assert error_response(asserted.value)["error"]["raised_by"] == "assert"
 
 
 def test_schema_catches_a_bad_read_response():
