@@ -145,6 +145,7 @@ def save_example(property_name: str, writer: str, reader: str, example, rewrite=
             requirements,
             tuple(sorted({*needs, "op:write"})),
             build_write,
+            question="spec-write",
         ),
     )
 
@@ -175,6 +176,7 @@ def save_example(property_name: str, writer: str, reader: str, example, rewrite=
                         requirements,
                         needs,
                         build_read,
+                        question="writer-store",
                     ),
                 )
     return folder
@@ -284,6 +286,7 @@ def save_found(
             requirements,
             tuple(sorted({*needs, "op:write"})),
             build_write,
+            question="spec-write",
         ),
         provenance={
             "writer": writer,
@@ -324,6 +327,7 @@ def save_found(
             requirements,
             needs,
             build_read,
+            question="spec-read" if store_writer == "reference" else "writer-store",
         ),
         provenance={
             "writer": store_writer,

@@ -18,6 +18,14 @@ from conformance.reference.errors import ZarrError
 
 MAX_CASES = 30
 
+# The question each kind of self-test case asks (a case names its question: no default tier).
+SELF_TEST_QUESTIONS = {
+    "read": "spec-read",
+    "write": "spec-write",
+    "zom": "zom-model",
+    "reject": "unreadable-document",
+}
+
 
 @dataclass
 class Target:
@@ -488,9 +496,10 @@ def build_fallback(root: Path, target: Target) -> Path:
             fmt,
             "required",
             f"broken-implementation self-test case {case_id}",
-            ("SELF-TEST",),
+            ("V3-SELFTEST",),
             tuple(sorted({f"format:{fmt}", *needs})),
             builder,
+            question=SELF_TEST_QUESTIONS[kind],
         )
         for rel, value in build_case(spec).items():
             path = folder / case_id / rel

@@ -10,6 +10,14 @@ import numpy as np
 from conformance.corpus.generator import CaseSpec, build_case
 from conformance.reference import get_format
 
+# The question each kind of self-test case asks (a case names its question: no default tier).
+SELF_TEST_QUESTIONS = {
+    "read": "spec-read",
+    "write": "spec-write",
+    "zom": "zom-model",
+    "reject": "unreadable-document",
+}
+
 
 def _array_case(w, *, trigger: bool = False):
     fmt = get_format("v3")
@@ -92,6 +100,7 @@ def build(root: Path, only: list[str] | None = None) -> Path:
             ("V3-TEST",),
             tuple(sorted({"format:v3", *needs})),
             builder,
+            question=SELF_TEST_QUESTIONS[kind],
         )
         for rel, value in build_case(spec).items():
             target = root / case_id / rel

@@ -47,6 +47,7 @@ def cases(mini_corpus, tmp_path_factory):
             ("V3-TEST",),
             ("codec:bytes", "dtype:int32", "format:v3"),
             _int_attribute_case,
+            question="spec-read",
         )
         for rel, value in build_case(spec).items():
             (root / case_id / rel).parent.mkdir(parents=True, exist_ok=True)
