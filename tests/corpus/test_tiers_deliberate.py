@@ -16,6 +16,7 @@ from conformance.corpus.case import Case
 from conformance.corpus.checks import all_problems, question_problems
 from conformance.corpus.conventions import CONVENTIONS, convention_problems, found
 from conformance.corpus.generator import REGISTRY, add_case, verdict
+from conformance.model.case import CaseError
 
 ROOT = default_root()
 CASES = {c.id: c for c in load_cases(ROOT)}
@@ -44,8 +45,15 @@ def test_every_corpus_case_names_its_question():
     assert all(c.raw.get("question") for c in CASES.values())
 
 
+def test_a_case_without_question_or_reason_does_not_load(tmp_path):
+    # the case schema refuses it (conformance/model/case.py), before corpus check looks
+    with pytest.raises(CaseError, match="names its question, or gives a tier_reason"):
+        _copy(tmp_path, "v3/dtypes/int32-le", question=None, tier_reason=None)
+
+
 def test_corpus_check_refuses_a_case_without_question_or_reason(tmp_path):
-    case = _copy(tmp_path, "v3/dtypes/int32-le", question=None, tier_reason=None)
+    case = _copy(tmp_path, "v3/dtypes/int32-le", question="lenient-read")
+    del case.raw["question"], case.raw["tier_reason"]  # as made in memory: no schema saw it
     problems = all_problems([case], None)["questions"]
     assert problems and "no question" in problems[0]
 
