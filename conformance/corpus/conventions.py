@@ -94,11 +94,21 @@ METADATA_NAMES = {
 }
 
 
+@dataclass(frozen=True)
+class WrittenStore:
+    """A store an implementation wrote (a cross or property test's), held as a read case's."""
+
+    store_path: Path
+    format: str
+    node: str
+    kind: str = "read"
+
+
 class Holdings:
     """The documents (and bytes, on demand) a case asks an implementation to accept: its store
     (read and zom cases), or its write request."""
 
-    def __init__(self, case: Case):
+    def __init__(self, case: Case | WrittenStore):
         self.case = case
         self.format = case.format
         self._files: dict[str, Path] = {}
@@ -1025,7 +1035,7 @@ def is_accepting(case: Case) -> bool:
     return case.kind == "write" and not case.expect.get("must_fail")
 
 
-def found(case: Case) -> dict[str, list[str]]:
+def found(case: Case | WrittenStore) -> dict[str, list[str]]:
     """Convention name -> evidence lines, for what `case` holds."""
     holdings = Holdings(case)
     try:
@@ -1040,6 +1050,20 @@ def found(case: Case) -> dict[str, list[str]]:
         return out
     finally:
         holdings.close()
+
+
+def refusable(store: Path, format: str, node: str) -> tuple[Convention, str] | None:
+    """The first convention a writer's store relies on whose question lets a reader refuse it
+    (an optional tier), with its evidence: a reader's refusal of that store is allowed."""
+    from conformance.model import MAY_REFUSE
+
+    from .questions import QUESTIONS
+
+    evidence = found(WrittenStore(store, format, node.strip("/")))
+    for item in CONVENTIONS:
+        if item.name in evidence and QUESTIONS[item.question].tier in MAY_REFUSE:
+            return item, evidence[item.name][0]
+    return None
 
 
 def questions_found(case: Case) -> list[str]:

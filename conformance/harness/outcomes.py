@@ -32,14 +32,23 @@ class ConformanceFailure(AssertionError):
     """The implementation did something the case forbids (a mismatch: outcome `failed`).
 
     `side` ("writer" or "reader"): who did it, where a test involves two (the side at fault);
-    `evidence`: why that side."""
+    `evidence`: why that side; `tier`: the tier of what was refused where it is not the case's
+    (a writer's store in a form the corpus lets readers refuse: steps.refused_read)."""
 
     behaviour = "mismatch"
 
-    def __init__(self, message: str = "", *, side: str | None = None, evidence: str = ""):
+    def __init__(
+        self,
+        message: str = "",
+        *,
+        side: str | None = None,
+        evidence: str = "",
+        tier: str | None = None,
+    ):
         super().__init__(message)
         self.side = side
         self.evidence = evidence
+        self.tier = tier
 
 
 class WrongData(ConformanceFailure):
@@ -100,8 +109,10 @@ def fail(problems: list[str] | str, *, side: str | None = None, evidence: str = 
     raise ConformanceFailure(text, side=side, evidence=evidence)
 
 
-def refused(message: str, *, side: str | None = None, evidence: str = "") -> None:
-    raise Refused(message, side=side, evidence=evidence)
+def refused(
+    message: str, *, side: str | None = None, evidence: str = "", tier: str | None = None
+) -> None:
+    raise Refused(message, side=side, evidence=evidence, tier=tier)
 
 
 def accepted(message: str, *, side: str | None = None, evidence: str = "") -> None:
@@ -120,6 +131,7 @@ class Observation:
     side: str | None = None  # who did it, where a test involves two (None: the step that ran)
     evidence: str = ""
     types: tuple[str, str] | None = None
+    tier: str | None = None  # the tier that judges it, where not the case's (ConformanceFailure)
 
 
 # Behaviours worst first, as their outcomes are ordered (the worst of several failures).
@@ -143,13 +155,16 @@ def observe(exc: BaseException | None, message: str | None = None) -> Observatio
     if isinstance(exc, BaseExceptionGroup):  # hypothesis: several distinct failures
         found = [observe(e) for e in exc.exceptions]
         worst = min(found, key=lambda o: _RANK.get(o.behaviour, 1))
-        return Observation(worst.behaviour, text, worst.side, worst.evidence, worst.types)
+        return Observation(
+            worst.behaviour, text, worst.side, worst.evidence, worst.types, worst.tier
+        )
     if isinstance(exc, AdapterErrored):
         return Observation("crashed", text)
     if isinstance(exc, Crashed):
         return Observation("crashed", text, exc.side)
     if isinstance(exc, ConformanceFailure):
-        return Observation(exc.behaviour, text, exc.side, exc.evidence, getattr(exc, "types", None))
+        types = getattr(exc, "types", None)
+        return Observation(exc.behaviour, text, exc.side, exc.evidence, types, exc.tier)
     if isinstance(exc, AssertionError):
         return Observation("mismatch", text)
     return Observation("crashed", text)

@@ -657,6 +657,7 @@ def _record(item, test: str, report, call) -> dict:
     observation = _observation(report, call)
     fields = dict(context.fields) if context else {}
     tier = case.tier if case is not None else fields.pop("tier", None)
+    tier = observation.tier or tier  # a pair's reader judged on what the writer wrote
     probed = context.probed if context else ()
     settled, side, evidence = conclude(
         session,

@@ -3,7 +3,9 @@ into what the corpus's judges take."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 import numpy as np
 
@@ -120,8 +122,8 @@ def reference_reads_as(
 ) -> str | None:
     """The evidence that decides a pair: None when the reference reads the node at `path` of the
     writer's store back exactly as requested (data bit for bit apart from the elements `undefined`
-    marks, attributes type-strictly), else what it saw instead. With None the reader is at fault,
-    otherwise the writer."""
+    marks, attributes type-strictly; `attributes` None: not compared), else what it saw instead.
+    With None the reader is at fault, otherwise the writer."""
     from conformance.corpus.jsonstrict import differences
     from conformance.corpus.judge import compare_defined
     from conformance.reference import get_format, open_store
@@ -134,7 +136,7 @@ def reference_reads_as(
     try:
         fmt = get_format(format)
         node = fmt.open_node(opened, fmt.normalize_path(path))
-        problems = differences(attributes or {}, node.attrs, "attributes")
+        problems = [] if attributes is None else differences(attributes, node.attrs, "attributes")
         if data is not None:
             if node.kind != "array":
                 return f"the reference opens a {node.kind} where an array was written"
@@ -146,12 +148,50 @@ def reference_reads_as(
     return "; ".join(problems) or None
 
 
+def about_attributes(problems: list) -> bool:
+    """Whether a reader's problems include its attributes (else the writer's attributes cannot be
+    what went wrong, and the pair is decided on the data alone)."""
+    return any(str(p).startswith("attributes") for p in problems)
+
+
 def pair_blame(writer: str, seen: str | None) -> tuple[str, str]:
     """(the side at fault, the evidence) for a reader's failure on a writer's store, given what
     the reference read there (reference_reads_as)."""
     if seen is None:
         return "reader", f"the reference reads what {writer} wrote back exactly"
     return "writer", f"{seen} (in the store {writer} wrote)"
+
+
+def refused_read(
+    reader: str,
+    writer: str,
+    response: Response,
+    store: Path,
+    format: str,
+    path: str,
+    at_fault: Callable[[bool], tuple[str, str]],
+) -> NoReturn:
+    """Raise for a reader that could not read what a writer wrote. At the reader's fault, and the
+    writer's store relies on something the corpus lets readers refuse (a 3.1 short-hand name, a
+    v2 fill convention: conventions.refusable), the refusal is judged on that question's tier."""
+    from conformance.corpus.conventions import refusable
+    from conformance.corpus.questions import QUESTIONS
+    from conformance.harness.outcomes import refused
+
+    message = f"{reader} could not read what {writer} wrote: {response.describe_error()}"
+    side, evidence = at_fault(False)  # attributes the writer added do not stop a read
+    allowed = refusable(store, format, path) if side == "reader" else None
+    if allowed is None:
+        refused(message, side=side, evidence=evidence)
+    convention, where = allowed
+    refused(
+        f"{message}; {writer} wrote {convention.what} ({where}), which a reader may refuse "
+        f"(question {convention.question})",
+        side=side,
+        evidence=evidence,
+        tier=QUESTIONS[convention.question].tier,
+    )
+    raise AssertionError("unreachable")
 
 
 def describe_array(data) -> str:

@@ -18,9 +18,11 @@ from conformance.harness.outcomes import fail, refused
 from conformance.harness.session import case_needs
 from conformance.suite.failures import keep_store
 from conformance.suite.steps import (
+    about_attributes,
     pair_blame,
     read_node,
     reference_reads_as,
+    refused_read,
     refused_write,
     write_node,
 )
@@ -38,9 +40,14 @@ def test_cross(harness, writer, reader, case):
     request = case.write_request()
     expected, undefined = case.expected_result()
 
-    def at_fault() -> tuple[str, str]:
+    def at_fault(attributes: bool) -> tuple[str, str]:
         seen = reference_reads_as(
-            case.format, store, request.path, expected, request.attributes, undefined
+            case.format,
+            store,
+            request.path,
+            expected,
+            request.attributes if attributes else None,
+            undefined,
         )
         return pair_blame(writer, seen)
 
@@ -59,12 +66,7 @@ def read_back(harness, writer, reader, case, store, expected, undefined, at_faul
         harness, reader, store, case.format, request.path, case_needs("cross", case, "reader")
     )
     if result is None:
-        side, evidence = at_fault()
-        refused(
-            f"{reader} could not read what {writer} wrote: {response.describe_error()}",
-            side=side,
-            evidence=evidence,
-        )
+        refused_read(reader, writer, response, store, case.format, request.path, at_fault)
     problems = []
     if result.node_type != request.node_type:
         problems.append(
@@ -79,5 +81,5 @@ def read_back(harness, writer, reader, case, store, expected, undefined, at_faul
             expected, result.data, undefined, f"data written by {writer}, read by {reader}"
         )
     if problems:
-        side, evidence = at_fault()
+        side, evidence = at_fault(about_attributes(problems))
         fail(problems, side=side, evidence=evidence)

@@ -30,7 +30,14 @@ from conformance.harness.adapter_api import save_data
 from conformance.harness.outcomes import fail, refused
 from conformance.harness.properties import example_settings, property_id
 from conformance.suite.failures import REQUIREMENTS, save_example, save_found
-from conformance.suite.steps import pair_blame, read_node, reference_reads_as, store_spec
+from conformance.suite.steps import (
+    about_attributes,
+    pair_blame,
+    read_node,
+    reference_reads_as,
+    refused_read,
+    store_spec,
+)
 from conformance.suite.strategies import STRATEGIES, Example
 
 SIDE_NEEDS = {"writer": {"op:write", "store:directory"}, "reader": {"op:read", "store:directory"}}
@@ -70,18 +77,14 @@ def check_example(
         if refusal is not None:
             refused(f"{writer} could not write: {response.describe_error()}", side="writer")
 
-        def at_fault() -> tuple[str, str]:
-            seen = reference_reads_as(format, store, "", example.data, example.attributes)
+        def at_fault(attributes: bool) -> tuple[str, str]:
+            wanted = example.attributes if attributes else None
+            seen = reference_reads_as(format, store, "", example.data, wanted)
             return pair_blame(writer, seen)
 
         response, result = read_node(harness, reader, store, format, "")
         if result is None:
-            side, evidence = at_fault()
-            refused(
-                f"{reader} could not read what {writer} wrote: {response.describe_error()}",
-                side=side,
-                evidence=evidence,
-            )
+            refused_read(reader, writer, response, store, format, "", at_fault)
         problems = compare_arrays(
             example.data, result.data, f"data written by {writer}, read by {reader}"
         )
@@ -90,7 +93,7 @@ def check_example(
         else:
             problems += differences(example.attributes, result.attributes, "attributes")
         if problems:
-            side, evidence = at_fault()
+            side, evidence = at_fault(about_attributes(problems))
             fail(problems, side=side, evidence=evidence)
     finally:
         shutil.rmtree(work, ignore_errors=True)
