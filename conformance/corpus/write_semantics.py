@@ -29,6 +29,9 @@ from .jsonstrict import differences
 _SAME_TYPE = {"variable_length_bytes": "bytes"}
 # v3 codecs whose configuration never changes the decoded data or the stored layout.
 _ENCODER_ONLY = frozenset({"gzip", "blosc", "zstd", "crc32c", "vlen-utf8", "vlen-bytes"})
+# Members the codec's own text gives a value for when absent (cast_value: "If this field is not
+# present, implementations MUST use "nearest-even""): writing the default or leaving it out agree.
+_CODEC_DEFAULTS = {"cast_value": {"rounding": "nearest-even"}}
 
 
 def little_endian(dtype: np.dtype) -> np.dtype:
@@ -179,7 +182,7 @@ def _v3_codec(codec) -> dict:
     elif name in _ENCODER_ONLY:
         config = {}
     else:  # a codec the reference does not interpret: every member may matter
-        config = codec.configuration or {}
+        config = {**_CODEC_DEFAULTS.get(name, {}), **(codec.configuration or {})}
     return {"name": name, "configuration": config}
 
 
