@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import os
 from importlib.metadata import version
+from typing import Any
 from urllib.parse import urlparse
 
 import numpy as np
@@ -184,12 +185,11 @@ class Adapter:
         try:
             array = self._open(request, path, open=True, read=True)
         except ValueError as exc:
-            # the zarr (v2) driver opens a structured array one field at a time only
-            if v3 or 'Must specify a "field"' not in str(exc):
+            # both drivers open a structured array one field at a time only
+            if 'Must specify a "field"' not in str(exc):
                 raise
-            data, api = self._read_fields(
-                request, path, self._document(kvstore, key_in(path, ".zarray"))
-            )
+            document = self._document(kvstore, key_in(path, "zarr.json" if v3 else ".zarray"))
+            data, api, array = self._read_fields(request, path, structured_type(document, v3), v3)
         else:
             # v2 |S<n> / |V<n> come back as tensorstore's char / byte with an extra dimension of n,
             # which the Python binding turns into |S0 / |V0 arrays holding no bytes: returned as
@@ -244,12 +244,14 @@ class Adapter:
             # has none and when all are null (every domain label is then ""): it cannot say which
         return api
 
-    def _read_fields(self, request: dict, path: str, zarray: dict) -> tuple[np.ndarray, dict]:
-        """A v2 structured array: tensorstore opens one field at a time ("field" in the spec); the
+    def _read_fields(
+        self, request: dict, path: str, dtype: np.dtype, v3: bool
+    ) -> tuple[np.ndarray, dict, Any]:
+        """A structured array: tensorstore opens one field at a time ("field" in the spec); the
         fields are put together into a numpy structured array. The field names come from the
-        stored .zarray (tensorstore needs one to open any view); the data type, shape, chunk shape
-        and fill value reported come from tensorstore's views and resolved metadata."""
-        dtype = np.dtype([tuple(field) for field in zarray["dtype"]])
+        stored document (tensorstore needs one to open any view); the data type, shape, chunk
+        shape and fill value reported come from tensorstore's views and resolved metadata; the
+        first view is returned too (its resolved metadata holds the v3 attributes)."""
         fields, views = {}, {}
         for name in dtype.names:
             view = self._open(request, path, open=True, read=True, spec_extra={"field": name})
@@ -266,7 +268,10 @@ class Adapter:
             while values.ndim > out[name].ndim and values.dtype.itemsize == 0:
                 values = values[..., 0]
             out[name] = values
-        api_type = np.dtype([tuple(field) for field in resolved["dtype"]])
+        if v3:  # the zarr3 driver's resolved data type is the document's; each view has its own
+            api_type = np.dtype([(n, views[n].dtype.numpy_dtype) for n in dtype.names])
+        else:
+            api_type = np.dtype([tuple(field) for field in resolved["dtype"]])
         fills = {name: call(lambda v: v.fill_value, view) for name, view in views.items()}
         fill = None
         if all(value is not None for value in fills.values()):
@@ -282,7 +287,7 @@ class Adapter:
             "chunk_shape": call(lambda: list(first.chunk_layout.write_chunk.shape))[:rank],
             "fill_value": api_fill_value(fill, api_type),
         }
-        return out, api
+        return out, api, first
 
     def write(self, request: dict) -> dict:
         driver_of(request)
@@ -433,3 +438,12 @@ class Adapter:
                 ]
         out = np.asarray(out) if regions is None else np.stack(out)
         return {**timer.result(), "data": save_data(request["output"], out), "settings": settings}
+
+
+def structured_type(document: dict, v3: bool) -> np.dtype:
+    """The numpy type of a stored structured data type: v2 `dtype` [[name, typestr], ...], v3
+    `data_type` {"name": "structured", "configuration": {"fields": [[name, type], ...]}}."""
+    if v3:
+        fields = document["data_type"]["configuration"]["fields"]
+        return np.dtype([(name, np.dtype(kind)) for name, kind in fields])
+    return np.dtype([tuple(field) for field in document["dtype"]])
