@@ -11,7 +11,9 @@ shape, dtype, chunk_shape (`shards`, else `chunks`), fill_value and (v3) dimensi
 
 Stores: LocalStore, ZipStore, and for `url` stores (http://, s3://) zarr.storage.ObjectStore over
 obstore's HTTPStore / S3Store (adapters/README.md, "Remote stores"); over plain HTTP, which cannot
-list, group members are reported as unknown (null).
+list, group members are reported as unknown (null). An `icechunk` store is the IcechunkStore of a
+session on the repository's branch (`session.store`, as Icechunk's documentation has zarr use it):
+read-only for reads, writable for writes and updates, which commit it when they succeed.
 
 Errors are zarr's own exceptions, left to propagate (adapter.toml `[[errors]]` maps them to
 categories); the adapter raises `Unsupported` only for formats and store kinds zarr-python does not
@@ -28,7 +30,7 @@ of the requested array.
 from __future__ import annotations
 
 import json
-from importlib.metadata import version
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 import numpy as np
@@ -90,7 +92,22 @@ def open_store(spec: dict, *, writable: bool = False):
         return ObjectStore(
             object_store(location, spec.get("storage_options") or {}), read_only=not writable
         )
+    if kind == "icechunk":
+        import icechunk
+
+        repository = icechunk.Repository.open(icechunk.local_filesystem_storage(location))
+        branch = spec.get("branch", "main")
+        if writable:
+            return repository.writable_session(branch).store
+        return repository.readonly_session(branch=branch).store
     raise Unsupported(f"store kind {kind!r}")
+
+
+def commit(store, spec: dict) -> None:
+    """After a write or an update that succeeded: commit an Icechunk session on its branch (what
+    was not committed is not in the repository). A write that changed nothing commits nothing."""
+    if spec.get("kind") == "icechunk":
+        store.session.commit("zarr-python", allow_empty=True)
 
 
 def object_store(location: str, options: dict):
@@ -176,11 +193,16 @@ class Adapter:
 
     # -- describe -----------------------------------------------------------------------------
     def implementation_versions(self) -> dict:
-        return {
+        versions = {
             "zarr": zarr.__version__,
             "numcodecs": version("numcodecs"),
             "numpy": np.__version__,
         }
+        try:  # the store of the icechunk store kind, where it is installed
+            versions["icechunk"] = version("icechunk")
+        except PackageNotFoundError:
+            pass
+        return versions
 
     def describe(self, request: dict | None = None) -> dict:
         return {
@@ -265,8 +287,9 @@ class Adapter:
                 if request.get("node_type") == "group":
                     with phase("metadata"):
                         zarr.create_group(store, path=path, zarr_format=zf, attributes=attributes)
-                    return {}
-                self.write_array(store, path, zf, request, attributes)
+                else:
+                    self.write_array(store, path, zf, request, attributes)
+                commit(store, request["store"])
                 return {}
             finally:
                 store.close()
@@ -308,6 +331,7 @@ class Adapter:
                         array.resize(tuple(step["shape"]))
                     else:
                         array[region_index(step["region"])] = step_values(step["data"])
+                commit(store, request["store"])
                 return {}
             finally:
                 store.close()

@@ -50,7 +50,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--store-kind",
-        choices=("directory", "zip", "http", "s3"),
+        choices=("directory", "zip", "http", "s3", "icechunk"),
         help="the record's store kind, where the case ran over several",
     )
     p.add_argument("--writer", help="the writer of a pair record (cross, roundtrip, property)")

@@ -419,10 +419,15 @@ def header(
             lines.append(
                 "implementation: " + ", ".join(f"{k} {v}" for k, v in sorted(versions.items()))
             )
-        if record.store.kind.value in ("http", "s3"):
+        if record.store.kind.value in ("http", "s3", "icechunk"):
+            how = (
+                "held it in an Icechunk repository"
+                if record.store.kind.value == "icechunk"
+                else "served that folder"
+            )
             lines.append(
                 f"recorded over {record.store.kind.value}: this script reads the same store from "
-                "its folder (the run served that folder)"
+                f"its folder (the run {how})"
             )
     else:
         lines.append(f"no record: {target.script} case {target.case['id']} with {target.impl}")

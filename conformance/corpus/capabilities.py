@@ -63,7 +63,7 @@ CODECS = (
     "categorize",
     "packbits",
 )
-STORES = ("directory", "zip", "http", "s3")
+STORES = ("directory", "zip", "http", "s3", "icechunk")
 FEATURES = (
     "order-F",
     "consolidated",
@@ -95,6 +95,9 @@ FEATURES = (
     "verbatim-paths",
     # Writes over S3 (conformance.harness.remote): store:s3 alone says the adapter reads s3://.
     "s3-write",
+    # Writes into an Icechunk repository, committed (conformance.harness.icechunk_store):
+    # store:icechunk alone says the adapter reads one.
+    "icechunk-write",
     # Updates (op:update): changing the shape of an existing array (a `resize` step).
     "resize",
 )

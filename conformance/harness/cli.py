@@ -44,7 +44,9 @@ def register(subparsers) -> None:
         "--store-kinds",
         metavar="LIST",
         default=None,
-        help="remote store kinds for adapters declaring them: http,s3 (default), '' for none",
+        help="store kinds directory cases also run over, for adapters declaring them: "
+        "http,s3,icechunk (default; icechunk: v3 read and write cases in an Icechunk repository, "
+        "needs a Python 3.12 on this machine), '' for none",
     )
     run.add_argument(
         "--cases",

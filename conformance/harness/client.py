@@ -67,6 +67,7 @@ CHILD_MODULES = (
     "harness/__init__.py",
     "harness/adapter_api.py",
     "harness/serve.py",
+    "harness/icechunk_helper.py",  # Icechunk's helper (conformance.harness.icechunk_store)
 )
 
 

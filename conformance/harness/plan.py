@@ -46,8 +46,9 @@ class Plan:
 
 # Never probed: an adapter without them has no way to ask (an op it has no method for; a node
 # path it cannot hand over verbatim: it would resolve the path itself, and the adapter would be
-# judged instead of the implementation).
-NOT_PROBED = ("op:", "feature:verbatim-paths")
+# judged instead of the implementation); the icechunk store kind (an adapter that does not know it
+# would take the repository's folder for a directory store and be judged on Icechunk's own files).
+NOT_PROBED = ("op:", "feature:verbatim-paths", "store:icechunk", "feature:icechunk-write")
 
 
 def probe_allowed(test: str, lacking: Iterable[str], enabled: bool) -> bool:

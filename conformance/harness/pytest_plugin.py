@@ -162,10 +162,12 @@ def pytest_addoption(parser) -> None:
         "--store-kinds",
         metavar="LIST",
         default=None,
-        help="remote store kinds read (and s3 write) cases also run over, for adapters declaring "
-        "store:<kind>: servers on 127.0.0.1 started by the session (default http,s3 where this "
-        "environment has what they need, else one line says why not; with --impl-env current an "
-        "adapter also needs its remote_packages here; '' = none)",
+        help="remote store kinds read (and s3 and icechunk write) cases also run over, for "
+        "adapters declaring store:<kind>: servers on 127.0.0.1 started by the session, and "
+        "Icechunk repositories made by a helper in a Python 3.12 venv of its own (default "
+        "http,s3,icechunk where this environment has what they need, else one line says why "
+        "not; with --impl-env current an adapter also needs its remote_packages, and icechunk, "
+        "here; '' = none)",
     )
     group.addoption(
         "--adapter-overrides",
@@ -229,6 +231,7 @@ def pytest_configure(config) -> None:
     config.stash[SESSION] = SuiteSession(options)
     if config.getoption("impl") or options.impl_env != "pinned":
         config.stash[SESSION].adapters  # noqa: B018 - loading them: an unknown or invalid adapter is a usage error, right away
+    left_out += _settle_icechunk(config, options, config.stash[SESSION])
     if not hasattr(config, "workerinput"):  # the process that writes records
         sink = RecordSink(config, options)
         sink.notes[:0] = left_out
@@ -265,8 +268,60 @@ LEFT_OUT_KEY = pytest.StashKey[list]()
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node) -> None:
-    """pytest-xdist, on the controller: tell each worker which adapters were left out."""
+    """pytest-xdist, on the controller: tell each worker which adapters were left out, and what
+    the controller settled about the store kinds (_settle_icechunk)."""
     node.workerinput[LEFT_OUT] = node.config.stash.get(LEFT_OUT_KEY, [])
+    settled = node.config.stash.get(STORES_KEY, None)
+    if settled is not None:
+        node.workerinput[STORES] = settled
+
+
+STORES = "zarr_conformance_stores"  # xdist workerinput: the store kinds and refusals of the run
+STORES_KEY = pytest.StashKey[dict]()
+
+
+def _settle_icechunk(config, options: Options, session: SuiteSession) -> list[str]:
+    """On the process that writes records, when icechunk is a store kind of the run and a selected
+    adapter declares store:icechunk: make the environment of Icechunk's helper (or leave the kind
+    out, saying why) and ask Icechunk which of the v3 read and write cases it cannot hold: they
+    do not run over icechunk, for any adapter (conformance.harness.icechunk_store). Workers take
+    the controller's answer. Returns the lines to print."""
+    if hasattr(config, "workerinput"):
+        settled = config.workerinput.get(STORES)
+        if settled is not None:
+            options.store_kinds = tuple(settled["kinds"])
+            options.store_refusals = settled["refusals"]
+        return []
+    if "icechunk" not in options.store_kinds or not config.getoption("impl"):
+        return []
+    tests = [t for t in ("read", "write") if t in options.kinds]
+    if not tests or not any("store:icechunk" in c.capabilities for c in session.adapters.values()):
+        return []
+    from .icechunk_store import IcechunkError, provision
+
+    why = provision()
+    cases = [c for t in tests for c in session.cases(t) if "icechunk" in remote_kinds(t, c)]
+    if why is None:
+        try:
+            options.store_refusals["icechunk"] = session.icechunk.refusals(cases)
+        except IcechunkError as exc:
+            why = str(exc)
+    if why is not None:
+        options.store_kinds = tuple(k for k in options.store_kinds if k != "icechunk")
+        options.store_notes["icechunk"] = why
+        return []
+    config.stash[STORES_KEY] = {
+        "kinds": list(options.store_kinds),
+        "refusals": options.store_refusals,
+    }
+    refused = options.store_refusals["icechunk"]
+    if not refused:
+        return []
+    return [
+        f"icechunk: {len(refused)} of {len(cases)} v3 read and write cases do not run over "
+        "icechunk, for any adapter: Icechunk cannot hold their stores (which and why: "
+        "store_refusals in the results' .meta.json)"
+    ]
 
 
 def _store_kinds(text: str | None) -> tuple[tuple[str, ...], dict[str, str]]:
@@ -381,8 +436,9 @@ def pytest_generate_tests(metafunc) -> None:
 
 def _single_params(session: SuiteSession, test: str):
     """(adapter, case, store kind): each case on its own store (store kind None), and again over
-    every remote store kind (conformance.harness.remote) the adapter declares; over the remote
-    kinds only declared support runs (no probes: that would double every adapter's matrix)."""
+    every remote store kind (conformance.harness.remote) the adapter declares and the store can
+    hold; over the remote kinds only declared support runs (no probes: that would double every
+    adapter's matrix)."""
     params = []
     for name in session.adapters:
         config = session.config(name)
@@ -391,6 +447,7 @@ def _single_params(session: SuiteSession, test: str):
                 k
                 for k in remote_kinds(test, case)
                 if k in session.options.store_kinds
+                and case.id not in session.options.store_refusals.get(k, {})
                 and not missing(case_needs(test, case, store_kind=k) - set(case.needs), config)
             ]
             for kind in kinds:
@@ -854,6 +911,8 @@ class RecordSink:
             "kinds": list(self.options.kinds),
             "adapter_overrides": [str(p) for p in self.options.overrides],
             "case_globs": list(self.options.cases),
+            "store_kinds": list(self.options.store_kinds),
+            "store_refusals": self.options.store_refusals,
             "records": len(self.records),
             "machine": _machine(),
         }

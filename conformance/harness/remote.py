@@ -13,6 +13,10 @@ asked for (once per session). Adapters get the store as
 
 A write over S3 goes to a fresh prefix of the bucket; its keys are then copied into the test's
 local directory, where the reference judges them as it judges a directory write.
+
+The store kind `icechunk` is no server: the case's store is held in an Icechunk repository on the
+local file system (conformance.harness.icechunk_store, which also decides which cases Icechunk can
+hold at all).
 """
 
 from __future__ import annotations
@@ -59,12 +63,15 @@ STORE_AREAS = frozenset(
 # Which remote kinds each test kind runs over, for all cases or only the store areas (the case's
 # own store must be a directory: a zip file is a store kind of its own). Every read case goes over
 # HTTP; the rest is kept to the store areas, because the matrix time matters (a moto request costs
-# several times a loopback HTTP one).
+# several times a loopback HTTP one). Icechunk holds every v3 read and write case it can hold.
 REMOTE_TESTS = {
-    "read": {"http": "all", "s3": "store-areas"},
+    "read": {"http": "all", "s3": "store-areas", "icechunk": "all"},
     "reject": {"http": "store-areas"},
-    "write": {"s3": "store-areas"},
+    "write": {"s3": "store-areas", "icechunk": "all"},
 }
+# Formats a kind holds (absent: every format). Icechunk is a Zarr v3 store: it refuses v2
+# metadata keys, and a v3 draft is not v3.
+KIND_FORMATS = {"icechunk": frozenset({"v3"})}
 
 
 # moto answers about a hundred requests a second: a read of thousands of chunk keys (most of them
@@ -100,14 +107,20 @@ def remote_kinds(test: str, case: Case) -> tuple[str, ...]:
         kind
         for kind, scope in REMOTE_TESTS.get(test, {}).items()
         if (scope == "all" or in_store_area)
+        and case.format in KIND_FORMATS.get(kind, (case.format,))
         and not (kind == "s3" and chunk_count(case) > S3_MAX_CHUNKS)
         and not (kind == "http" and needs_listing(case))
+        # A request that must be refused: Icechunk refuses keys with '..' or empty segments
+        # itself, which would hide whether the implementation refused the request.
+        and not (kind == "icechunk" and "must_fail" in case.expect)
     )
 
 
 def unavailable(kinds: Iterable[str]) -> dict[str, str]:
     """Remote kinds whose server cannot run in this environment, and why (the HTTP server is the
-    standard library's; the S3 one is moto's, an extra of the test environment)."""
+    standard library's; the S3 one is moto's, an extra of the test environment). Icechunk's
+    helper environment is made, or found missing, only for a run with an adapter that uses it
+    (conformance.harness.icechunk_store.provision)."""
     import importlib.util
 
     def lacking(*modules: str) -> list[str]:

@@ -47,9 +47,12 @@ class Options:
         None  # examples per property and pair (None: conformance.harness.properties.EXAMPLES)
     )
     # Remote store kinds the matrix adds for adapters declaring them (conformance.harness.remote).
-    store_kinds: tuple[str, ...] = ("http", "s3")
+    store_kinds: tuple[str, ...] = ("http", "s3", "icechunk")
     # Remote store kinds left out of this run, and why (said once, by the process writing records).
     store_notes: dict[str, str] = field(default_factory=dict)
+    # Per store kind, the cases the store itself cannot hold, and why: they do not run over it
+    # (icechunk: conformance.harness.icechunk_store.IcechunkStores.refusals).
+    store_refusals: dict[str, dict[str, str]] = field(default_factory=dict)
     # Files of the implementer's changes to known failures and error rules (harness.overrides).
     overrides: tuple[Path, ...] = ()
 
@@ -61,6 +64,7 @@ class SuiteSession:
         self._cases = None
         self._others: dict[str, AdapterConfig] = {}
         self._remote = None
+        self._icechunk = None
 
     @cached_property
     def adapters(self) -> dict[str, AdapterConfig]:
@@ -121,6 +125,20 @@ class SuiteSession:
             self._remote = RemoteStores(self.root)
         return self._remote
 
+    @property
+    def icechunk(self):
+        """This session's Icechunk repositories (conformance.harness.icechunk_store), made by a
+        helper process started on first use."""
+        if self._icechunk is None:
+            from .icechunk_store import IcechunkStores
+
+            self._icechunk = IcechunkStores(self.pool.scratch / "icechunk")
+        return self._icechunk
+
+    def stores(self, kind: str):
+        """What serves or holds the store kind `kind` (a remote kind: http, s3, icechunk)."""
+        return self.icechunk if kind == "icechunk" else self.remote
+
     def all_cases(self):
         if self._cases is None:
             from conformance.corpus import load_cases
@@ -155,6 +173,9 @@ class SuiteSession:
         if self._remote is not None:
             self._remote.close()
             self._remote = None
+        if self._icechunk is not None:
+            self._icechunk.close()
+            self._icechunk = None
         if self._pool is not None:
             self._pool.close()
             shutil.rmtree(self._pool.scratch, ignore_errors=True)
@@ -266,7 +287,9 @@ class TestContext:
         self.session = session
         self.plan = plan
         self.case = case
-        self.store_kind = store_kind  # a remote kind (http, s3) or None: the store as it is
+        self.store_kind = (
+            store_kind  # a remote kind (http, s3, icechunk) or None: the store as it is
+        )
         self._written: tuple[dict, Path] | None = None  # a remote write's store, its local copy
         self.probed: tuple[str, ...] = (
             plan.lacking if plan is not None and plan.mode == "probe" else ()
@@ -311,22 +334,24 @@ class TestContext:
 
     def store_spec(self, path: Path, write: bool = False) -> dict:
         """The request's store for the local store `path`: itself, or (in a test over a remote
-        store kind) the same store served over HTTP or S3; for a write, an empty S3 prefix whose
-        keys collect_written() later copies into `path`."""
+        store kind) the same store served over HTTP or S3, or held in an Icechunk repository; for
+        a write, an empty S3 prefix or repository whose keys collect_written() later copies into
+        `path`."""
         if self.store_kind is None:
             path = Path(path).resolve()
             kind = "zip" if path.suffix == ".zip" else "directory"
             return {"kind": kind, "location": str(path)}
-        remote = self.session.remote
+        stores = self.session.stores(self.store_kind)
         if write:
-            self._written = (remote.write_spec(self.store_kind), Path(path))
+            self._written = (stores.write_spec(self.store_kind), Path(path))
             return self._written[0]
-        return remote.read_spec(self.store_kind, Path(path))
+        return stores.read_spec(self.store_kind, Path(path))
 
     def collect_written(self) -> None:
-        """After a write to a remote store: its keys into the local directory the judge reads."""
-        if self._written is not None:
-            self.session.remote.download(*self._written)
+        """After a write to a remote store: its keys (an Icechunk repository's: those committed)
+        into the local directory the judge reads."""
+        if self._written is not None and self.store_kind is not None:
+            self.session.stores(self.store_kind).download(*self._written)
             self._written = None
 
     def refusal(self, name: str, response: Response, record: bool = True):

@@ -116,7 +116,7 @@ def at_version(config: AdapterConfig, version: str) -> AdapterConfig:
         requirements = (f"{package}{extras}=={version}", *config.requirements[1:])
         changed = replace(config, name=name, requirements=requirements)
         if version != pinned:
-            changed = row_python(changed, package, version)
+            changed = row_python(without_store_packages(changed), package, version)
     else:
         changed = replace(config, name=name, npm=(f"{package}@{version}", *config.npm[1:]))
     return changed if version == pinned else relaxed(changed)
@@ -192,22 +192,60 @@ def in_current_env(config: AdapterConfig) -> tuple[AdapterConfig, Variant]:
 
 
 REMOTE_CAPABILITIES = frozenset({"store:http", "store:s3", "feature:s3-write"})
+# Distributions that are a store kind of their own, and the capabilities they bring. A version row
+# leaves them out: the store kind is measured with the adapter's pinned release, and its pin may
+# not fit another (icechunk 2.3 requires zarr >= 3.1: no zarr 3.0 row could be made with it).
+STORE_PACKAGES = {"icechunk": frozenset({"store:icechunk", "feature:icechunk-write"})}
+
+
+def without_store_packages(config: AdapterConfig) -> AdapterConfig:
+    """A version row's adapter: no store-kind packages (STORE_PACKAGES), nor their capabilities."""
+    dropped = [
+        name
+        for r in config.requirements
+        if (m := _REQ.match(r)) and (name := m.group(1).lower()) in STORE_PACKAGES
+    ]
+    if not dropped:
+        return config
+    lost = frozenset().union(*(STORE_PACKAGES[name] for name in dropped))
+    return replace(
+        config,
+        requirements=tuple(
+            r
+            for r in config.requirements
+            if not ((m := _REQ.match(r)) and m.group(1).lower() in dropped)
+        ),
+        capabilities=config.capabilities - lost,
+    )
 
 
 def without_missing_remote(config: AdapterConfig) -> tuple[AdapterConfig, str | None]:
     """In the caller's environment, the adapter's url stores need its `remote_packages` there
-    too (zarr-python's obstore): without them its http and s3 store kinds are left out, and the
-    returned line says so and how to add them."""
+    too (zarr-python's obstore), and its icechunk store kind needs Icechunk 2 there: without them
+    those store kinds are left out, and the returned line says so and how to add them."""
+    notes = []
     declared = config.capabilities & REMOTE_CAPABILITIES
     missing = [p for p in config.remote_packages if installed_version(p) is None]
-    if not declared or not missing:
-        return config, None
-    kinds = " and ".join(k.split(":")[1] for k in sorted(declared) if k.startswith("store:"))
-    return replace(config, capabilities=config.capabilities - REMOTE_CAPABILITIES), (
-        f"{config.name}: its {kinds} store kinds are skipped: {', '.join(missing)} "
-        f"{'is' if len(missing) == 1 else 'are'} not installed in this environment "
-        f"(pip install {' '.join(missing)})"
-    )
+    if declared and missing:
+        kinds = " and ".join(k.split(":")[1] for k in sorted(declared) if k.startswith("store:"))
+        config = replace(config, capabilities=config.capabilities - REMOTE_CAPABILITIES)
+        notes.append(
+            f"its {kinds} store kinds are skipped: {', '.join(missing)} "
+            f"{'is' if len(missing) == 1 else 'are'} not installed in this environment "
+            f"(pip install {' '.join(missing)})"
+        )
+    for package, capabilities in STORE_PACKAGES.items():
+        found = installed_version(package)
+        major = re.match(r"\d+", found or "")
+        if not config.capabilities & capabilities or (major and int(major.group()) >= 2):
+            continue
+        config = replace(config, capabilities=config.capabilities - capabilities)
+        have = f"{package} {found} is" if found else f"{package} is not"
+        notes.append(
+            f"its {package} store kind is skipped: {have} installed in this environment, and "
+            f"the repositories are Icechunk 2's (pip install '{package}>=2', Python >= 3.12)"
+        )
+    return config, (f"{config.name}: " + "; ".join(notes)) if notes else None
 
 
 def resolve(name: str, impl_env: str = "pinned") -> tuple[AdapterConfig, Variant]:

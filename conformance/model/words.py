@@ -128,7 +128,9 @@ class StoreKind(StrEnum):
     ICECHUNK = "icechunk"
 
 
-REMOTE_STORE_KINDS = (StoreKind.HTTP, StoreKind.S3)
+# Store kinds the harness adds to the matrix: a directory case is run again with its store served
+# over HTTP or S3, or held in an Icechunk repository (conformance.harness.remote).
+REMOTE_STORE_KINDS = (StoreKind.HTTP, StoreKind.S3, StoreKind.ICECHUNK)
 
 
 class RefusalCategory(StrEnum):

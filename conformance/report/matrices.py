@@ -25,7 +25,7 @@ SINGLE_TESTS = ("read", "reject", "write", "zom")
 PAIR_TESTS = ("cross", "roundtrip")
 FORMATS = ("v1", "v2", "v3-draft", "v3")
 TIERS = ("required", "strict", "optional", "extension")
-STORE_KINDS = ("directory", "zip", "http", "s3")
+STORE_KINDS = ("directory", "zip", "http", "s3", "icechunk")
 REMOTE_KINDS = ("http", "s3")
 
 

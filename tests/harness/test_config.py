@@ -39,7 +39,9 @@ def test_every_adapter_in_the_repo_is_valid():
 
 
 # The reference's URL store reads only: writes over S3 are for implementations that write there.
-NOT_CLAIMED_BY_THE_REFERENCE = {"feature:s3-write"}
+# Icechunk repositories are read through Icechunk's own library (Python >= 3.12), which the
+# reference, in the harness's interpreter, does not have.
+NOT_CLAIMED_BY_THE_REFERENCE = {"feature:s3-write", "store:icechunk", "feature:icechunk-write"}
 
 
 def test_reference_claims_the_whole_vocabulary():
