@@ -95,6 +95,12 @@ def register(subparsers) -> None:
         "--examples", type=int, metavar="N", help="examples per property and pair (default 100)"
     )
     run.add_argument(
+        "--no-shrink",
+        action="store_true",
+        help="a failing property example is recorded as drawn, not shrunk first (a gate's speed: "
+        "shrinking a failure can take minutes; the record keeps the example's store either way)",
+    )
+    run.add_argument(
         "--corpus-version",
         metavar="VERSION",
         help="stop unless the corpus's VERSION is this one (1.2.0), or within it (1.2, 1)",
@@ -213,6 +219,8 @@ def pytest_arguments(args, run_id: str, results: Path) -> list[str]:
         argv.append("--hypothesis-explore")
     if args.examples:
         argv += ["--property-examples", str(args.examples)]
+    if args.no_shrink:
+        argv.append("--property-no-shrink")
     if args.corpus_version:
         argv += ["--corpus-version", args.corpus_version]
     for path in args.adapter_overrides:

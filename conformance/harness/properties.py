@@ -37,15 +37,22 @@ def example_settings(options: object) -> dict[str, Any]:
 
     profile = settings.get_current_profile_name()
     examples = getattr(options, "examples", None)
+    shrink = {"shrink": getattr(options, "shrink", True)}
     if getattr(options, "explore", False):
-        return {"mode": "explore", "seed": None, "examples": examples or EXAMPLES}
+        return {"mode": "explore", "seed": None, "examples": examples or EXAMPLES, **shrink}
     if profile not in ("default", "ci"):
         return {
             "mode": f"profile {profile}",
             "seed": None,
             "examples": examples or settings().max_examples,  # the profile's own
+            **shrink,
         }
-    return {"mode": "deterministic", "seed": PROPERTY_SEED, "examples": examples or EXAMPLES}
+    return {
+        "mode": "deterministic",
+        "seed": PROPERTY_SEED,
+        "examples": examples or EXAMPLES,
+        **shrink,
+    }
 
 
 def is_found(case: Case) -> bool:

@@ -159,6 +159,11 @@ def pytest_addoption(parser) -> None:
         help="examples per property and writer/reader pair (default 100)",
     )
     group.addoption(
+        "--property-no-shrink",
+        action="store_true",
+        help="record a failing property example as drawn, without shrinking it first",
+    )
+    group.addoption(
         "--store-kinds",
         metavar="LIST",
         default=None,
@@ -220,6 +225,7 @@ def pytest_configure(config) -> None:
         impl_env=config.getoption("impl_env"),
         explore=config.getoption("hypothesis_explore"),
         examples=config.getoption("property_examples"),
+        shrink=not config.getoption("property_no_shrink"),
         store_kinds=store_kinds,
         store_notes=store_notes,
         overrides=tuple(Path(p) for p in config.getoption("adapter_overrides")),

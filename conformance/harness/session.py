@@ -46,6 +46,7 @@ class Options:
     examples: int | None = (
         None  # examples per property and pair (None: conformance.harness.properties.EXAMPLES)
     )
+    shrink: bool = True  # a failing property example is shrunk before it is recorded
     # Remote store kinds the matrix adds for adapters declaring them (conformance.harness.remote).
     store_kinds: tuple[str, ...] = ("http", "s3", "icechunk")
     # Remote store kinds left out of this run, and why (said once, by the process writing records).

@@ -350,6 +350,39 @@ def load_site(
     return site, raw, extra
 
 
+# What a gate run (`./dev test`: no probes, 25 property examples per pair, failures not shrunk)
+# and the report's full run both record the same way: results.json's "gate" figures cover these,
+# so that a gate run can check the published report (tests/report/test_published.py).
+GATE_SCOPE = (
+    "records a gate run (./dev test) and the report's run share: no property tests (the report "
+    "draws more examples), no probes of undeclared capabilities and no unsupported records"
+)
+
+
+def in_gate_scope(record: dict) -> bool:
+    return (
+        record.get("test") != "property"
+        and not record.get("probe")
+        and record.get("outcome") != "unsupported"
+    )
+
+
+def figures(records: list[dict], fixtures: Path) -> dict:
+    """results.json's implementation figures and interop grids for these records alone."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "records.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
+        site, _, _ = load_site(path, fixtures, hostile=Path(tmp) / "none.jsonl")
+        summary = json.loads(json.dumps(summary_json(site, None, []), sort_keys=True))
+    return {"implementations": summary["implementations"], "interop": summary.get("interop", {})}
+
+
+def gate_figures(records: list[dict], fixtures: Path) -> dict:
+    return {"scope": GATE_SCOPE, **figures([r for r in records if in_gate_scope(r)], fixtures)}
+
+
 def publish(
     results: Path,
     out: Path,
@@ -379,6 +412,7 @@ def publish(
     (out / "README.md").write_text(readme(site, site.ranges, site.hostile), "utf-8")
     written.append(out / "README.md")
     summary = summary_json(site, site.ranges, site.hostile)
+    summary["gate"] = gate_figures(raw, fixtures)
     (out / "results.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n", "utf-8")
     written.append(out / "results.json")
     (out / "badges").mkdir(exist_ok=True)

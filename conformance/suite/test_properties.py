@@ -21,7 +21,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from hypothesis import HealthCheck, given, reject, seed, settings
+from hypothesis import HealthCheck, Phase, given, reject, seed, settings
 from hypothesis.errors import Unsatisfiable
 
 from conformance.corpus.jsonstrict import differences
@@ -111,6 +111,8 @@ def run_property(harness, writer: str, reader: str, format: str, name: str) -> N
         kwargs["max_examples"] = how["examples"]
     if how["mode"] == "deterministic":
         kwargs["derandomize"] = True
+    if not how["shrink"]:
+        kwargs["phases"] = [Phase.explicit, Phase.reuse, Phase.generate]
 
     @settings(**kwargs)
     @given(STRATEGIES[format](caps))
@@ -149,7 +151,8 @@ def run_property(harness, writer: str, reader: str, format: str, name: str) -> N
                 folder = save_example(name, writer, reader, example, rewrite)
                 harness.fields["example"] = str(folder)
                 exc.add_note(
-                    f"shrunk example saved to {folder} (re-run: zarr-conformance run --fixtures {folder})"
+                    f"{'shrunk ' if how['shrink'] else ''}example saved to {folder} "
+                    f"(re-run: zarr-conformance run --fixtures {folder})"
                 )
         raise
     finally:
