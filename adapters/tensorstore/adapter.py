@@ -442,8 +442,10 @@ class Adapter:
 
 def structured_type(document: dict, v3: bool) -> np.dtype:
     """The numpy type of a stored structured data type: v2 `dtype` [[name, typestr], ...], v3
-    `data_type` {"name": "structured", "configuration": {"fields": [[name, type], ...]}}."""
+    `data_type` "structured" ({"fields": [[name, type], ...]}) or "struct" ({"fields": [{"name",
+    "data_type"}, ...]}), with core v3 type names."""
     if v3:
         fields = document["data_type"]["configuration"]["fields"]
-        return np.dtype([(name, np.dtype(kind)) for name, kind in fields])
+        pairs = [(f["name"], f["data_type"]) if isinstance(f, dict) else f for f in fields]
+        return np.dtype([(name, np.dtype(kind)) for name, kind in pairs])
     return np.dtype([tuple(field) for field in document["dtype"]])
