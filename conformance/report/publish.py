@@ -39,15 +39,18 @@ def redacted(value):
     return value
 
 
-def adapter_facts() -> tuple[dict[str, str], dict[str, str]]:
-    """(descriptions, metadata parser) of every adapter on the search path."""
+def adapter_facts() -> tuple[dict[str, str], dict[str, str], dict[str, dict[str, str]]]:
+    """(descriptions, metadata parser, current release not tested: adapter.toml `current`) of
+    every adapter on the search path."""
     from conformance.harness.config import all_adapters
 
-    descriptions, parsers = {}, {}
+    descriptions, parsers, current = {}, {}, {}
     for config in all_adapters(strict=False):
         descriptions[config.name] = config.description
         parsers[config.name] = config.raw.get("parser", config.name)
-    return descriptions, parsers
+        if "current" in config.raw:
+            current[config.name] = dict(config.raw["current"])
+    return descriptions, parsers, current
 
 
 def run_meta(results: Path, records: list[dict], fixtures: Path) -> dict:
@@ -328,7 +331,7 @@ def load_site(
         for r in raw
         if not h.is_hostile(r) and r.get("tier") != "hostile"
     ]
-    descriptions, parsers = adapter_facts()
+    descriptions, parsers, current = adapter_facts()
     cases = load_cases(fixtures)
     meta["cases"] = sum(not c.startswith("hostile/") for c in cases)  # the conformance cases
     cases.update(h.case_details(hostile_records, cases))  # fault cases: no case.json of their own
@@ -338,6 +341,7 @@ def load_site(
         cases=cases,
         requirements=load_requirements(),
         descriptions=descriptions,
+        current=current,
         parsers=parsers,
         versions=column_versions(raw),
         hostile=hostile_records,

@@ -261,3 +261,16 @@ def test_every_figure_has_a_permalink(site):
         "zarr-python--reject--http"
         in parsed(site / "case" / "v3" / "fill" / "reject-bool-0.html").ids
     )
+
+
+def test_a_column_that_cannot_test_the_current_release_says_so():
+    from types import SimpleNamespace
+
+    from conformance.report.publish import adapter_facts
+    from conformance.report.site import front
+
+    current = adapter_facts()[2]
+    assert current["gdal-debian"]["release"] == "3.13.3"  # adapters/gdal-debian/adapter.toml
+    site = SimpleNamespace(current=current)
+    assert "current release 3.13.3 not testable here" in str(front._behind(site, "gdal-debian"))
+    assert front._behind(site, "zarr-python") == ""

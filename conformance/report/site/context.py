@@ -49,6 +49,8 @@ class Site:
     ranges: dict | None = None
     repo_url: str = "../"  # repository files (fixtures/, adapters/), from the site's root
     site_url: str | None = None  # where the site is published, for badge embed code
+    # adapter -> {"release", "why"}: the implementation's current release, which cannot be tested
+    current: dict[str, dict[str, str]] = field(default_factory=dict)
 
     _memo: dict = field(default_factory=dict, repr=False)
 

@@ -85,6 +85,14 @@ def render(site) -> tuple[str, str]:
     return HERE, page(site, HERE, "Overview", body)
 
 
+def _behind(site, name: str) -> Html:
+    """A column that cannot test the implementation's current release says so, and why."""
+    current = site.current.get(v.base_name(name))
+    if not current or v.is_version_row(name):
+        return ""
+    return tag("span", f" · current release {current['release']} not testable here", class_="small")
+
+
 def _row(site, name: str) -> Html:
     sc = site.scores[name]
     target = paths.impl(name)
@@ -96,6 +104,7 @@ def _row(site, name: str) -> Html:
             " ",
             tag("span", site.versions.get(name, "") or "version not reported", class_="small"),
             tag("span", " · the oracle", class_="small") if name == "reference" else "",
+            _behind(site, name),
         ]
     )
     return tag(

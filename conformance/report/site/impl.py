@@ -73,6 +73,12 @@ def _facts(site, here: str, name: str) -> Html:
     rows = [
         ("what it is", site.descriptions.get(base, "")),
         ("version tested", site.versions.get(name, "") or "not reported"),
+        (
+            "current release",
+            f"{site.current[base]['release']}, not tested: {site.current[base]['why']}"
+            if base in site.current
+            else "",
+        ),
         ("recorded", site.run_date(name)),
         (
             "metadata parser",
