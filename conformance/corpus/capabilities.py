@@ -6,7 +6,14 @@ A case needing a capability the adapter lacks is `unsupported`, not failed. Name
 
 from __future__ import annotations
 
-FORMATS = ("v1", "v2", "v3", "v3-draft", "v3-draft-zp2")
+FORMATS: dict[str, str] = {
+    "v1": "Zarr v1 stores",
+    "v2": "Zarr v2 stores",
+    "v3": "Zarr v3 stores (the final 3.0 specification and its later editions)",
+    "v3-draft": "stores of the January 2023 v3 draft (meta/ and data/ layout)",
+    "v3-draft-zp2": "stores of the older v3 draft layout zarr-python 2.11 to 2.18 writes with "
+    "ZARR_V3_EXPERIMENTAL_API",
+}
 
 V3_DTYPES = (
     "bool",
@@ -25,19 +32,21 @@ V3_DTYPES = (
     "complex128",
     "r*",
 )
-OTHER_DTYPES = (
-    "fixed-bytes",
-    "fixed-unicode",
-    "raw",
-    "datetime64",
-    "timedelta64",
-    "structured",
-    "big-endian",
-    "string",
-    "bytes",
-    "numpy.datetime64",
-    "object",
-)
+OTHER_DTYPES: dict[str, str] = {
+    "fixed-bytes": "fixed-length byte strings (v2 |S<n>)",
+    "fixed-unicode": "fixed-length Unicode strings (v2 <U<n>)",
+    "raw": "raw fixed-size values (v2 |V<n>)",
+    "datetime64": "datetimes (v2 <M8[unit])",
+    "timedelta64": "time deltas (v2 <m8[unit])",
+    "structured": "structured data types (a v2 list of fields)",
+    "big-endian": "data stored big-endian (a v2 '>' type string, a v3 bytes codec endian big)",
+    "string": "variable-length UTF-8 strings",
+    "bytes": "variable-length byte strings",
+    "numpy.datetime64": "the zarr-extensions data type numpy.datetime64",
+    "object": "v2 object arrays (|O) decoded by an object codec",
+}
+# Where a v3 data type name alone does not say what it is.
+V3_DTYPE_MEANING = {"r*": "raw bits: the v3 data types r<N> (N a multiple of 8)"}
 CODECS = (
     "bytes",
     "transpose",
@@ -149,7 +158,7 @@ REGISTRY_NAMES = [
 VOCABULARY: frozenset[str] = frozenset(
     REGISTRY_NAMES
     + [f"format:{v}" for v in FORMATS]
-    + [f"dtype:{v}" for v in V3_DTYPES + OTHER_DTYPES]
+    + [f"dtype:{v}" for v in (*V3_DTYPES, *OTHER_DTYPES)]
     + [f"codec:{v}" for v in CODECS]
     + [f"store:{v}" for v in STORES]
     + [f"feature:{v}" for v in FEATURES]
@@ -173,6 +182,10 @@ def meaning(name: str) -> str:
     family, value = name.split(":", 1)
     if family == "feature":
         return FEATURES[value]
+    if family == "format":
+        return FORMATS[value]
+    if family == "dtype" and (value in OTHER_DTYPES or value in V3_DTYPE_MEANING):
+        return OTHER_DTYPES.get(value) or V3_DTYPE_MEANING[value]
     if family == "op":
         return f"{value}: {OPS[value]}"
     text = FAMILIES[family].format(value)
