@@ -21,10 +21,10 @@ const DTYPES = {
 };
 const CAPABILITIES = new Set([
   "format:v2", "format:v3", "op:read", "store:directory", "node:group",
-  "codec:bytes", "codec:gzip", "codec:zlib", "dtype:big-endian",
+  "codec:bytes", "codec:gzip", "codec:zlib", "codec:transpose", "codec:crc32c", "dtype:big-endian",
   ...Object.keys(DTYPES).map((t) => `dtype:${t}`),
   "feature:attributes", "feature:dimension-names", "feature:0d", "feature:zero-length",
-  "feature:chunk-key-encoding-v2", "feature:dimension-separator-slash",
+  "feature:chunk-key-encoding-v2", "feature:dimension-separator-slash", "feature:order-F",
 ]);
 
 class Refusal extends Error {} // the store is invalid: a clean refusal, with a reason code
@@ -300,19 +300,39 @@ function openV3(store, prefix, vocabulary) {
   const fill = fillBytes(dtype, doc.fill_value, "v3");
   if (!Array.isArray(doc.codecs) || doc.codecs.length === 0) refuse("invalid-codec", "codecs");
   const codecs = doc.codecs.map((c, k) => extension(c, `codecs[${k}]`));
-  codecs.forEach(([name], k) => {
-    if (name === "bytes" ? k === 0 : name === "gzip" ? k > 0 : false) return;
-    if (name === "bytes" || name === "gzip") refuse("codec-order", `${name} at position ${k}`);
-    if (vocabulary.has(`codec:${name}`)) unsupported(`codec ${name}`);
-    refuse("unknown-codec", name);
-  });
-  members(codecs[0][1], ["endian"], "bytes.configuration");
-  const endian = codecs[0][1].endian;
-  if (endian === undefined ? dtype.size > 1 : endian !== "little" && endian !== "big") refuse("invalid-codec", `bytes endian ${JSON.stringify(endian)}`);
-  for (const [, conf] of codecs.slice(1)) {
-    members(conf, ["level"], "gzip.configuration");
-    if (!isCount(conf.level, 0) || conf.level.value > 9) refuse("invalid-codec", "gzip level");
+  // array->array* (transpose), one array->bytes (bytes), bytes->bytes* (gzip, crc32c)
+  const stage = { transpose: 0, bytes: 1, gzip: 2, crc32c: 2 };
+  let at = 0, endian;
+  const orders = [], streams = [];
+  for (const [k, [name, conf]] of codecs.entries()) {
+    if (!(name in stage)) {
+      if (vocabulary.has(`codec:${name}`)) unsupported(`codec ${name}`);
+      refuse("unknown-codec", name);
+    }
+    if (stage[name] < at || (stage[name] === 1 && at === 1) || (stage[name] === 2 && at === 0)) refuse("codec-order", `${name} at position ${k}`);
+    at = stage[name] === 0 ? 0 : stage[name];
+    if (name === "transpose") {
+      members(conf, ["order"], "transpose.configuration");
+      const order = conf.order;
+      if (!Array.isArray(order) || !order.every((x) => isCount(x, 0)) || order.length !== shape.length ||
+          new Set(order.map((x) => x.value)).size !== order.length || order.some((x) => x.value >= order.length)) {
+        refuse("invalid-order", `transpose order ${JSON.stringify(order)}`);
+      }
+      orders.push(order.map((x) => x.value));
+    } else if (name === "bytes") {
+      members(conf, ["endian"], "bytes.configuration");
+      endian = conf.endian;
+      if (endian === undefined ? dtype.size > 1 : endian !== "little" && endian !== "big") refuse("invalid-codec", `bytes endian ${JSON.stringify(endian)}`);
+    } else if (name === "gzip") {
+      members(conf, ["level"], "gzip.configuration");
+      if (!isCount(conf.level, 0) || conf.level.value > 9) refuse("invalid-codec", "gzip level");
+      streams.push(name);
+    } else {
+      members(conf, [], "crc32c.configuration");
+      streams.push(name);
+    }
   }
+  if (at === 0) refuse("codec-order", "no array->bytes codec");
   if ("storage_transformers" in doc && !(Array.isArray(doc.storage_transformers) && doc.storage_transformers.length === 0)) {
     refuse("invalid-storage-transformer", "storage_transformers");
   }
@@ -325,8 +345,8 @@ function openV3(store, prefix, vocabulary) {
   }
   const key = (idx) => (cke === "default" ? ["c", ...idx].join(separator) : idx.length ? idx.join(separator) : "0");
   const decode = (raw) => {
-    for (let k = codecs.length - 1; k > 0; k--) raw = inflate(raw, "gzip");
-    return { bytes: raw, big: endian === "big" };
+    for (const name of [...streams].reverse()) raw = name === "gzip" ? inflate(raw, "gzip") : checkCrc32c(raw);
+    return { bytes: raw, big: endian === "big", orders };
   };
   return { node_type: "array", attributes, shape, chunks, dtype: { ...dtype, big: false }, fill, dimension_names: names, order: "C",
     read: () => readArray(store, prefix, shape, chunks, dtype, fill, key, decode) };
@@ -354,8 +374,9 @@ function openV2(store, prefix, vocabulary) {
   const chunks = shapeOf(doc.chunks, 1, "chunks");
   if (chunks.length !== shape.length) refuse("invalid-chunk-shape", "rank differs from shape");
   const dtype = v2Type(doc.dtype);
-  if (doc.order === "F") unsupported("order F (feature:order-F)");
-  if (doc.order !== "C") refuse("invalid-order", JSON.stringify(doc.order));
+  if (doc.order !== "C" && doc.order !== "F") refuse("invalid-order", JSON.stringify(doc.order));
+  // a chunk in Fortran order is the C-order chunk transposed by the reversed axes
+  const orders = doc.order === "F" ? [shape.map((_, d) => shape.length - 1 - d)] : [];
   if (doc.filters !== null) {
     if (!Array.isArray(doc.filters)) refuse("invalid-codec", "filters");
     if (doc.filters.length) unsupported("v2 filters");
@@ -376,7 +397,7 @@ function openV2(store, prefix, vocabulary) {
   if (separator !== "." && separator !== "/") refuse("invalid-chunk-key-encoding", JSON.stringify(separator));
   const fill = fillBytes(dtype, doc.fill_value, "v2");
   const key = (idx) => (idx.length ? idx.join(separator) : "0");
-  const decode = (raw) => ({ bytes: compressor ? inflate(raw, compressor) : raw, big: dtype.big });
+  const decode = (raw) => ({ bytes: compressor ? inflate(raw, compressor) : raw, big: dtype.big, orders });
   return { node_type: "array", attributes, shape, chunks, dtype, fill, dimension_names: undefined,
     read: () => readArray(store, prefix, shape, chunks, dtype, fill, key, decode) };
 }
@@ -415,17 +436,50 @@ function readArray(store, prefix, shape, chunks, dtype, fill, key, decode) {
   for (;;) {
     const raw = readKey(store, prefix + key(idx));
     if (raw !== null) {
-      const { bytes, big } = decode(raw);
+      const { bytes, big, orders } = decode(raw);
       if (bytes.length !== perChunk * size) refuse("corrupt-chunk", `${key(idx)}: ${bytes.length} bytes, want ${perChunk * size}`);
-      const chunk = Buffer.from(bytes);
+      let chunk = Buffer.from(bytes);
       if (big && size > 1) for (let o = 0; o < chunk.length; o += size) chunk.subarray(o, o + size).reverse();
       if (dtype.kind === "b" && chunk.some((b) => b > 1)) refuse("corrupt-chunk", `${key(idx)}: a bool byte other than 00/01`);
+      // undo the transposes, last first: the shapes the chunk had after each of them
+      const shapes = [chunks];
+      for (const order of orders) shapes.push(order.map((axis) => shapes.at(-1)[axis]));
+      for (let k = orders.length - 1; k >= 0; k--) chunk = untranspose(chunk, shapes[k + 1], orders[k], size);
       place(out, chunk, shape, chunks, idx, size);
     }
     let d = grid.length - 1;
     while (d >= 0 && ++idx[d] === grid[d]) idx[d--] = 0;
     if (d < 0) return out;
   }
+}
+
+// A chunk of shape `from` that a transpose by `order` made: element t holds input element c with
+// c[order[i]] = t[i]; returns the input, in C order.
+function untranspose(chunk, from, order, size) {
+  const rank = from.length, out = Buffer.alloc(chunk.length), t = from.map(() => 0);
+  const input = [];
+  order.forEach((axis, i) => { input[axis] = from[i]; });
+  for (let e = 0; e < chunk.length / size; e++) {
+    let c = 0;
+    for (let axis = 0; axis < rank; axis++) c = c * input[axis] + t[order.indexOf(axis)];
+    chunk.copy(out, c * size, e * size, e * size + size);
+    let d = rank - 1;
+    while (d >= 0 && ++t[d] === from[d]) t[d--] = 0;
+  }
+  return out;
+}
+
+const CRC32C = Array.from({ length: 256 }, (_, n) => {
+  for (let k = 0; k < 8; k++) n = n & 1 ? (n >>> 1) ^ 0x82f63b78 : n >>> 1;
+  return n >>> 0;
+});
+
+function checkCrc32c(raw) {
+  if (raw.length < 4) refuse("corrupt-chunk", "too short to hold its crc32c");
+  let crc = 0xffffffff;
+  for (let k = 0; k < raw.length - 4; k++) crc = CRC32C[(crc ^ raw[k]) & 0xff] ^ (crc >>> 8);
+  if (((crc ^ 0xffffffff) >>> 0) !== raw.readUInt32LE(raw.length - 4)) refuse("checksum-mismatch", "crc32c");
+  return raw.subarray(0, raw.length - 4);
 }
 
 function place(out, chunk, shape, chunks, idx, size) {
