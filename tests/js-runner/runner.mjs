@@ -21,10 +21,10 @@ const DTYPES = {
 };
 const CAPABILITIES = new Set([
   "format:v2", "format:v3", "op:read", "store:directory", "node:group",
-  "codec:bytes", "codec:gzip", "codec:zlib", "codec:transpose", "codec:crc32c", "dtype:big-endian",
+  "codec:bytes", "codec:gzip", "codec:zlib", "codec:transpose", "codec:crc32c", "codec:sharding_indexed", "dtype:big-endian",
   ...Object.keys(DTYPES).map((t) => `dtype:${t}`),
   "feature:attributes", "feature:dimension-names", "feature:0d", "feature:zero-length",
-  "feature:chunk-key-encoding-v2", "feature:dimension-separator-slash", "feature:order-F",
+  "feature:chunk-key-encoding-v2", "feature:dimension-separator-slash", "feature:order-F", "feature:sharding-index-start",
 ]);
 
 class Refusal extends Error {} // the store is invalid: a clean refusal, with a reason code
@@ -298,41 +298,7 @@ function openV3(store, prefix, vocabulary) {
   const separator = "separator" in ckeConf ? ckeConf.separator : cke === "default" ? "/" : ".";
   if (separator !== "/" && separator !== ".") refuse("invalid-chunk-key-encoding", `separator ${JSON.stringify(separator)}`);
   const fill = fillBytes(dtype, doc.fill_value, "v3");
-  if (!Array.isArray(doc.codecs) || doc.codecs.length === 0) refuse("invalid-codec", "codecs");
-  const codecs = doc.codecs.map((c, k) => extension(c, `codecs[${k}]`));
-  // array->array* (transpose), one array->bytes (bytes), bytes->bytes* (gzip, crc32c)
-  const stage = { transpose: 0, bytes: 1, gzip: 2, crc32c: 2 };
-  let at = 0, endian;
-  const orders = [], streams = [];
-  for (const [k, [name, conf]] of codecs.entries()) {
-    if (!(name in stage)) {
-      if (vocabulary.has(`codec:${name}`)) unsupported(`codec ${name}`);
-      refuse("unknown-codec", name);
-    }
-    if (stage[name] < at || (stage[name] === 1 && at === 1) || (stage[name] === 2 && at === 0)) refuse("codec-order", `${name} at position ${k}`);
-    at = stage[name] === 0 ? 0 : stage[name];
-    if (name === "transpose") {
-      members(conf, ["order"], "transpose.configuration");
-      const order = conf.order;
-      if (!Array.isArray(order) || !order.every((x) => isCount(x, 0)) || order.length !== shape.length ||
-          new Set(order.map((x) => x.value)).size !== order.length || order.some((x) => x.value >= order.length)) {
-        refuse("invalid-order", `transpose order ${JSON.stringify(order)}`);
-      }
-      orders.push(order.map((x) => x.value));
-    } else if (name === "bytes") {
-      members(conf, ["endian"], "bytes.configuration");
-      endian = conf.endian;
-      if (endian === undefined ? dtype.size > 1 : endian !== "little" && endian !== "big") refuse("invalid-codec", `bytes endian ${JSON.stringify(endian)}`);
-    } else if (name === "gzip") {
-      members(conf, ["level"], "gzip.configuration");
-      if (!isCount(conf.level, 0) || conf.level.value > 9) refuse("invalid-codec", "gzip level");
-      streams.push(name);
-    } else {
-      members(conf, [], "crc32c.configuration");
-      streams.push(name);
-    }
-  }
-  if (at === 0) refuse("codec-order", "no array->bytes codec");
+  const pipeline = parsePipeline(doc.codecs, chunks, dtype, fill, vocabulary, "codecs");
   if ("storage_transformers" in doc && !(Array.isArray(doc.storage_transformers) && doc.storage_transformers.length === 0)) {
     refuse("invalid-storage-transformer", "storage_transformers");
   }
@@ -344,10 +310,7 @@ function openV3(store, prefix, vocabulary) {
     }
   }
   const key = (idx) => (cke === "default" ? ["c", ...idx].join(separator) : idx.length ? idx.join(separator) : "0");
-  const decode = (raw) => {
-    for (const name of [...streams].reverse()) raw = name === "gzip" ? inflate(raw, "gzip") : checkCrc32c(raw);
-    return { bytes: raw, big: endian === "big", orders };
-  };
+  const decode = pipeline.decode;
   return { node_type: "array", attributes, shape, chunks, dtype: { ...dtype, big: false }, fill, dimension_names: names, order: "C",
     read: () => readArray(store, prefix, shape, chunks, dtype, fill, key, decode) };
 }
@@ -397,7 +360,7 @@ function openV2(store, prefix, vocabulary) {
   if (separator !== "." && separator !== "/") refuse("invalid-chunk-key-encoding", JSON.stringify(separator));
   const fill = fillBytes(dtype, doc.fill_value, "v2");
   const key = (idx) => (idx.length ? idx.join(separator) : "0");
-  const decode = (raw) => ({ bytes: compressor ? inflate(raw, compressor) : raw, big: dtype.big, orders });
+  const decode = (raw) => decodeArray(compressor ? inflate(raw, compressor) : raw, chunks, dtype, dtype.big, orders);
   return { node_type: "array", attributes, shape, chunks, dtype, fill, dimension_names: undefined,
     read: () => readArray(store, prefix, shape, chunks, dtype, fill, key, decode) };
 }
@@ -425,27 +388,125 @@ function children(store, prefix, format) {
 }
 
 // ---- reading: every chunk of the regular grid, a missing one as the fill value --------------------
+// The bytes of one chunk (shape `chunks`) as the array->bytes codec left them, after the
+// transposes `orders`: values in C order, little-endian.
+function decodeArray(bytes, chunks, dtype, big, orders) {
+  const size = dtype.size, want = chunks.reduce((a, b) => a * b, 1) * size;
+  if (bytes.length !== want) refuse("corrupt-chunk", `${bytes.length} bytes, want ${want}`);
+  let chunk = Buffer.from(bytes);
+  if (big && size > 1) for (let o = 0; o < chunk.length; o += size) chunk.subarray(o, o + size).reverse();
+  if (dtype.kind === "b" && chunk.some((b) => b > 1)) refuse("corrupt-chunk", "a bool byte other than 00/01");
+  // undo the transposes, last first: the shapes the chunk had after each of them
+  const shapes = [chunks];
+  for (const order of orders) shapes.push(order.map((axis) => shapes.at(-1)[axis]));
+  for (let k = orders.length - 1; k >= 0; k--) chunk = untranspose(chunk, shapes[k + 1], orders[k], size);
+  return chunk;
+}
+
+// A v3 codec list: array->array* (transpose), one array->bytes (bytes, sharding_indexed),
+// bytes->bytes* (gzip, crc32c). Returns decode(raw) -> the chunk of shape `chunks`, and the
+// encoded size when it is fixed.
+function parsePipeline(list, chunks, dtype, fill, vocabulary, where) {
+  if (!Array.isArray(list) || list.length === 0) refuse("invalid-codec", where);
+  const codecs = list.map((c, k) => extension(c, `${where}[${k}]`));
+  const stage = { transpose: 0, bytes: 1, sharding_indexed: 1, gzip: 2, crc32c: 2 };
+  let at = 0, endian, inner = null, shape = chunks;
+  const orders = [], streams = [];
+  for (const [k, [name, conf]] of codecs.entries()) {
+    if (!(name in stage)) {
+      if (vocabulary.has(`codec:${name}`)) unsupported(`codec ${name}`);
+      refuse("unknown-codec", name);
+    }
+    if (stage[name] < at || (stage[name] === 1 && at === 1) || (stage[name] === 2 && at === 0)) refuse("codec-order", `${name} at position ${k}`);
+    at = stage[name];
+    if (name === "transpose") {
+      members(conf, ["order"], "transpose.configuration");
+      const order = conf.order;
+      if (!Array.isArray(order) || !order.every((x) => isCount(x, 0)) || order.length !== shape.length ||
+          new Set(order.map((x) => x.value)).size !== order.length || order.some((x) => x.value >= order.length)) {
+        refuse("invalid-order", `transpose order ${JSON.stringify(order)}`);
+      }
+      orders.push(order.map((x) => x.value));
+      shape = orders.at(-1).map((axis) => shape[axis]);
+    } else if (name === "bytes") {
+      members(conf, ["endian"], "bytes.configuration");
+      endian = conf.endian;
+      if (endian === undefined ? dtype.size > 1 : endian !== "little" && endian !== "big") refuse("invalid-codec", `bytes endian ${JSON.stringify(endian)}`);
+    } else if (name === "sharding_indexed") {
+      inner = parseSharding(conf, shape, dtype, fill, vocabulary);
+    } else if (name === "gzip") {
+      members(conf, ["level"], "gzip.configuration");
+      if (!isCount(conf.level, 0) || conf.level.value > 9) refuse("invalid-codec", "gzip level");
+      streams.push(name);
+    } else {
+      members(conf, [], "crc32c.configuration");
+      streams.push(name);
+    }
+  }
+  if (at === 0) refuse("codec-order", "no array->bytes codec");
+  const elements = chunks.reduce((a, b) => a * b, 1);
+  const fixed = streams.includes("gzip") || inner ? null : elements * dtype.size + 4 * streams.length;
+  return {
+    fixed,
+    decode(raw) {
+      for (const name of [...streams].reverse()) raw = name === "gzip" ? inflate(raw, "gzip") : checkCrc32c(raw);
+      if (inner) return decodeArray(inner(raw), chunks, dtype, false, orders);
+      return decodeArray(raw, chunks, dtype, endian === "big", orders);
+    },
+  };
+}
+
+// sharding_indexed over a shard of shape `shard`: returns raw -> the shard, C order.
+function parseSharding(conf, shard, dtype, fill, vocabulary) {
+  members(conf, ["chunk_shape", "codecs", "index_codecs", "index_location"], "sharding_indexed.configuration");
+  for (const k of ["chunk_shape", "codecs", "index_codecs"]) if (!(k in conf)) refuse("missing-field", `sharding_indexed ${k}`);
+  const inner = shapeOf(conf.chunk_shape, 1, "sharding chunk_shape");
+  if (inner.length !== shard.length || inner.some((n, d) => shard[d] % n !== 0)) refuse("invalid-codec", "inner chunks do not divide the shard");
+  const location = "index_location" in conf ? conf.index_location : "end";
+  if (location !== "start" && location !== "end") refuse("invalid-codec", `index_location ${JSON.stringify(location)}`);
+  if (location === "start" && !CAPABILITIES.has("feature:sharding-index-start")) unsupported("index_location start");
+  const grid = shard.map((n, d) => n / inner[d]), count = grid.reduce((a, b) => a * b, 1);
+  const codecs = parsePipeline(conf.codecs, inner, dtype, fill, vocabulary, "sharding codecs");
+  if (conf.codecs.some((c) => isObject(c) && c.name === "sharding_indexed")) unsupported("nested sharding (feature:sharding-nested)");
+  const U64 = { kind: "u", size: 8 };
+  const index = parsePipeline(conf.index_codecs, [...grid, 2], U64, Buffer.alloc(8), vocabulary, "index_codecs");
+  if (index.fixed === null) refuse("invalid-codec", "the shard index codecs are not of fixed size");
+  const perInner = inner.reduce((a, b) => a * b, 1) * dtype.size;
+  return (raw) => {
+    if (raw.length < index.fixed) refuse("corrupt-shard-index", "shard shorter than its index");
+    const at = location === "end" ? raw.length - index.fixed : 0;
+    const table = index.decode(raw.subarray(at, at + index.fixed));
+    const out = Buffer.alloc(shard.reduce((a, b) => a * b, 1) * dtype.size);
+    for (let e = 0; e < out.length / dtype.size; e++) fill.copy(out, e * dtype.size);
+    const idx = grid.map(() => 0);
+    for (let n = 0; n < count; n++) {
+      const offset = table.readBigUInt64LE(16 * n), nbytes = table.readBigUInt64LE(16 * n + 8);
+      if (offset !== 2n ** 64n - 1n || nbytes !== 2n ** 64n - 1n) {
+        // inner chunks lie in the shard outside its index
+        const [lo, hi] = location === "end" ? [0, raw.length - index.fixed] : [index.fixed, raw.length];
+        if (offset < BigInt(lo) || offset + nbytes > BigInt(hi)) refuse("corrupt-shard-index", `inner chunk ${n} outside the shard's data`);
+        const chunk = codecs.decode(raw.subarray(Number(offset), Number(offset + nbytes)));
+        if (chunk.length !== perInner) refuse("corrupt-chunk", "inner chunk of the wrong size");
+        place(out, chunk, shard, inner, idx, dtype.size);
+      }
+      let d = grid.length - 1;
+      while (d >= 0 && ++idx[d] === grid[d]) idx[d--] = 0;
+    }
+    return out;
+  };
+}
+
 function readArray(store, prefix, shape, chunks, dtype, fill, key, decode) {
   const size = dtype.size, total = shape.reduce((a, b) => a * b, 1);
   const out = Buffer.alloc(total * size);
   for (let e = 0; e < total; e++) fill.copy(out, e * size);
   const grid = shape.map((n, d) => Math.ceil(n / chunks[d]));
   if (grid.some((n) => n === 0)) return out;
-  const perChunk = chunks.reduce((a, b) => a * b, 1);
   const idx = grid.map(() => 0);
   for (;;) {
     const raw = readKey(store, prefix + key(idx));
     if (raw !== null) {
-      const { bytes, big, orders } = decode(raw);
-      if (bytes.length !== perChunk * size) refuse("corrupt-chunk", `${key(idx)}: ${bytes.length} bytes, want ${perChunk * size}`);
-      let chunk = Buffer.from(bytes);
-      if (big && size > 1) for (let o = 0; o < chunk.length; o += size) chunk.subarray(o, o + size).reverse();
-      if (dtype.kind === "b" && chunk.some((b) => b > 1)) refuse("corrupt-chunk", `${key(idx)}: a bool byte other than 00/01`);
-      // undo the transposes, last first: the shapes the chunk had after each of them
-      const shapes = [chunks];
-      for (const order of orders) shapes.push(order.map((axis) => shapes.at(-1)[axis]));
-      for (let k = orders.length - 1; k >= 0; k--) chunk = untranspose(chunk, shapes[k + 1], orders[k], size);
-      place(out, chunk, shape, chunks, idx, size);
+      place(out, decode(raw), shape, chunks, idx, size);
     }
     let d = grid.length - 1;
     while (d >= 0 && ++idx[d] === grid[d]) idx[d--] = 0;
