@@ -17,14 +17,19 @@ import zlib from "node:zlib";
 const DTYPES = {
   bool: ["b", 1], int8: ["i", 1], int16: ["i", 2], int32: ["i", 4], int64: ["i", 8],
   uint8: ["u", 1], uint16: ["u", 2], uint32: ["u", 4], uint64: ["u", 8],
-  float32: ["f", 4], float64: ["f", 8],
+  float32: ["f", 4], float64: ["f", 8], complex64: ["c", 8], complex128: ["c", 16],
 };
+// Bytes are swapped per number: a complex value is two floats.
+const part = (dtype) => (dtype.kind === "c" ? dtype.size / 2 : dtype.size);
+function swap(buf, step) {
+  if (step > 1) for (let o = 0; o < buf.length; o += step) buf.subarray(o, o + step).reverse();
+}
 const CAPABILITIES = new Set([
   "format:v2", "format:v3", "op:read", "store:directory", "node:group",
   "codec:bytes", "codec:gzip", "codec:zlib", "codec:transpose", "codec:crc32c", "codec:sharding_indexed", "dtype:big-endian",
   ...Object.keys(DTYPES).map((t) => `dtype:${t}`),
   "feature:attributes", "feature:dimension-names", "feature:0d", "feature:zero-length",
-  "feature:chunk-key-encoding-v2", "feature:dimension-separator-slash", "feature:order-F", "feature:sharding-index-start",
+  "feature:chunk-key-encoding-v2", "feature:dimension-separator-slash", "feature:order-F", "feature:sharding-index-start", "feature:unicode-names",
 ]);
 
 class Refusal extends Error {} // the store is invalid: a clean refusal, with a reason code
@@ -156,6 +161,11 @@ function fillBytes(dtype, v, format) {
     if (n < lo || n > hi) bad();
     const wide = Buffer.alloc(8); wide.writeBigUInt64LE(BigInt.asUintN(64, n));
     wide.copy(out, 0, 0, dtype.size);
+  } else if (dtype.kind === "c") {
+    // [real, imaginary], each a float fill (v2: a convention the reference reads)
+    if (!Array.isArray(v) || v.length !== 2) bad();
+    const half = { kind: "f", size: dtype.size / 2 };
+    v.forEach((x, k) => fillBytes(half, x, format).copy(out, k * half.size));
   } else {
     const special = { NaN: NaN, Infinity: Infinity, "-Infinity": -Infinity };
     if (typeof v === "string" && v in special) writeFloat(out, special[v], dtype.size);
@@ -225,8 +235,8 @@ function v2Type(s) {
   const m = /^([<>|])([biufcmMSUVO])([0-9]+)(\[.*\])?$/.exec(s);
   if (!m) refuse("invalid-data-type", s);
   const [, order, kind, digits] = m, size = Number(digits);
-  if (!"biuf".includes(kind) || m[4] || (kind === "f" && size === 2)) unsupported(`data type ${s}`);
-  const sizes = { b: [1], i: [1, 2, 4, 8], u: [1, 2, 4, 8], f: [4, 8] }[kind];
+  if (!"biufc".includes(kind) || m[4] || (kind === "f" && size === 2)) unsupported(`data type ${s}`);
+  const sizes = { b: [1], i: [1, 2, 4, 8], u: [1, 2, 4, 8], f: [4, 8], c: [8, 16] }[kind];
   if (!sizes.includes(size)) refuse("invalid-data-type", s);
   if (size > 1 && order === "|") refuse("invalid-data-type", `${s}: no byte order`);
   return { kind, size, big: order === ">" };
@@ -394,7 +404,7 @@ function decodeArray(bytes, chunks, dtype, big, orders) {
   const size = dtype.size, want = chunks.reduce((a, b) => a * b, 1) * size;
   if (bytes.length !== want) refuse("corrupt-chunk", `${bytes.length} bytes, want ${want}`);
   let chunk = Buffer.from(bytes);
-  if (big && size > 1) for (let o = 0; o < chunk.length; o += size) chunk.subarray(o, o + size).reverse();
+  if (big) swap(chunk, part(dtype));
   if (dtype.kind === "b" && chunk.some((b) => b > 1)) refuse("corrupt-chunk", "a bool byte other than 00/01");
   // undo the transposes, last first: the shapes the chunk had after each of them
   const shapes = [chunks];
@@ -568,15 +578,15 @@ function loadNpy(file) {
   const header = b.subarray(start, start + len).toString("latin1");
   const descr = /'descr':\s*'([^']*)'/.exec(header), shape = /'shape':\s*\(([^)]*)\)/.exec(header);
   if (!descr || /'fortran_order':\s*True/.test(header)) unsupported(`${path.basename(file)}: header ${header.trim()}`);
-  const m = /^([<>|])([biuf])([0-9]+)$/.exec(descr[1]);
+  const m = /^([<>|])([biufc])([0-9]+)$/.exec(descr[1]);
   if (!m) unsupported(`${path.basename(file)}: data type ${descr[1]}`);
   const size = Number(m[3]), data = Buffer.from(b.subarray(start + len));
-  if (m[1] === ">" && size > 1) for (let o = 0; o < data.length; o += size) data.subarray(o, o + size).reverse();
+  if (m[1] === ">") swap(data, m[2] === "c" ? size / 2 : size);
   return { kind: m[2], size, shape: shape[1].split(",").map((s) => s.trim()).filter(Boolean).map(Number), data };
 }
 
 function dtypeOf(descr) {
-  const m = typeof descr === "string" && /^[<>|=]?([biuf])([0-9]+)$/.exec(descr);
+  const m = typeof descr === "string" && /^[<>|=]?([biufc])([0-9]+)$/.exec(descr);
   return m ? `${m[1]}${m[2]}` : JSON.stringify(descr);
 }
 
