@@ -17,7 +17,7 @@ import zlib from "node:zlib";
 const DTYPES = {
   bool: ["b", 1], int8: ["i", 1], int16: ["i", 2], int32: ["i", 4], int64: ["i", 8],
   uint8: ["u", 1], uint16: ["u", 2], uint32: ["u", 4], uint64: ["u", 8],
-  float32: ["f", 4], float64: ["f", 8], complex64: ["c", 8], complex128: ["c", 16],
+  float16: ["f", 2], float32: ["f", 4], float64: ["f", 8], complex64: ["c", 8], complex128: ["c", 16],
 };
 // Bytes are swapped per number: a complex value is two floats.
 const part = (dtype) => (dtype.kind === "c" ? dtype.size / 2 : dtype.size);
@@ -173,9 +173,15 @@ function fillBytes(dtype, v, format) {
       if (v.length !== 2 + 2 * dtype.size) bad();
       Buffer.from(v.slice(2), "hex").reverse().copy(out);
     } else if (v instanceof Num) {
-      const x = dtype.size === 4 ? toFloat32(v.text) : v.value;
-      if (!Number.isFinite(x)) bad(); // a finite number beyond the type's range
-      writeFloat(out, x, dtype.size);
+      if (dtype.size === 2) {
+        const bits = toFloat16Bits(v.text);
+        if (bits === null) bad(); // a finite number beyond the type's range
+        out.writeUInt16LE(bits);
+      } else {
+        const x = dtype.size === 4 ? toFloat32(v.text) : v.value;
+        if (!Number.isFinite(x)) bad(); // a finite number beyond the type's range
+        writeFloat(out, x, dtype.size);
+      }
     } else bad();
   }
   return out;
@@ -214,7 +220,33 @@ function compareDecimal(text, d) {
   return left === right ? 0 : (left > right ? 1 : -1) * sign;
 }
 
+// A decimal number rounded once to the nearest float16 (ties to even), as its bits; null when
+// it is beyond the type's range.
+function toFloat16Bits(text) {
+  const d = Number(text), sign = d < 0 || Object.is(d, -0) ? 0x8000 : 0, x = Math.abs(d);
+  if (x === 0) return sign;
+  let e = Math.floor(Math.log2(x));
+  if (2 ** e > x) e--;
+  if (2 ** (e + 1) <= x) e++;
+  const ulp = 2 ** (Math.max(e, -14) - 10), q = x / ulp, low = Math.floor(q);
+  let r = low;
+  if (q - low > 0.5) r = low + 1;
+  else if (q - low === 0.5) {
+    const side = compareDecimal(text, d) * (d < 0 ? -1 : 1); // the exact decimal against the tie
+    r = side > 0 || (side === 0 && low % 2 === 1) ? low + 1 : low;
+  }
+  const value = r * ulp;
+  if (value >= 65520) return null;
+  if (value < 2 ** -14) return sign | r; // subnormal (r may reach 1024: the smallest normal)
+  const exp = Math.floor(Math.log2(value));
+  return sign | ((exp + 15) << 10) | (value / 2 ** (exp - 10) - 1024);
+}
+
 function writeFloat(out, x, size) {
+  if (size === 2) {
+    out.writeUInt16LE(Number.isNaN(x) ? 0x7e00 : x > 0 ? 0x7c00 : 0xfc00); // the special values only
+    return;
+  }
   if (size === 4) out.writeFloatLE(x); else out.writeDoubleLE(x);
   if (Number.isNaN(x)) (size === 4 ? Buffer.from("0000c07f", "hex") : Buffer.from("000000000000f87f", "hex")).copy(out);
 }
