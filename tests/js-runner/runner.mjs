@@ -29,7 +29,8 @@ const CAPABILITIES = new Set([
   "codec:bytes", "codec:gzip", "codec:zlib", "codec:transpose", "codec:crc32c", "codec:sharding_indexed", "dtype:big-endian",
   ...Object.keys(DTYPES).map((t) => `dtype:${t}`),
   "feature:attributes", "feature:dimension-names", "feature:0d", "feature:zero-length",
-  "feature:chunk-key-encoding-v2", "feature:dimension-separator-slash", "feature:order-F", "feature:sharding-index-start", "feature:unicode-names",
+  "feature:chunk-key-encoding-v2", "feature:dimension-separator-slash", "feature:order-F",
+  "feature:sharding-index-start", "feature:unicode-names",
 ]);
 
 class Refusal extends Error {} // the store is invalid: a clean refusal, with a reason code
@@ -330,12 +331,18 @@ function openV3(store, prefix, vocabulary) {
   const shape = shapeOf(doc.shape, 0, "shape");
   const dtype = v3Type(doc.data_type, vocabulary);
   const [grid, gridConf] = extension(doc.chunk_grid, "chunk_grid");
-  if (grid !== "regular") (vocabulary.has(`grid:${grid}`) ? unsupported : (m) => refuse("invalid-chunk-grid", m))(`chunk grid ${grid}`);
+  if (grid !== "regular") {
+    if (vocabulary.has(`grid:${grid}`)) unsupported(`chunk grid ${grid}`);
+    refuse("invalid-chunk-grid", grid);
+  }
   members(gridConf, ["chunk_shape"], "chunk_grid.configuration");
   const chunks = shapeOf(gridConf.chunk_shape, 1, "chunk_shape");
   if (chunks.length !== shape.length) refuse("invalid-chunk-shape", "rank differs from shape");
   const [cke, ckeConf] = extension(doc.chunk_key_encoding, "chunk_key_encoding");
-  if (cke !== "default" && cke !== "v2") (vocabulary.has(`cke:${cke}`) ? unsupported : (m) => refuse("invalid-chunk-key-encoding", m))(`chunk key encoding ${cke}`);
+  if (cke !== "default" && cke !== "v2") {
+    if (vocabulary.has(`cke:${cke}`)) unsupported(`chunk key encoding ${cke}`);
+    refuse("invalid-chunk-key-encoding", cke);
+  }
   members(ckeConf, ["separator"], "chunk_key_encoding.configuration");
   const separator = "separator" in ckeConf ? ckeConf.separator : cke === "default" ? "/" : ".";
   if (separator !== "/" && separator !== ".") refuse("invalid-chunk-key-encoding", `separator ${JSON.stringify(separator)}`);
@@ -459,7 +466,8 @@ function parsePipeline(list, chunks, dtype, fill, vocabulary, where) {
       if (vocabulary.has(`codec:${name}`)) unsupported(`codec ${name}`);
       refuse("unknown-codec", name);
     }
-    if (stage[name] < at || (stage[name] === 1 && at === 1) || (stage[name] === 2 && at === 0)) refuse("codec-order", `${name} at position ${k}`);
+    const misplaced = stage[name] < at || (stage[name] === 1 && at === 1) || (stage[name] === 2 && at === 0);
+    if (misplaced) refuse("codec-order", `${name} at position ${k}`);
     at = stage[name];
     if (name === "transpose") {
       members(conf, ["order"], "transpose.configuration");
@@ -473,7 +481,8 @@ function parsePipeline(list, chunks, dtype, fill, vocabulary, where) {
     } else if (name === "bytes") {
       members(conf, ["endian"], "bytes.configuration");
       endian = conf.endian;
-      if (endian === undefined ? dtype.size > 1 : endian !== "little" && endian !== "big") refuse("invalid-codec", `bytes endian ${JSON.stringify(endian)}`);
+      const valid = endian === undefined ? dtype.size === 1 : endian === "little" || endian === "big";
+      if (!valid) refuse("invalid-codec", `bytes endian ${JSON.stringify(endian)}`);
     } else if (name === "sharding_indexed") {
       inner = parseSharding(conf, shape, dtype, fill, vocabulary);
     } else if (name === "gzip") {
@@ -503,7 +512,9 @@ function parseSharding(conf, shard, dtype, fill, vocabulary) {
   members(conf, ["chunk_shape", "codecs", "index_codecs", "index_location"], "sharding_indexed.configuration");
   for (const k of ["chunk_shape", "codecs", "index_codecs"]) if (!(k in conf)) refuse("missing-field", `sharding_indexed ${k}`);
   const inner = shapeOf(conf.chunk_shape, 1, "sharding chunk_shape");
-  if (inner.length !== shard.length || inner.some((n, d) => shard[d] % n !== 0)) refuse("invalid-codec", "inner chunks do not divide the shard");
+  if (inner.length !== shard.length || inner.some((n, d) => shard[d] % n !== 0)) {
+    refuse("invalid-codec", "inner chunks do not divide the shard");
+  }
   const location = "index_location" in conf ? conf.index_location : "end";
   if (location !== "start" && location !== "end") refuse("invalid-codec", `index_location ${JSON.stringify(location)}`);
   if (location === "start" && !CAPABILITIES.has("feature:sharding-index-start")) unsupported("index_location start");
@@ -677,7 +688,8 @@ export function runCase(dir, vocabulary) {
       return { ...head, outcome: vocabulary.tiers[c.tier].may_refuse ? "declined" : "failed", message: `refused: ${e.message}` };
     }
     if (c.kind === "reject") {
-      return { ...head, outcome: vocabulary.tiers[c.tier].may_accept ? "lenient" : "failed", message: `accepted (expected ${c.expect.reason})` };
+      const outcome = vocabulary.tiers[c.tier].may_accept ? "lenient" : "failed";
+      return { ...head, outcome, message: `accepted (expected ${c.expect.reason})` };
     }
     return { ...head, ...judgeRead(dir, c.expect, node) };
   } catch (e) {
@@ -697,7 +709,9 @@ function* caseDirs(root, rel = "") {
 function main(argv) {
   const root = argv[0];
   if (!root || argv.includes("--help")) {
-    console.log("usage: node runner.mjs FIXTURES [--cases PREFIX] [--jsonl]\nRuns the v2/v3 read and reject cases this reader can decode; every other case is unsupported.");
+    console.log("usage: node runner.mjs FIXTURES [--cases PREFIX] [--jsonl]\n" +
+      "Runs the v2/v3 read and reject cases this reader can decode by fixtures/README.md " +
+      "('Writing a runner'); every other case is unsupported. Exit 1 when a case it runs does not pass.");
     return root ? 0 : 2;
   }
   const only = argv.includes("--cases") ? argv[argv.indexOf("--cases") + 1] : "";
