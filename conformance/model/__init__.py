@@ -5,7 +5,9 @@ the outcome tables of the documentation; `python -m conformance.model --write`).
 
 Everything that writes or reads records or cases uses these names: the harness, the gate, the
 summary, the report, `report --compare`, the bench, `corpus disputes`, `audit`, `check`. Nothing
-here imports the rest of the package: every layer may import it."""
+here imports the rest of the package at import time: every layer may import it (the command
+alone, `python -m conformance.model`, reaches into the corpus and the reference to write the
+vocabularies of fixtures/, whose words live there)."""
 
 from .case import CaseDoc, CaseError, parse_case
 from .record import (

@@ -1,6 +1,8 @@
 """What is generated from the model, and the command that writes or checks it: the JSON Schemas of
 a result record (conformance/harness/schemas/result-record.json) and of a case
-(fixtures/case.schema.json), and the outcome tables of the documentation.
+(fixtures/case.schema.json), the vocabularies of fixtures/ (capabilities.json, reasons.json,
+requirements.json, questions.json, outcomes.json and their vocabulary.schema.json), and the
+outcome tables of the documentation.
 
     python -m conformance.model            # check (exit 1 when a generated file is stale)
     python -m conformance.model --write    # write them
@@ -72,6 +74,16 @@ def _text(doc: dict[str, Any]) -> str:
     return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
+def vocabulary_texts(folder: Path) -> dict[Path, str]:
+    """The vocabulary files of fixtures/ and their schema (conformance.model.vocabulary)."""
+    from . import vocabulary
+
+    out = {folder / vocabulary.SCHEMA_NAME: _text(vocabulary.schema())}
+    for name, build in vocabulary.VOCABULARIES.items():
+        out[folder / f"{name}.json"] = _text(build())
+    return out
+
+
 def schema_text() -> str:
     return _text(record_schema())
 
@@ -83,7 +95,7 @@ BEGIN, END = "<!-- outcomes: generated from conformance/model.py -->", "<!-- out
 
 
 def outcome_table() -> str:
-    rows = [f"| `{o.value}` | {MEANING[o]} | {_gating(o) or 'no'} |" for o in Outcome]
+    rows = [f"| `{o.value}` | {MEANING[o]} | {gating(o) or 'no'} |" for o in Outcome]
     return "\n".join(
         [
             "| outcome (worst first) | what happened | fails a run |",
@@ -93,7 +105,7 @@ def outcome_table() -> str:
     )
 
 
-def _gating(outcome: Outcome) -> str:
+def gating(outcome: Outcome) -> str:
     if outcome in (Outcome.ERRORED, Outcome.FAILED):
         return "yes"
     if outcome is Outcome.WRONG_DATA:
@@ -113,14 +125,16 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(
         prog="python -m conformance.model",
-        description="Write (or check) what is generated from the model: the JSON Schema of "
-        "result records and the outcome tables of the documentation.",
+        description="Write (or check) what is generated from the model: the JSON Schemas of "
+        "result records and cases, the vocabularies of fixtures/ and the outcome tables of the "
+        "documentation.",
     )
     parser.add_argument("--write", action="store_true", help="write them (default: check)")
     args = parser.parse_args(argv)
     targets = {SCHEMA_FILE: schema_text()}
     if CASE_SCHEMA_FILE.parent.is_dir():  # a checkout (an installed wheel has no fixtures/)
         targets[CASE_SCHEMA_FILE] = _text(case_schema())
+        targets.update(vocabulary_texts(CASE_SCHEMA_FILE.parent))
     for name in OUTCOME_DOCS:
         path = REPO / name
         if path.is_file():

@@ -59,6 +59,20 @@ class Tier(StrEnum):
     HOSTILE = "hostile"  # the hostile area and faults: recorded, never gating
 
 
+# One sentence per tier (fixtures/outcomes.json, fixtures/README.md "Tiers").
+TIER_MEANING = {
+    Tier.REQUIRED: "what the spec demands of every reader or writer: refusing a valid store "
+    "fails, and so does accepting an invalid one",
+    Tier.STRICT: "a document-level MUST with exactly one reading left (reject cases only): "
+    "refusing is right, accepting is lenient",
+    Tier.OPTIONAL: "a SHOULD/MAY, or where the spec is silent or its versions disagree: refusing "
+    "a valid store is declined, accepting an invalid one is lenient",
+    Tier.EXTENSION: "a zarr-extensions registration, never required: an implementation that "
+    "does not declare it is unsupported; one that declares it is held to it, except that "
+    "accepting an invalid store is lenient",
+    Tier.HOSTILE: "the hostile area and injected faults: recorded, never gating",
+}
+
 # Tiers in which the spec allows a reader to refuse a valid store (or a writer a valid request),
 # and in which accepting a store the reference refuses is allowed. Not extension for refusing: an
 # implementation that does not implement an extension says so (its capabilities, `unsupported`);
