@@ -12,23 +12,10 @@
 import { endianness } from "node:os";
 import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { createInterface } from "node:readline";
 import * as zarr from "zarr";
-
-const PROTOCOL = 1;
-const ADAPTER_DIR = process.env.ZARR_CONFORMANCE_ADAPTER_DIR ?? dirname(fileURLToPath(import.meta.url));
-// The .npy reader and writer of the sibling zarrita-js adapter (node:fs only), not a copy of it.
-const { readNpy, writeNpy } = await import(pathToFileURL(join(ADAPTER_DIR, "..", "zarrita-js", "npy.mjs")).href);
-const { startTimer } = await import(pathToFileURL(join(ADAPTER_DIR, "..", "zarrita-js", "timer.mjs")).href);
-
-class Unsupported extends Error {
-  name = "Unsupported";
-}
-
-class ProtocolError extends Error {
-  name = "ProtocolError";
-}
+import { readNpy, writeNpy } from "./npy.mjs";
+import { Unsupported, packageVersion, serve } from "./protocol.mjs";
+import { startTimer } from "./timer.mjs";
 
 // ---- the store ----------------------------------------------------------------------------------
 
@@ -371,17 +358,6 @@ async function bench(req) {
   return { ...timed, data: req.output, settings };
 }
 
-function packageVersion(name) {
-  for (let root of [process.env.NODE_PATH, join(process.cwd(), "node_modules")].filter(Boolean)) {
-    try {
-      return JSON.parse(readFileSync(join(root, name, "package.json"), "utf8")).version;
-    } catch {
-      // try the next root
-    }
-  }
-  return "unknown";
-}
-
 function describe() {
   let version = packageVersion("zarr");
   return {
@@ -392,66 +368,10 @@ function describe() {
   };
 }
 
-const HANDLERS = { describe, read, write, update, list, bench };
-
-// ---- errors ----------------------------------------------------------------------------------------
-
-const HERE = dirname(fileURLToPath(import.meta.url));
-
-// origin "adapter" when the innermost file frame is this file (or the sibling's npy.mjs).
-function originOf(err) {
-  for (let line of String(err?.stack ?? "").split("\n")) {
-    let m = /\(?((?:file:\/\/)?\/[^()]*?):\d+(?::\d+)?\)?\s*$/.exec(line);
-    if (!/^\s+at /.test(line) || !m) continue;
-    let file = m[1].startsWith("file://") ? fileURLToPath(m[1]) : m[1];
-    let ours = (dirname(file) === HERE && file.endsWith("harness.mjs")) || file.endsWith(join("zarrita-js", "npy.mjs"));
-    return ours ? "adapter" : "implementation";
-  }
-  return "implementation";
-}
-
 // zarr.js's errors do not set `name`; each carries its class name in `__zarr__`.
 function typeOf(err) {
   if (err === null || err === undefined) return String(err);
   return err.__zarr__ || err.name || err.constructor?.name || typeof err;
 }
 
-function errorOf(err) {
-  return { type: typeOf(err), message: String(err?.message ?? err), reason: null, origin: originOf(err) };
-}
-
-async function handle(req) {
-  let started = process.hrtime.bigint();
-  let elapsed = () => Number(process.hrtime.bigint() - started) / 1e9;
-  if (req.op === "shutdown") return { id: req.id, ok: true, elapsed: elapsed() };
-  let handler = HANDLERS[req.op];
-  let response;
-  if (!handler) {
-    response = { ok: false, error: errorOf(new ProtocolError(`unknown or unimplemented op ${req.op}`)) };
-  } else {
-    try {
-      response = { ok: true, ...(await handler(req)) };
-      if (req.op === "describe") response.protocol = PROTOCOL;
-    } catch (err) {
-      response = { ok: false, ...(err instanceof Unsupported ? { unsupported: true } : {}), error: errorOf(err) };
-    }
-  }
-  return { ...response, id: req.id, elapsed: elapsed() };
-}
-
-console.log = console.error;
-process.on("unhandledRejection", (err) => console.error("zarr-js: unhandled rejection:", err));
-const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-for await (const line of lines) {
-  if (!line.trim()) continue;
-  let req;
-  try {
-    req = JSON.parse(line);
-  } catch (err) {
-    let error = errorOf(new ProtocolError(`unreadable request: ${err.message}`));
-    process.stdout.write(JSON.stringify({ id: -1, ok: false, error, elapsed: 0 }) + "\n");
-    continue;
-  }
-  process.stdout.write(JSON.stringify(await handle(req)) + "\n");
-  if (req.op === "shutdown") break;
-}
+await serve({ describe, read, write, update, list, bench }, { name: "zarr-js", typeOf });

@@ -3,12 +3,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import * as zarr from "zarrita";
 import { readNpy, writeNpy } from "./npy.mjs";
-
-// The adapter's own refusal of a request it cannot drive zarrita for; every message is declared
-// in adapter.toml [[errors]] (type "Unsupported", category "unsupported").
-export class Unsupported extends Error {
-  name = "Unsupported";
-}
+import { Unsupported } from "./protocol.mjs";
 
 const DESCR = {
   int8: "|i1", uint8: "|u1", int16: "<i2", uint16: "<u2", int32: "<i4", uint32: "<u4",

@@ -13,31 +13,12 @@
 // [[errors]] maps them to categories.
 import { endianness } from "node:os";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { createInterface } from "node:readline";
+import { dirname, join } from "node:path";
 import * as zarr from "zarrita";
 import { FileSystemStore, ZipFileStore } from "@zarrita/storage";
-import { Unsupported, cStrides, descrOf, loadChunk, saveChunk } from "./chunks.mjs";
+import { cStrides, descrOf, loadChunk, saveChunk } from "./chunks.mjs";
+import { Unsupported, packageVersion, serve } from "./protocol.mjs";
 import { startTimer } from "./timer.mjs";
-
-const PROTOCOL = 1;
-
-class ProtocolError extends Error {
-  name = "ProtocolError";
-}
-
-function packageVersion(name) {
-  let roots = [process.env.NODE_PATH, join(process.cwd(), "node_modules")].filter(Boolean);
-  for (let root of roots) {
-    try {
-      return JSON.parse(readFileSync(join(root, name, "package.json"), "utf8")).version;
-    } catch {
-      // try the next root
-    }
-  }
-  return "unknown";
-}
 
 // ---- stores and nodes -----------------------------------------------------------------------
 
@@ -437,81 +418,6 @@ async function bench(req, rawLine) {
   return { ...timed, data: saved.path, settings };
 }
 
-const HANDLERS = { describe, read, write, update, list, bench };
-
-// ---- errors ------------------------------------------------------------------------------------
-
-const ADAPTER_DIR = dirname(fileURLToPath(import.meta.url));
-const ADAPTER_FILES = new Set(["harness.mjs", "chunks.mjs", "npy.mjs", "timer.mjs"]);
-
-// The innermost stack frame that is a file (frames of V8 builtins such as JSON.parse and of
-// node: internals are skipped, like Python's innermost traceback frame never being C code).
-function innermostFile(stack) {
-  for (let line of String(stack ?? "").split("\n")) {
-    if (!/^\s+at /.test(line)) continue;
-    let m = /\(?((?:file:\/\/)?\/[^()]*?):\d+(?::\d+)?\)?\s*$/.exec(line);
-    if (!m) continue;
-    return m[1].startsWith("file://") ? fileURLToPath(m[1]) : m[1];
-  }
-  return null;
-}
-
-function originOf(err) {
-  let file = innermostFile(err?.stack);
-  if (file && dirname(file) === ADAPTER_DIR && ADAPTER_FILES.has(basename(file))) return "adapter";
-  return "implementation";
-}
-
-function typeOf(err) {
-  if (err === null || err === undefined) return String(err);
-  return err.name || err.constructor?.name || typeof err;
-}
-
-// type = err.name (or the constructor's name), message with the chain of causes (zarrita wraps a
-// codec's failure in CodecPipelineError with `cause`), origin from the innermost file frame.
-function errorOf(err) {
-  let message = String(err?.message ?? err);
-  for (let cause = err?.cause, depth = 0; cause !== undefined && cause !== null && depth < 5; cause = cause.cause, depth++) {
-    message += ` (cause: ${typeOf(cause)}: ${cause?.message ?? cause})`;
-  }
-  return { type: typeOf(err), message, reason: null, origin: originOf(err) };
-}
-
-async function handle(req, rawLine) {
-  let started = process.hrtime.bigint();
-  let elapsed = () => Number(process.hrtime.bigint() - started) / 1e9;
-  if (req.op === "shutdown") return { id: req.id, ok: true, elapsed: elapsed() };
-  let handler = HANDLERS[req.op];
-  let response;
-  if (!handler) {
-    response = { ok: false, error: errorOf(new ProtocolError(`unknown or unimplemented op ${req.op}`)) };
-  } else {
-    try {
-      response = { ok: true, ...(await handler(req, rawLine)) };
-      if (req.op === "describe") response.protocol = PROTOCOL;
-    } catch (err) {
-      // only the adapter's own Unsupported answers are flagged (each is declared in adapter.toml)
-      response = { ok: false, ...(err instanceof Unsupported ? { unsupported: true } : {}), error: errorOf(err) };
-    }
-  }
-  return { ...response, id: req.id, elapsed: elapsed() };
-}
-
-// One request at a time, in order; anything else zarrita prints goes to stderr. A promise that
-// zarrita leaves rejected after a request has been answered must not end the process.
-console.log = console.error;
-process.on("unhandledRejection", (err) => console.error("zarrita-js: unhandled rejection:", err));
-const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-for await (const line of lines) {
-  if (!line.trim()) continue;
-  let req;
-  try {
-    req = JSON.parse(line);
-  } catch (err) {
-    process.stdout.write(JSON.stringify({ id: -1, ok: false, error: errorOf(new ProtocolError(`unreadable request: ${err.message}`)), elapsed: 0 }) + "\n");
-    continue;
-  }
-  let response = await handle(req, line);
-  process.stdout.write(JSON.stringify(response) + "\n");
-  if (req.op === "shutdown") break;
-}
+// One request at a time (protocol.mjs); zarrita's errors are reported as they are, with the
+// chain of causes its CodecPipelineError wraps.
+await serve({ describe, read, write, update, list, bench }, { name: "zarrita-js" });

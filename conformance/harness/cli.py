@@ -120,7 +120,12 @@ def register(subparsers) -> None:
     run.set_defaults(func=run_command)
 
     adapters = subparsers.add_parser(
-        "adapters", help="list adapters, their capabilities and environments"
+        "adapters",
+        help="list adapters, their capabilities and environments; `adapters new NAME` makes one",
+        description="List the adapters (or NAMEs): transport, environment, capabilities, "
+        "availability. `adapters new NAME --lang python|js [--dir DIR]` writes the folder of a new "
+        "adapter that runs at once (every operation answers 'not implemented yet', declared "
+        "unsupported) into DIR (default: the checkout's adapters/, else the current directory).",
     )
     adapters.add_argument("--capabilities", action="store_true", help="print every capability")
     adapters.add_argument(
@@ -138,6 +143,18 @@ def register(subparsers) -> None:
         help="list the adapters whose implementation pin is older than the newest release the "
         "package index offers (pip index versions under the adapter's own Python; npm view); "
         "exit 1 when there is one",
+    )
+    adapters.add_argument(
+        "--lang",
+        choices=("python", "js"),
+        help="with `new`: the adapter's language (python: transport python over "
+        "conformance.harness.serve; js: node over the shared protocol.mjs)",
+    )
+    adapters.add_argument(
+        "--dir",
+        metavar="DIR",
+        help="with `new`: the folder to create NAME/ in (default: the checkout's adapters/, "
+        "else the current directory)",
     )
     adapters.set_defaults(func=adapters_command)
 
@@ -295,6 +312,14 @@ def adapters_command(args) -> int:
     from . import envs
     from .config import AdapterConfigError, load_adapter_config, search_path
 
+    if args.names[:1] == ["new"]:
+        return new_adapter_command(args)
+    if args.lang or args.dir:
+        print(
+            "zarr-conformance adapters: --lang and --dir go with `adapters new NAME`",
+            file=sys.stderr,
+        )
+        return 2
     rows, problems, seen = [], [], set()
     for root in search_path():
         if not root.is_dir():
@@ -344,6 +369,36 @@ def adapters_command(args) -> int:
     for p in problems:
         print(f"invalid adapter: {p}", file=sys.stderr)
     return 1 if problems else code
+
+
+def new_adapter_command(args) -> int:
+    """`adapters new NAME --lang python|js [--dir DIR]`: write a skeleton adapter folder and say
+    how to run it."""
+    from .skeleton import SkeletonError, default_parent, write_skeleton
+
+    if len(args.names) != 2 or not args.lang:
+        print(
+            "usage: zarr-conformance adapters new NAME --lang python|js [--dir DIR]",
+            file=sys.stderr,
+        )
+        return 2
+    name = args.names[1]
+    parent = Path(args.dir) if args.dir else default_parent()
+    try:
+        folder = write_skeleton(name, args.lang, parent)
+    except (SkeletonError, OSError) as exc:
+        print(f"zarr-conformance adapters new: {exc}", file=sys.stderr)
+        return 2
+    impl = name if folder.parent.resolve() == default_parent().resolve() else str(folder)
+    print(
+        f"wrote {folder}: adapter.toml, known-failures.toml, "
+        + ("adapter.py" if args.lang == "python" else "harness.mjs")
+    )
+    print("a first run (every record `unsupported` until the operations are written):")
+    print(f"  zarr-conformance run --impl {impl} --kinds read --cases 'v3/*'")
+    print("then fill in the TODOs, declare capabilities as cases pass, and draft known failures:")
+    print(f"  zarr-conformance known-failures draft RESULTS --impl {name}")
+    return 0
 
 
 def outdated_command(configs) -> int:

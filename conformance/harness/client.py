@@ -119,7 +119,9 @@ def make_transport(
         )
     extra = {"ZARR_CONFORMANCE_ADAPTER_DIR": str(config.folder)}
     cwd, before = config.folder, None
-    if config.npm:
+    if config.npm or envs.runs_node(config):
+        # JS: run from the staged folder (the adapter's files, the shared protocol.mjs, its
+        # node_modules), made again before each start so that edits reach the next one.
         node_modules = envs.ensure_npm(config)
         extra["NODE_PATH"] = str(node_modules)
         cwd = node_modules.parent

@@ -176,6 +176,9 @@ def ensure_npm(config: AdapterConfig) -> Path:
     folder = npm_dir(config)
     if (folder / COMPLETE).exists():
         return folder / "node_modules"
+    if not config.npm:  # a JS adapter without packages (yet): only the staged folder
+        (folder / "node_modules").mkdir(parents=True, exist_ok=True)
+        return folder / "node_modules"
     with _locked(folder):
         if not (folder / COMPLETE).exists():
             npm = shutil.which("npm")
@@ -210,21 +213,43 @@ def ensure_npm(config: AdapterConfig) -> Path:
     return folder / "node_modules"
 
 
+def runs_node(config: AdapterConfig) -> bool:
+    """A JS adapter: a command adapter whose program is node."""
+    return (
+        config.transport == "command"
+        and bool(config.command)
+        and (Path(config.command[0]).name in ("node", "nodejs"))
+    )
+
+
+# The modules every JS adapter shares (protocol.mjs: the request loop; npy.mjs, timer.mjs).
+JS_SHARED = Path(__file__).parent / "js"
+
+
 def stage_command_folder(config: AdapterConfig) -> Path:
-    """For a command adapter with npm packages: copy the adapter folder's top-level files next to
-    node_modules (ESM resolves bare imports from the importing file's folder) and return that
-    folder, the command's working directory."""
+    """For a JS adapter: copy the shared JS modules and the adapter folder's top-level files next
+    to node_modules (ESM resolves imports from the importing file's folder, so `./protocol.mjs`
+    and bare package names both resolve there) and return that folder, the command's working
+    directory. An adapter file of a shared module's name is refused: it would hide the shared one."""
     folder = npm_dir(config)
-    for item in config.folder.iterdir():
-        if item.is_file():
-            target = folder / item.name
-            if target.is_file() and target.read_bytes() == item.read_bytes():
-                continue
-            # Another worker may be starting the command from this folder right now: it must
-            # never see a half-copied file, so copy aside and rename into place.
-            partial = folder / f".{item.name}.{os.getpid()}.partial"
-            shutil.copy2(item, partial)
-            os.replace(partial, target)
+    folder.mkdir(parents=True, exist_ok=True)
+    own = {item.name: item for item in config.folder.iterdir() if item.is_file()}
+    shared = {item.name: item for item in JS_SHARED.glob("*.mjs")}
+    clash = sorted(own.keys() & shared.keys())
+    if clash:
+        raise ProvisioningError(
+            f"adapter {config.name!r} has files named like the shared JS modules of "
+            f"{JS_SHARED}: {', '.join(clash)} (rename them, or import the shared ones)"
+        )
+    for item in [*shared.values(), *own.values()]:
+        target = folder / item.name
+        if target.is_file() and target.read_bytes() == item.read_bytes():
+            continue
+        # Another worker may be starting the command from this folder right now: it must
+        # never see a half-copied file, so copy aside and rename into place.
+        partial = folder / f".{item.name}.{os.getpid()}.partial"
+        shutil.copy2(item, partial)
+        os.replace(partial, target)
     return folder
 
 

@@ -103,6 +103,23 @@ def test_command_files_are_staged_next_to_node_modules(tmp_path, cache, monkeypa
     assert (envs.stage_command_folder(c) / "harness.mjs").read_text() == "// v2"
 
 
+def test_the_shared_js_modules_are_staged_beside_the_adapter(tmp_path, cache, monkeypatch):
+    # protocol.mjs (the request loop) and its helpers reach every JS adapter, with npm packages
+    # or without any yet (a new adapter's skeleton), and no adapter file may hide one of them.
+    folder = tmp_path / "adapter"
+    folder.mkdir()
+    (folder / "harness.mjs").write_text('import { serve } from "./protocol.mjs";')
+    c = config(folder, requirements=(), npm=())
+    envs.ensure_npm(c)
+    staged = envs.stage_command_folder(c)
+    for name in ("protocol.mjs", "npy.mjs", "timer.mjs", "harness.mjs"):
+        assert (staged / name).is_file(), name
+    assert (staged / "protocol.mjs").read_bytes() == (envs.JS_SHARED / "protocol.mjs").read_bytes()
+    (folder / "npy.mjs").write_text("// a copy of its own")
+    with pytest.raises(envs.ProvisioningError, match=r"npy\.mjs"):
+        envs.stage_command_folder(c)
+
+
 # ---- system prerequisites: Debian packages, interpreters, availability -----------------------------
 
 MISSING_PACKAGE = "zz-zarr-conformance-no-such-package"

@@ -1,5 +1,5 @@
-// The timer of a `bench` operation (adapters/README.md "bench"), shared with zarr-js: wall time
-// (performance.now) and CPU time (process.cpuUsage: every thread of this process, the libuv
+// The timer of a `bench` operation (adapters/README.md "bench"), shared by the JS adapters: wall
+// time (performance.now) and CPU time (process.cpuUsage: every thread of this process, the libuv
 // pool included) of the timed operation alone, as the bench response reports them.
 export function startTimer() {
   let cpu = process.cpuUsage();

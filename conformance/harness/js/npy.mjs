@@ -1,4 +1,4 @@
-// NPY v1.0 files for the harness, written and read here (zarrita has no numpy): header
+// NPY v1.0 files for the JS adapters (no numpy on Node), written and read here: header
 // "\x93NUMPY" 1 0, a little-endian uint16 header length, a Python-literal dict padded with spaces
 // and a newline so that the data start at a multiple of 64 bytes.
 import { readFileSync, writeFileSync } from "node:fs";
