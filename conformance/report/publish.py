@@ -19,7 +19,9 @@ from .sweep import markdown as sweep_markdown
 
 # Absolute paths of the machine that ran (its checkout, scratch folders) say nothing to a reader and
 # must not be published: they become paths relative to the checkout, or <scratch>.
-_CHECKOUT_PATH = re.compile(r"/(?:[^\s\"'/\\]+/)*?((?:fixtures|adapters|reports|\.cache)/)")
+# At least one folder before fixtures/...: a path made relative already stays as it is (redacting
+# twice changes nothing).
+_CHECKOUT_PATH = re.compile(r"/(?:[^\s\"'/\\]+/)+?((?:fixtures|adapters|reports|\.cache)/)")
 _SCRATCH_PATH = re.compile(r"/(?:dev/shm|tmp)/[^\s\"'\\]+")
 _HOME_PATH = re.compile(r"/(?:root|home/[^/\s]+)/[^\s\"'\\]+")  # interpreters, site-packages
 

@@ -272,5 +272,6 @@ def test_a_column_that_cannot_test_the_current_release_says_so():
     current = adapter_facts()[2]
     assert current["gdal-debian"]["release"] == "3.13.3"  # adapters/gdal-debian/adapter.toml
     site = SimpleNamespace(current=current)
-    assert "current release 3.13.3 not testable here" in str(front._behind(site, "gdal-debian"))
+    shown = str(front._behind(site, "gdal-debian"))
+    assert "not current" in shown and "current release 3.13.3 cannot be tested here" in shown
     assert front._behind(site, "zarr-python") == ""

@@ -90,7 +90,12 @@ def _behind(site, name: str) -> Html:
     current = site.current.get(v.base_name(name))
     if not current or v.is_version_row(name):
         return ""
-    return tag("span", f" · current release {current['release']} not testable here", class_="small")
+    return tag(
+        "span",
+        " · not current",  # short: the column is narrow on a phone; the page says why
+        class_="small",
+        title=f"the current release {current['release']} cannot be tested here: {current['why']}",
+    )
 
 
 def _row(site, name: str) -> Html:
