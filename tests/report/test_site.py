@@ -273,5 +273,5 @@ def test_a_column_that_cannot_test_the_current_release_says_so():
     assert current["gdal-debian"]["release"] == "3.13.3"  # adapters/gdal-debian/adapter.toml
     site = SimpleNamespace(current=current)
     shown = str(front._behind(site, "gdal-debian"))
-    assert "not current" in shown and "current release 3.13.3 cannot be tested here" in shown
+    assert "not current (current: 3.13.3)" in shown and "cannot be tested here" in shown
     assert front._behind(site, "zarr-python") == ""

@@ -90,11 +90,17 @@ def _behind(site, name: str) -> Html:
     current = site.current.get(v.base_name(name))
     if not current or v.is_version_row(name):
         return ""
-    return tag(
-        "span",
-        " · not current",  # short: the column is narrow on a phone; the page says why
-        class_="small",
-        title=f"the current release {current['release']} cannot be tested here: {current['why']}",
+    # on a line of its own: the sticky first column is narrow on a phone; the page says why
+    return join(
+        [
+            tag("br"),
+            tag(
+                "span",
+                f"not current (current: {current['release']})",
+                class_="small",
+                title=f"the current release cannot be tested here: {current['why']}",
+            ),
+        ]
     )
 
 
