@@ -47,7 +47,9 @@ def test_an_older_version_runs_as_its_own_column(tmp_path):
     assert all(
         r["versions"]["zarr-python"]["zarr"] != OLD for r in rows["zarr-python"] if r["versions"]
     )
-    assert len(old) == len(rows["zarr-python"])
+    # the same cases, except the store kinds a row leaves out (variants.STORE_PACKAGES: icechunk)
+    pinned = [r for r in rows["zarr-python"] if r["store"]["kind"] != "icechunk"]
+    assert len(old) == len(pinned) and not any(r["store"]["kind"] == "icechunk" for r in old)
     meta = json.loads((tmp_path / "rows.meta.json").read_text())
     assert meta["adapters"][f"zarr-python@{OLD}"]["env"] == "version"
     assert meta["adapters"][f"zarr-python@{OLD}"]["version"] == OLD
