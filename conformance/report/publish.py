@@ -6,6 +6,7 @@ conformance/report/scores.py, so page, badge, README.md and results.json agree."
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import time
@@ -26,7 +27,18 @@ _SCRATCH_PATH = re.compile(r"/(?:dev/shm|tmp)/[^\s\"'\\]+")
 _HOME_PATH = re.compile(r"/(?:root|home/[^/\s]+)/[^\s\"'\\]+")  # interpreters, site-packages
 
 
+@functools.cache
+def _machine_prefixes() -> tuple[tuple[str, str], ...]:
+    """This machine's adapter cache (wherever ZARR_CONFORMANCE_CACHE puts it) and checkout."""
+    from conformance.harness.envs import cache_root
+    from conformance.resources import REPO_ROOT
+
+    return ((f"{cache_root()}/", "<cache>/"), (f"{REPO_ROOT}/", ""))
+
+
 def redact(text: str) -> str:
+    for prefix, replacement in _machine_prefixes():
+        text = text.replace(prefix, replacement)
     return _HOME_PATH.sub("<home>", _SCRATCH_PATH.sub("<scratch>", _CHECKOUT_PATH.sub(r"\1", text)))
 
 
