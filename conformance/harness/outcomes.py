@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from conformance.corpus.judge import DataProblem, TypeProblem
 from conformance.model import MAY_ACCEPT, MAY_REFUSE, OUTCOMES, STALE_ENTRY, Behaviour, Outcome
@@ -111,11 +111,11 @@ def fail(problems: list[str] | str, *, side: str | None = None, evidence: str = 
 
 def refused(
     message: str, *, side: str | None = None, evidence: str = "", tier: str | None = None
-) -> None:
+) -> NoReturn:
     raise Refused(message, side=side, evidence=evidence, tier=tier)
 
 
-def accepted(message: str, *, side: str | None = None, evidence: str = "") -> None:
+def accepted(message: str, *, side: str | None = None, evidence: str = "") -> NoReturn:
     raise Accepted(message, side=side, evidence=evidence)
 
 

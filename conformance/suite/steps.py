@@ -181,17 +181,15 @@ def refused_read(
     message = f"{reader} could not read what {writer} wrote: {response.describe_error()}"
     side, evidence = at_fault(False)  # attributes the writer added do not stop a read
     allowed = refusable(store, format, path) if side == "reader" else None
-    if allowed is None:
-        refused(message, side=side, evidence=evidence)
-    convention, where = allowed
-    refused(
-        f"{message}; {writer} wrote {convention.what} ({where}), which a reader may refuse "
-        f"(question {convention.question})",
-        side=side,
-        evidence=evidence,
-        tier=QUESTIONS[convention.question].tier,
-    )
-    raise AssertionError("unreachable")
+    tier = None
+    if allowed is not None:
+        convention, where = allowed
+        message += (
+            f"; {writer} wrote {convention.what} ({where}), which a reader may refuse "
+            f"(question {convention.question})"
+        )
+        tier = QUESTIONS[convention.question].tier
+    refused(message, side=side, evidence=evidence, tier=tier)
 
 
 def describe_array(data) -> str:
